@@ -1,0 +1,89 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+
+/** Used only outside production so that `npm start` works with nothing configured. */
+export const DEVELOPMENT_AUTH_SECRET = "gatehouse-development-secret-do-not-use-in-production";
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === "" ? undefined : value));
+
+const envSchema = z
+  .object({
+    APP_ENV: z.enum(["development", "test", "production"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgres(ql)://")
+      .default("file:./data/gatehouse.db"),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    SEED_DEMO: z.enum(["0", "1"]).default("1"),
+    SEED_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    SEED_DEVELOPER_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    PORTAL_ENVIRONMENT: optionalString,
+    OIDC_ISSUER: z.url().optional(),
+    OIDC_CLIENT_ID: optionalString,
+    OIDC_CLIENT_SECRET: optionalString,
+    UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
+      ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required in production (APP_ENV=production)" });
+    }
+    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].filter(Boolean).length;
+    if (oidc !== 0 && oidc !== 3) {
+      ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together" });
+    }
+  });
+
+export type Config = ReturnType<typeof parseConfig>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; the error names every variable that is missing or wrong. */
+export function parseConfig(env: Record<string, string | undefined>) {
+  const blanksRemoved = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(blanksRemoved);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const parsed = result.data;
+  const publicUrl = (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, "");
+  return {
+    appEnv: parsed.APP_ENV,
+    port: parsed.PORT,
+    publicUrl,
+    databaseUrl: parsed.DATABASE_URL,
+    databaseProvider: parsed.DATABASE_URL.startsWith("file:") ? ("sqlite" as const) : ("postgresql" as const),
+    authSecret: parsed.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
+    redisUrl: parsed.REDIS_URL,
+    logLevel: parsed.LOG_LEVEL,
+    seedDemo: parsed.SEED_DEMO === "1",
+    seedAdminPassword: parsed.SEED_ADMIN_PASSWORD,
+    seedDeveloperPassword: parsed.SEED_DEVELOPER_PASSWORD,
+    portalEnvironment: parsed.PORTAL_ENVIRONMENT,
+    oidc:
+      parsed.OIDC_ISSUER && parsed.OIDC_CLIENT_ID && parsed.OIDC_CLIENT_SECRET
+        ? { issuer: parsed.OIDC_ISSUER, clientId: parsed.OIDC_CLIENT_ID, clientSecret: parsed.OIDC_CLIENT_SECRET }
+        : undefined,
+    upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed once. */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** The file path inside a `file:` URL, resolved against the working directory. */
+export function sqlitePath(databaseUrl: string): string {
+  return resolve(databaseUrl.replace(/^file:/, "").split("?")[0] ?? "");
+}

@@ -1,0 +1,32 @@
+import "server-only";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/prisma/sqlite/client";
+import { PrismaClient as PostgresPrismaClient } from "./generated/prisma/postgresql/client";
+import { config, sqlitePath } from "./config";
+
+export type Db = PrismaClient;
+export * from "./generated/prisma/sqlite/enums";
+
+/**
+ * Both generated clients expose the same model API (they come from one schema);
+ * only the SQL dialect differs, so the PostgreSQL client is typed as the SQLite one.
+ */
+export function createDb(databaseUrl: string): Db {
+  if (databaseUrl.startsWith("file:")) {
+    const path = sqlitePath(databaseUrl);
+    mkdirSync(dirname(path), { recursive: true });
+    return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path, timeout: 10_000 }) });
+  }
+  return new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) }) as unknown as Db;
+}
+
+const globalForDb = globalThis as unknown as { gatehouseDb?: Db };
+
+/** One client per process, also across Next's module reloads in development. */
+export function db(): Db {
+  globalForDb.gatehouseDb ??= createDb(config().databaseUrl);
+  return globalForDb.gatehouseDb;
+}

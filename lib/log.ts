@@ -1,0 +1,37 @@
+import pino from "pino";
+import { config } from "./config";
+
+/** Paths pino censors wherever they appear in a log line. */
+export const REDACTED_PATHS = [
+  "authorization",
+  "cookie",
+  "password",
+  "client_secret",
+  "clientSecret",
+  "access_token",
+  "*.authorization",
+  "*.cookie",
+  "*.password",
+  "*.client_secret",
+  "*.clientSecret",
+  "*.access_token",
+  "*.headers.authorization",
+  "*.headers.cookie",
+  "*.headers[\"set-cookie\"]",
+];
+
+export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}) {
+  return pino(
+    {
+      level: options.level ?? config().logLevel,
+      base: undefined,
+      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    options.destination,
+  );
+}
+
+const globalForLog = globalThis as unknown as { gatehouseLog?: pino.Logger };
+
+export const log: pino.Logger = (globalForLog.gatehouseLog ??= createLogger());

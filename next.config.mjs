@@ -1,0 +1,10 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Separate build folders let several builds (a developer's and a test run's) coexist.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  poweredByHeader: false,
+  reactStrictMode: true,
+  serverExternalPackages: ["better-sqlite3", "pg", "pino", "ioredis"],
+};
+
+export default nextConfig;

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import type * as SchemaEngineModule from "@prisma/schema-engine-wasm";
+import { sqlitePath } from "../../lib/config";
+import { dialectOf, schemaFor } from "./schema";
+
+type SchemaEngineBindings = typeof SchemaEngineModule & { __wbg_set_wasm(exports: WebAssembly.Exports): void };
+export type SchemaEngine = SchemaEngineModule.SchemaEngine;
+
+let bindings: Promise<SchemaEngineBindings> | undefined;
+
+/**
+ * The package's own entry imports the .wasm file as an ES module, which Node
+ * cannot do, so the wasm-bindgen glue is loaded and wired to the module by hand.
+ */
+function loadBindings(): Promise<SchemaEngineBindings> {
+  bindings ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+    const glue = (await import(pathToFileURL(gluePath).href)) as SchemaEngineBindings;
+    const wasm = readFileSync(gluePath.replace(/\.js$/, ".wasm"));
+    const { instance } = await WebAssembly.instantiate(wasm, { "./schema_engine_bg.js": glue as unknown as WebAssembly.ModuleImports });
+    glue.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as (() => void) | undefined)?.();
+    return glue;
+  })();
+  return bindings;
+}
+
+/**
+ * A schema engine connected to `databaseUrl`, with the driver adapter the app
+ * uses. Without a URL it runs on an in-memory SQLite database: enough for diffs
+ * between two datamodels, whose dialect comes from the datamodels themselves.
+ */
+export async function openSchemaEngine(databaseUrl?: string): Promise<SchemaEngine> {
+  const { SchemaEngine } = await loadBindings();
+  const dialect = databaseUrl ? dialectOf(databaseUrl) : "sqlite";
+  const adapter =
+    dialect === "sqlite"
+      ? new PrismaBetterSqlite3({ url: databaseUrl ? sqlitePath(databaseUrl) : ":memory:" })
+      : new PrismaPg({ connectionString: databaseUrl });
+  const logs = (message: string) => {
+    if (process.env.DEBUG_SCHEMA_ENGINE) console.error(message);
+  };
+  return SchemaEngine.new({ datamodels: [["schema.prisma", schemaFor(dialect)]] }, logs, bindMigrationAwareSqlAdapterFactory(adapter));
+}

@@ -1,0 +1,20 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const DIALECTS = ["sqlite", "postgresql"] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+export const PROJECT_ROOT = join(import.meta.dirname, "..", "..");
+export const SCHEMA_PATH = join(PROJECT_ROOT, "prisma", "schema.prisma");
+export const MIGRATIONS_ROOT = join(PROJECT_ROOT, "prisma", "migrations");
+
+export function dialectOf(databaseUrl: string): Dialect {
+  return databaseUrl.startsWith("file:") ? "sqlite" : "postgresql";
+}
+
+/** `prisma/schema.prisma` is written for SQLite; other dialects only swap the provider. */
+export function schemaFor(dialect: Dialect, source = readFileSync(SCHEMA_PATH, "utf8")): string {
+  const swapped = source.replace(/(datasource\s+db\s*\{[^}]*provider\s*=\s*)"sqlite"/, `$1"${dialect}"`);
+  if (!swapped.includes(`provider = "${dialect}"`)) throw new Error(`Could not set the datasource provider to ${dialect}`);
+  return swapped;
+}
