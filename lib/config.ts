@@ -85,5 +85,5 @@ export function config(): Config {
 
 /** The file path inside a `file:` URL, resolved against the working directory. */
 export function sqlitePath(databaseUrl: string): string {
-  return resolve(databaseUrl.replace(/^file:/, "").split("?")[0] ?? "");
+  return resolve(/*turbopackIgnore: true*/ databaseUrl.replace(/^file:/, "").split("?")[0] ?? "");
 }

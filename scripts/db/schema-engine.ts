@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -31,6 +32,13 @@ function loadBindings(): Promise<SchemaEngineBindings> {
   return bindings;
 }
 
+function sqliteAdapter(databaseUrl: string | undefined) {
+  if (!databaseUrl) return new PrismaBetterSqlite3({ url: ":memory:" });
+  const path = sqlitePath(databaseUrl);
+  mkdirSync(dirname(path), { recursive: true });
+  return new PrismaBetterSqlite3({ url: path });
+}
+
 /**
  * A schema engine connected to `databaseUrl`, with the driver adapter the app
  * uses. Without a URL it runs on an in-memory SQLite database: enough for diffs
@@ -39,10 +47,7 @@ function loadBindings(): Promise<SchemaEngineBindings> {
 export async function openSchemaEngine(databaseUrl?: string): Promise<SchemaEngine> {
   const { SchemaEngine } = await loadBindings();
   const dialect = databaseUrl ? dialectOf(databaseUrl) : "sqlite";
-  const adapter =
-    dialect === "sqlite"
-      ? new PrismaBetterSqlite3({ url: databaseUrl ? sqlitePath(databaseUrl) : ":memory:" })
-      : new PrismaPg({ connectionString: databaseUrl });
+  const adapter = dialect === "sqlite" ? sqliteAdapter(databaseUrl) : new PrismaPg({ connectionString: databaseUrl });
   const logs = (message: string) => {
     if (process.env.DEBUG_SCHEMA_ENGINE) console.error(message);
   };

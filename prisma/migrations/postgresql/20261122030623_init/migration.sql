@@ -68,7 +68,7 @@ CREATE TABLE "Api" (
     "tags" JSONB NOT NULL,
     "kind" "ApiKind" NOT NULL,
     "isPublic" BOOLEAN NOT NULL DEFAULT false,
-    "credentialType" "CredentialType" NOT NULL,
+    "credentialType" "CredentialType",
     "openapiDocument" TEXT,
     "changelog" JSONB NOT NULL,
     "releasedAt" TIMESTAMP(3),

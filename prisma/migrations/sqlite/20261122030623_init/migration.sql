@@ -37,7 +37,7 @@ CREATE TABLE "Api" (
     "tags" JSONB NOT NULL,
     "kind" TEXT NOT NULL,
     "isPublic" BOOLEAN NOT NULL DEFAULT false,
-    "credentialType" TEXT NOT NULL,
+    "credentialType" TEXT,
     "openapiDocument" TEXT,
     "changelog" JSONB NOT NULL,
     "releasedAt" DATETIME,

@@ -1,0 +1,8 @@
+import { db } from "@/lib/db";
+import { healthResponse } from "@/lib/health";
+
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request): Promise<Response> {
+  return healthResponse(db(), request);
+}

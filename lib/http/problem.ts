@@ -1,0 +1,86 @@
+import type { z } from "zod";
+import { config } from "../config";
+
+/** Where in the request a bad value was found. */
+export type FieldLocation = "body" | "query" | "path" | "header";
+export type FieldError = { in: FieldLocation; field: string; message: string };
+
+type ProblemOptions = {
+  detail?: string;
+  errors?: FieldError[];
+  headers?: HeadersInit;
+  /** extension members, e.g. the environments named by token-wrong-environment */
+  extensions?: Record<string, unknown>;
+};
+
+/**
+ * The one error type of Gatehouse. `code` names the problem type
+ * (`token-expired`, `validation-failed`...); its message is safe to show.
+ */
+export class ProblemError extends Error {
+  readonly detail?: string;
+  readonly errors?: FieldError[];
+  readonly headers?: HeadersInit;
+  readonly extensions?: Record<string, unknown>;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    options: ProblemOptions = {},
+  ) {
+    super(options.detail ?? title);
+    this.detail = options.detail;
+    this.errors = options.errors;
+    this.headers = options.headers;
+    this.extensions = options.extensions;
+  }
+}
+
+export function problemTypeUri(code: string): string {
+  return `${config().publicUrl}/problems/${code}`;
+}
+
+export function validationProblem(errors: FieldError[], detail?: string): ProblemError {
+  const summary = errors.map((error) => `${error.in} ${error.field || "(whole)"}: ${error.message}`).join("; ");
+  return new ProblemError(400, "validation-failed", "The request is not valid", { detail: detail ?? summary, errors });
+}
+
+/** A zod failure as a 400 problem naming each failing field. */
+export function zodProblem(error: z.ZodError, location: FieldLocation): ProblemError {
+  return validationProblem(
+    error.issues.map((issue) => ({ in: location, field: issue.path.map(String).join("."), message: issue.message })),
+  );
+}
+
+export type ProblemContext = { instance: string; requestId: string };
+
+export function problemBody(problem: ProblemError, context: ProblemContext): Record<string, unknown> {
+  return {
+    type: problemTypeUri(problem.code),
+    title: problem.title,
+    status: problem.status,
+    ...(problem.detail === undefined ? {} : { detail: problem.detail }),
+    instance: context.instance,
+    requestId: context.requestId,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...problem.extensions,
+  };
+}
+
+/** RFC 9457 `application/problem+json`. */
+export function problemResponse(problem: ProblemError, context: ProblemContext): Response {
+  const headers = new Headers(problem.headers);
+  headers.set("content-type", "application/problem+json");
+  headers.set("x-request-id", context.requestId);
+  headers.set("cache-control", "no-store");
+  return new Response(JSON.stringify(problemBody(problem, context)), { status: problem.status, headers });
+}
+
+/** Anything not a ProblemError becomes a bare 500; the caller logs the cause, the client never sees it. */
+export function toProblem(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  return new ProblemError(500, "internal-error", "Internal Server Error", {
+    detail: "The server failed to answer this request. Quote the request id when you report it.",
+  });
+}

@@ -1,0 +1,9 @@
+import { randomUUID } from "node:crypto";
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Echoes a caller's request id when it is harmless to log and reflect, else mints one. */
+export function requestIdFrom(headers: Headers): string {
+  const incoming = headers.get("x-request-id");
+  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll("-", "")}`;
+}

@@ -1,0 +1,74 @@
+import type { Config } from "../lib/config";
+import type { Db } from "../lib/db";
+import { newId } from "../lib/ids";
+import { hashPassword, randomPassword } from "../lib/portal/passwords";
+import { BUILT_IN_APIS, DEMO_ADMIN_EMAIL, DEMO_APPLICATION_NAME, DEMO_DEVELOPER_EMAIL, ENVIRONMENTS } from "./seed-data";
+
+export type SeedOptions = Pick<Config, "seedDemo" | "seedAdminPassword" | "seedDeveloperPassword">;
+
+/** Lines for the console, and only the console: they hold passwords and secrets. */
+export type SeedReport = string[];
+
+async function seedCatalog(db: Db): Promise<void> {
+  for (const [position, env] of ENVIRONMENTS.entries()) {
+    const existing = await db.environment.findUnique({ where: { slug: env.slug } });
+    if (!existing) await db.environment.create({ data: { id: newId("env"), position, ...env } });
+  }
+  const environments = new Map((await db.environment.findMany()).map((env) => [env.slug, env.id]));
+  for (const { scopes, environments: slugs, ...api } of BUILT_IN_APIS) {
+    if (await db.api.findUnique({ where: { slug: api.slug } })) continue;
+    await db.api.create({
+      data: {
+        id: newId("api"),
+        ...api,
+        scopes: { create: scopes },
+        environments: { create: slugs.flatMap((slug) => (environments.has(slug) ? [{ environmentId: environments.get(slug)! }] : [])) },
+      },
+    });
+  }
+}
+
+async function seedUser(db: Db, email: string, name: string, role: "ADMIN" | "DEVELOPER", password: string | undefined, report: SeedReport) {
+  const existing = await db.user.findUnique({ where: { email } });
+  if (existing) return existing;
+  const chosen = password ?? randomPassword();
+  const user = await db.user.create({ data: { id: newId("usr"), email, name, role, passwordHash: await hashPassword(chosen) } });
+  report.push(`  ${role.toLowerCase().padEnd(9)} ${email}  password: ${chosen}`);
+  return user;
+}
+
+/** Demo accounts and the demo application; later steps hang credentials and notifications on them. */
+async function seedDemo(db: Db, options: SeedOptions, report: SeedReport) {
+  await seedUser(db, DEMO_ADMIN_EMAIL, "Ada Admin", "ADMIN", options.seedAdminPassword, report);
+  const developer = await seedUser(db, DEMO_DEVELOPER_EMAIL, "Dev Eloper", "DEVELOPER", options.seedDeveloperPassword, report);
+  const application =
+    (await db.application.findFirst({ where: { ownerId: developer.id, name: DEMO_APPLICATION_NAME } })) ??
+    (await db.application.create({
+      data: { id: newId("app"), name: DEMO_APPLICATION_NAME, description: "Seeded for trying Gatehouse out.", ownerId: developer.id },
+    }));
+  return { developer, application };
+}
+
+/**
+ * Idempotent: creates only what is missing, so a second run changes nothing.
+ * The catalog (environments and built-in APIs) is always there; demo content
+ * only when `seedDemo` is on.
+ */
+export async function seed(db: Db, options: SeedOptions): Promise<SeedReport> {
+  const report: SeedReport = [];
+  await seedCatalog(db);
+  if (options.seedDemo) await seedDemo(db, options, report);
+  return report;
+}
+
+export function printSeedReport(report: SeedReport): void {
+  if (report.length === 0) return;
+  console.log(["", "Gatehouse demo data (shown once; not logged or stored):", ...report, ""].join("\n"));
+}
+
+/** `npm run db:seed` */
+export async function runSeed(): Promise<void> {
+  const { config } = await import("../lib/config");
+  const { db } = await import("../lib/db");
+  printSeedReport(await seed(db(), config()));
+}

@@ -1,0 +1,81 @@
+// Production entry (`npm start`): applies migrations, seeds an empty database,
+// builds Next if there is no build, then serves the gateway directly and
+// everything else through Next's request handler.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { join } from "node:path";
+import next from "next";
+import { ConfigError, config } from "./lib/config";
+import { db } from "./lib/db";
+import { handleGatewayRequest } from "./lib/gateway";
+import { requestIdFrom } from "./lib/http/request-id";
+import { sendFetchResponse, toFetchRequest } from "./lib/http/node-fetch";
+import { log } from "./lib/log";
+import { printSeedReport, seed } from "./prisma/seed";
+import { applyMigrations } from "./scripts/db/migrations";
+
+const ROOT = import.meta.dirname;
+const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
+
+function ensureBuild(): void {
+  const distDir = process.env.NEXT_DIST_DIR || ".next";
+  if (existsSync(join(ROOT, distDir, "BUILD_ID"))) return;
+  log.info("no Next build found; building once (npm run build)");
+  execFileSync(join(ROOT, "node_modules", ".bin", "next"), ["build"], { cwd: ROOT, stdio: "inherit" });
+}
+
+async function prepareDatabase(): Promise<void> {
+  const applied = await applyMigrations(config().databaseUrl);
+  if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
+  if ((await db().environment.count()) === 0) printSeedReport(await seed(db(), config()));
+}
+
+function servePortal(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const startedAt = performance.now();
+    const requestId = requestIdFrom(new Headers({ "x-request-id": String(req.headers["x-request-id"] ?? "") }));
+    res.setHeader("x-request-id", requestId);
+    res.on("finish", () => {
+      log.info({
+        requestId,
+        method: req.method,
+        route: new URL(req.url ?? "/", "http://portal").pathname,
+        status: res.statusCode,
+        latencyMs: Math.round((performance.now() - startedAt) * 100) / 100,
+      });
+    });
+    handle(req, res).catch((error: unknown) => {
+      log.error({ err: error, requestId }, "portal request failed");
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  };
+}
+
+async function main(): Promise<void> {
+  const { port, publicUrl } = config();
+  await prepareDatabase();
+  ensureBuild();
+  const app = next({ dev: false, dir: ROOT, port });
+  await app.prepare();
+  const portal = servePortal(app.getRequestHandler());
+  const server = createServer((req, res) => {
+    if (!GATEWAY_PATH.test(req.url ?? "")) return portal(req, res);
+    handleGatewayRequest(toFetchRequest(req, publicUrl))
+      .then((response) => sendFetchResponse(response, res))
+      .catch((error: unknown) => {
+        log.error({ err: error }, "gateway response failed");
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
+  });
+  server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
+  const stop = () => server.close(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
