@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as Engine from "@prisma/schema-engine-wasm";
-import { openSchemaEngine } from "./schema-engine";
+import { withSchemaEngine } from "./schema-engine";
 import { type Dialect, DIALECTS, MIGRATIONS_ROOT, dialectOf, schemaFor } from "./schema";
 
 const NO_FILTER: Engine.SchemaFilter = { externalTables: [], externalEnums: [] };
@@ -36,23 +36,14 @@ export function readMigrations(dialect: Dialect): Engine.MigrationList {
 
 /** Applies every pending migration of the URL's dialect; returns the names applied. */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
-  const engine = await openSchemaEngine(databaseUrl);
-  try {
-    const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: readMigrations(dialectOf(databaseUrl)), filters: NO_FILTER });
-    return appliedMigrationNames;
-  } finally {
-    engine.free();
-  }
+  const migrationsList = readMigrations(dialectOf(databaseUrl));
+  const { appliedMigrationNames } = await withSchemaEngine(databaseUrl, (engine) => engine.applyMigrations({ migrationsList, filters: NO_FILTER }));
+  return appliedMigrationNames;
 }
 
 async function diffScript(from: Engine.DiffTarget, to: Engine.DiffTarget): Promise<string> {
-  const engine = await openSchemaEngine();
-  try {
-    const { stdout } = await engine.diff({ from, to, script: true, exitCode: null, filters: NO_FILTER });
-    return stdout ?? "";
-  } finally {
-    engine.free();
-  }
+  const { stdout } = await withSchemaEngine(undefined, (engine) => engine.diff({ from, to, script: true, exitCode: null, filters: NO_FILTER }));
+  return stdout ?? "";
 }
 
 function datamodel(content: string): Engine.DiffTarget {
@@ -63,27 +54,9 @@ export function isEmptyScript(sql: string): boolean {
   return sql.replace(/--.*$/gm, "").trim() === "";
 }
 
-/**
- * SQL that takes a database built from the migrations of the URL's dialect to the
- * current schema. The migrations are replayed in a shadow database (in memory for
- * SQLite, a temporary database on the URL's PostgreSQL server), so this checks the
- * SQL that is committed, not a snapshot.
- */
-export async function driftFromMigrations(databaseUrl: string): Promise<string> {
-  const dialect = dialectOf(databaseUrl);
-  const engine = await openSchemaEngine(databaseUrl);
-  try {
-    const { stdout } = await engine.diff({
-      from: { tag: "migrations", ...readMigrations(dialect) },
-      to: datamodel(schemaFor(dialect)),
-      script: true,
-      exitCode: null,
-      filters: NO_FILTER,
-    });
-    return stdout ?? "";
-  } finally {
-    engine.free();
-  }
+/** The SQL that creates the current schema from nothing, for one dialect. */
+export function schemaScript(dialect: Dialect): Promise<string> {
+  return diffScript({ tag: "empty" }, datamodel(schemaFor(dialect)));
 }
 
 function timestamp(date: Date): string {
@@ -120,10 +93,5 @@ export async function createMigration(name: string, now = new Date()): Promise<s
 
 /** Drops every table (PostgreSQL) so the migrations can run from scratch. */
 export async function resetDatabase(databaseUrl: string): Promise<void> {
-  const engine = await openSchemaEngine(databaseUrl);
-  try {
-    await engine.reset({ filter: NO_FILTER });
-  } finally {
-    engine.free();
-  }
+  await withSchemaEngine(databaseUrl, (engine) => engine.reset({ filter: NO_FILTER }));
 }

@@ -4,7 +4,11 @@ import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlDriverAdapter,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
 import type * as SchemaEngineModule from "@prisma/schema-engine-wasm";
 import { sqlitePath } from "../../lib/config";
 import { dialectOf, schemaFor } from "./schema";
@@ -40,16 +44,32 @@ function sqliteAdapter(databaseUrl: string | undefined) {
 }
 
 /**
- * A schema engine connected to `databaseUrl`, with the driver adapter the app
- * uses. Without a URL it runs on an in-memory SQLite database: enough for diffs
- * between two datamodels, whose dialect comes from the datamodels themselves.
+ * Runs `use` with a schema engine connected to `databaseUrl` through the driver
+ * adapter the app uses, and closes it afterwards. Without a URL the engine runs on
+ * an in-memory SQLite database: enough for diffs between two datamodels, whose
+ * dialect comes from the datamodels themselves.
  */
-export async function openSchemaEngine(databaseUrl?: string): Promise<SchemaEngine> {
+export async function withSchemaEngine<T>(databaseUrl: string | undefined, use: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const { SchemaEngine } = await loadBindings();
   const dialect = databaseUrl ? dialectOf(databaseUrl) : "sqlite";
-  const adapter = dialect === "sqlite" ? sqliteAdapter(databaseUrl) : new PrismaPg({ connectionString: databaseUrl });
+  const factory = dialect === "sqlite" ? sqliteAdapter(databaseUrl) : new PrismaPg({ connectionString: databaseUrl });
+  // The engine does not close its connections when freed; a SQLite file would stay locked.
+  const connections: SqlDriverAdapter[] = [];
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => remember(await factory.connect()),
+    connectToShadowDb: async () => remember(await factory.connectToShadowDb()),
+  };
+  const remember = (connection: SqlDriverAdapter) => (connections.push(connection), connection);
   const logs = (message: string) => {
     if (process.env.DEBUG_SCHEMA_ENGINE) console.error(message);
   };
-  return SchemaEngine.new({ datamodels: [["schema.prisma", schemaFor(dialect)]] }, logs, bindMigrationAwareSqlAdapterFactory(adapter));
+  const engine = await SchemaEngine.new({ datamodels: [["schema.prisma", schemaFor(dialect)]] }, logs, bindMigrationAwareSqlAdapterFactory(tracked));
+  try {
+    return await use(engine);
+  } finally {
+    engine.free();
+    await Promise.all(connections.map((connection) => connection.dispose()));
+  }
 }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { DEVELOPMENT_AUTH_SECRET, parseConfig } from "./config";
+
+describe("configuration", () => {
+  it("runs with nothing set", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      publicUrl: "http://localhost:3000",
+      databaseUrl: "file:./data/gatehouse.db",
+      databaseProvider: "sqlite",
+      authSecret: DEVELOPMENT_AUTH_SECRET,
+      seedDemo: true,
+    });
+  });
+
+  it("derives PUBLIC_URL from PORT and drops a trailing slash", () => {
+    expect(parseConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    expect(parseConfig({ PUBLIC_URL: "https://portal.example.com/" }).publicUrl).toBe("https://portal.example.com");
+  });
+
+  it("recognises PostgreSQL URLs", () => {
+    expect(parseConfig({ DATABASE_URL: "postgresql://root@127.0.0.1:5432/gatehouse" }).databaseProvider).toBe("postgresql");
+  });
+
+  it("refuses production without a real AUTH_SECRET, naming the variable", () => {
+    expect(() => parseConfig({ APP_ENV: "production" })).toThrow(/AUTH_SECRET: is required in production/);
+    expect(() => parseConfig({ APP_ENV: "production", AUTH_SECRET: DEVELOPMENT_AUTH_SECRET })).toThrow(/AUTH_SECRET/);
+    expect(parseConfig({ APP_ENV: "production", AUTH_SECRET: "x".repeat(32) }).authSecret).toBe("x".repeat(32));
+  });
+
+  it("names every bad variable", () => {
+    expect(() => parseConfig({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(/PORT:[\s\S]*DATABASE_URL: must start with file: or postgres/);
+    expect(() => parseConfig({ OIDC_ISSUER: "https://sso.example.com" })).toThrow(/OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together/);
+  });
+});

@@ -1,0 +1,27 @@
+import type { GatewayEnvironment } from "./catalog";
+
+/** Who is calling, as established by the gateway from a verified access token. */
+export type Caller = { clientId: string; scopes: ReadonlySet<string> };
+
+export type RouteCall = {
+  request: Request;
+  url: URL;
+  /** values of the `{name}` segments of the route's path */
+  params: Record<string, string>;
+  env: GatewayEnvironment;
+  caller: Caller;
+  requestId: string;
+};
+
+/**
+ * One operation of a built-in API. The gateway authenticates the caller, checks
+ * `scope`, then calls `handle`; a thrown ProblemError becomes the response.
+ * `path` is relative to the API's mount point and doubles as the route template
+ * in the request log, e.g. `/v1/notifications/{id}`.
+ */
+export type BuiltInRoute = {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  scope: string;
+  handle(call: RouteCall): Promise<Response>;
+};

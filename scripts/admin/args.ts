@@ -1,0 +1,42 @@
+/** `--name value` flags (and bare `--json`) plus positional words, as the admin CLI takes them. */
+export type ParsedArgs = { positionals: string[]; flags: Map<string, string>; json: boolean };
+
+export class UsageError extends Error {}
+
+const BOOLEAN_FLAGS = new Set(["json"]);
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const positionals: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith("--")) {
+      positionals.push(word);
+      continue;
+    }
+    const name = word.slice(2);
+    if (BOOLEAN_FLAGS.has(name)) {
+      flags.set(name, "true");
+      continue;
+    }
+    const value = argv[i + 1];
+    if (value === undefined || value.startsWith("--")) throw new UsageError(`--${name} needs a value`);
+    if (flags.has(name)) throw new UsageError(`--${name} given twice`);
+    flags.set(name, value);
+    i++;
+  }
+  return { positionals, flags, json: flags.has("json") };
+}
+
+export function requiredFlag(args: ParsedArgs, name: string): string {
+  const value = args.flags.get(name);
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+/** Rejects flags a command does not know, so typos fail loudly. */
+export function allowOnly(args: ParsedArgs, names: string[]): void {
+  for (const name of args.flags.keys()) {
+    if (name !== "json" && !names.includes(name)) throw new UsageError(`unknown option --${name}`);
+  }
+}

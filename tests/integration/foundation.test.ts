@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("production server", () => {
+  it("reports health when the database answers", async () => {
+    const response = await fetch(`${server.url}/api/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("serves the portal home with the main navigation", async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("Gatehouse developer portal");
+    for (const [href, label] of [["/apis", "APIs"], ["/settings", "Settings"], ["/contact", "Contact Us"]]) {
+      expect(html).toMatch(new RegExp(`href="${href}"[^>]*>${label}<`));
+    }
+  });
+
+  it("answers an unknown environment with a 404 problem", async () => {
+    const response = await fetch(`${server.url}/gw/nowhere/notifications/v1/notifications`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    const requestId = response.headers.get("x-request-id");
+    expect(requestId).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(await response.json()).toEqual({
+      type: `${server.url}/problems/not-found`,
+      title: "Not Found",
+      status: 404,
+      detail: 'There is no environment "nowhere".',
+      instance: "/gw/nowhere/notifications/v1/notifications",
+      requestId,
+    });
+  });
+
+  it("answers an unknown API in a known environment with a 404 problem", async () => {
+    const response = await fetch(`${server.url}/gw/sso-qa/no-such-api/v1/things`);
+    expect(response.status).toBe(404);
+    const body = await response.json();
+    expect(body.detail).toBe('There is no API "no-such-api" in environment "sso-qa".');
+  });
+
+  it("echoes a sane X-Request-Id and replaces one that is not", async () => {
+    const echoed = await fetch(`${server.url}/gw/nowhere/x`, { headers: { "x-request-id": "client-id.42:a_b" } });
+    expect(echoed.headers.get("x-request-id")).toBe("client-id.42:a_b");
+    expect((await echoed.json()).requestId).toBe("client-id.42:a_b");
+    const replaced = await fetch(`${server.url}/gw/nowhere/x`, { headers: { "x-request-id": "<script>alert(1)</script>" } });
+    expect(replaced.headers.get("x-request-id")).toMatch(/^req_/);
+    const portal = await fetch(`${server.url}/api/health`, { headers: { "x-request-id": "portal-call-1" } });
+    expect(portal.headers.get("x-request-id")).toBe("portal-call-1");
+  });
+
+  it("logs one JSON line per request with method, route, status, latency and request id", async () => {
+    await fetch(`${server.url}/gw/nowhere/logged`, { headers: { "x-request-id": "log-line-check" } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"log-line-check"'))
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ method: "GET", route: "/gw/nowhere/logged", status: 404, requestId: "log-line-check" });
+    expect(typeof lines[0].latencyMs).toBe("number");
+  });
+
+  it("keeps secrets sent in a request out of the log", async () => {
+    const secret = "gsk_THIS-must-never-be-logged-0123456789abcdefghijk";
+    await fetch(`${server.url}/gw/sso-qa/oauth2/token?client_secret=${secret}`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`gci_test:${secret}`).toString("base64")}`,
+        cookie: `session=${secret}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: `grant_type=client_credentials&client_secret=${secret}&password=${secret}`,
+    });
+    await fetch(`${server.url}/api/health?access_token=${secret}`, { headers: { authorization: `Bearer ${secret}` } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.output()).not.toContain("THIS-must-never-be-logged");
+  });
+});

@@ -1,0 +1,44 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+/** Set by `npm run test:postgres`: the server in which each test creates its own database. */
+export const POSTGRES_SERVER_URL = process.env.TEST_POSTGRES_URL;
+
+export type TestDatabase = { url: string; drop(): Promise<void> };
+
+export async function createPostgresDatabase(serverUrl: string): Promise<TestDatabase> {
+  const name = `gatehouse_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export function createSqliteDatabase(): TestDatabase {
+  const dir = mkdtempSync(join(tmpdir(), "gatehouse-test-"));
+  return {
+    url: `file:${join(dir, "gatehouse.db")}`,
+    async drop() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh, empty database of the dialect under test. */
+export function createTestDatabase(): Promise<TestDatabase> {
+  return POSTGRES_SERVER_URL ? createPostgresDatabase(POSTGRES_SERVER_URL) : Promise.resolve(createSqliteDatabase());
+}

@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { createTestDatabase, type TestDatabase } from "./databases";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+export const TEST_ADMIN_PASSWORD = "admin-password-for-tests";
+export const TEST_DEVELOPER_PASSWORD = "developer-password-for-tests";
+
+export type TestServer = {
+  url: string;
+  port: number;
+  databaseUrl: string;
+  /** everything the server printed so far, stdout and stderr */
+  output(): string;
+  stop(): Promise<void>;
+};
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`server did not become healthy:\n${output()}`);
+}
+
+/**
+ * Starts the built production server (`server.ts`, as `npm start` does) on a
+ * free port against a fresh database of its own, and waits until it is healthy.
+ */
+export async function startServer(options: { env?: Record<string, string>; database?: TestDatabase; port?: number } = {}): Promise<TestServer> {
+  const port = options.port ?? (await freePort());
+  const database = options.database ?? (await createTestDatabase());
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "server.ts"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
+      APP_ENV: "test",
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATABASE_URL: database.url,
+      SEED_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      SEED_DEVELOPER_PASSWORD: TEST_DEVELOPER_PASSWORD,
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  try {
+    await waitForHealth(url, child, () => output);
+  } catch (error) {
+    child.kill("SIGKILL");
+    await database.drop();
+    throw error;
+  }
+  return {
+    url,
+    port,
+    databaseUrl: database.url,
+    output: () => output,
+    async stop() {
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+      if (!options.database) await database.drop();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL(".", import.meta.url)),
+      // Tests run on the server; `server-only` guards bundles, not Node.
+      "server-only": fileURLToPath(new URL("./tests/support/empty-module.ts", import.meta.url)),
+    },
+  },
+  test: {
+    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "prisma/**/*.test.ts", "tests/**/*.test.ts"],
+    globalSetup: ["./tests/support/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+    // Integration files each start a production server; two at a time suits two cores.
+    maxWorkers: 2,
+  },
+});
