@@ -1,0 +1,12 @@
+import "server-only";
+import type { Db } from "../db";
+import { notificationNotFound } from "./not-found";
+import { type NotificationOwner, ownerWhere } from "./owner";
+import type { StoredNotification } from "./representation";
+
+/** One notification of the calling client, in one query; 404 when it is not theirs. */
+export async function getNotification({ db, id, ...owner }: NotificationOwner & { db: Db; id: string }): Promise<StoredNotification> {
+  const row = await db.notification.findFirst({ where: { id, ...ownerWhere(owner) } });
+  if (!row) throw notificationNotFound(id);
+  return row;
+}

@@ -1,0 +1,69 @@
+import { ProblemError, validationProblem } from "../http/problem";
+
+/** PUT bodies larger than this are refused with 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+function payloadTooLarge(): ProblemError {
+  return new ProblemError(413, "payload-too-large", "Payload Too Large", { detail: `The request body exceeds ${MAX_BODY_BYTES} bytes.` });
+}
+
+function isJsonMediaType(contentType: string | null): boolean {
+  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  return mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+async function readLimited(request: Request): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw payloadTooLarge();
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) throw payloadTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A JSON object from the request body: 415 for other media types, 413 when too large, 400 when malformed. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  if (!isJsonMediaType(request.headers.get("content-type"))) {
+    throw new ProblemError(415, "unsupported-media-type", "Unsupported Media Type", {
+      detail: "Send the body as application/json.",
+      headers: { accept: "application/json" },
+    });
+  }
+  const bytes = await readLimited(request);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw validationProblem([{ in: "body", field: "", message: "is not valid JSON" }]);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw validationProblem([{ in: "body", field: "", message: "must be a JSON object" }]);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Query parameters as an object; a repeated parameter is ambiguous, so it is a 400 naming it. */
+export function queryObject(url: URL): Record<string, string> {
+  const result: Record<string, string> = {};
+  const repeated = new Set<string>();
+  for (const [name, value] of url.searchParams) {
+    if (Object.hasOwn(result, name)) repeated.add(name);
+    result[name] = value;
+  }
+  if (repeated.size > 0) {
+    throw validationProblem([...repeated].map((field) => ({ in: "query" as const, field, message: "is given more than once" })));
+  }
+  return result;
+}
+
+export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...init.headers },
+  });
+}

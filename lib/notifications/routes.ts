@@ -1,0 +1,77 @@
+import "server-only";
+import { type Db, db as processDb } from "../db";
+import type { BuiltInRoute, RouteCall } from "../gateway/types";
+import { ifNoneMatchMatches, notificationEtag } from "./etag";
+import { invalidInput } from "./field-errors";
+import { getNotification } from "./get-notification";
+import { jsonResponse, queryObject, readJsonObject } from "./http";
+import { listNotifications } from "./list-notifications";
+import { toResource } from "./representation";
+import { listNotificationsQuerySchema, updateNotificationBodySchema } from "./schemas";
+import { updateNotification } from "./update-notification";
+
+export const NOTIFICATIONS_READ_SCOPE = "notifications:read";
+export const NOTIFICATIONS_WRITE_SCOPE = "notifications:write";
+
+function owner(call: RouteCall) {
+  return { environmentId: call.env.id, clientId: call.caller.clientId };
+}
+
+function nextLink(url: URL, cursor: string): string {
+  const next = new URL(url);
+  next.searchParams.set("cursor", cursor);
+  return `<${next.toString()}>; rel="next"`;
+}
+
+/** The Notifications API 1.0.0 operations, as the gateway mounts them under `/{env}/notifications`. */
+export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
+  return [
+    {
+      method: "GET",
+      path: "/v1/notifications",
+      scope: NOTIFICATIONS_READ_SCOPE,
+      async handle(call) {
+        const query = listNotificationsQuerySchema.safeParse(queryObject(call.url));
+        if (!query.success) throw invalidInput(query.error, "query");
+        const page = await listNotifications({ db: database(), ...owner(call), query: query.data });
+        return jsonResponse(
+          { items: page.items.map(toResource), nextCursor: page.nextCursor },
+          { headers: page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {} },
+        );
+      },
+    },
+    {
+      method: "GET",
+      path: "/v1/notifications/{id}",
+      scope: NOTIFICATIONS_READ_SCOPE,
+      async handle(call) {
+        const row = await getNotification({ db: database(), ...owner(call), id: call.params.id ?? "" });
+        const etag = notificationEtag(row.version);
+        const ifNoneMatch = call.request.headers.get("if-none-match");
+        if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {
+          return new Response(null, { status: 304, headers: { etag, "cache-control": "private, no-cache" } });
+        }
+        return jsonResponse(toResource(row), { headers: { etag } });
+      },
+    },
+    {
+      method: "PUT",
+      path: "/v1/notifications/{id}",
+      scope: NOTIFICATIONS_WRITE_SCOPE,
+      async handle(call) {
+        const body = updateNotificationBodySchema.safeParse(await readJsonObject(call.request));
+        if (!body.success) throw invalidInput(body.error, "body");
+        const row = await updateNotification({
+          db: database(),
+          ...owner(call),
+          id: call.params.id ?? "",
+          input: body.data,
+          ifMatch: call.request.headers.get("if-match") ?? undefined,
+        });
+        return jsonResponse(toResource(row), { headers: { etag: notificationEtag(row.version) } });
+      },
+    },
+  ];
+}
+
+export const notificationRoutes: BuiltInRoute[] = createNotificationRoutes(processDb);

@@ -1,0 +1,71 @@
+import "server-only";
+import type { Db } from "../db";
+import { type FieldError, ProblemError, validationProblem } from "../http/problem";
+import { ifMatchSatisfied, notificationEtag } from "./etag";
+import { notificationNotFound } from "./not-found";
+import { type NotificationOwner, ownerWhere } from "./owner";
+import { type StoredNotification, toResource } from "./representation";
+import { READ_ONLY_FIELDS, type UpdateNotificationBody } from "./schemas";
+
+type UpdateNotificationArgs = NotificationOwner & {
+  db: Db;
+  id: string;
+  input: UpdateNotificationBody;
+  /** the request's `If-Match` header, when it has one */
+  ifMatch?: string;
+};
+
+/** Without If-Match a lost race is retried; a notification does not change often enough to exhaust this. */
+const MAX_ATTEMPTS = 5;
+
+function preconditionFailed(id: string): ProblemError {
+  return new ProblemError(412, "precondition-failed", "Precondition Failed", {
+    detail: `Notification "${id}" has changed since the version named in If-Match; fetch it again.`,
+  });
+}
+
+function sameValue(sent: string | null, stored: string | null, isTime: boolean): boolean {
+  if (sent === null || stored === null) return sent === stored;
+  return isTime ? Date.parse(sent) === Date.parse(stored) : sent === stored;
+}
+
+function readOnlyMismatches(input: UpdateNotificationBody, row: StoredNotification): FieldError[] {
+  const stored = toResource(row);
+  return READ_ONLY_FIELDS.flatMap((field) => {
+    const sent = input[field];
+    if (sent === undefined) return [];
+    const isTime = field === "createdAt" || field === "updatedAt" || field === "readAt";
+    return sameValue(sent, stored[field], isTime)
+      ? []
+      : [{ in: "body" as const, field, message: "is read-only and must equal the stored value" }];
+  });
+}
+
+/**
+ * Sets the client-writable status. The write is one `updateMany` conditioned
+ * on the version that was read, so of two concurrent updates carrying the
+ * same If-Match exactly one succeeds and the other gets 412.
+ */
+export async function updateNotification({ db, id, input, ifMatch, ...owner }: UpdateNotificationArgs): Promise<StoredNotification> {
+  const where = { id, ...ownerWhere(owner) };
+  for (let attempt = 1; ; attempt++) {
+    const current = await db.notification.findFirst({ where });
+    if (!current) throw notificationNotFound(id);
+    if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, notificationEtag(current.version))) throw preconditionFailed(id);
+    const mismatches = readOnlyMismatches(input, current);
+    if (mismatches.length > 0) throw validationProblem(mismatches);
+    if (input.status === current.status) return current;
+
+    const now = new Date();
+    const readAt = input.status === "unread" ? null : input.status === "read" ? (current.readAt ?? now) : current.readAt;
+    const { count } = await db.notification.updateMany({
+      where: { ...where, version: current.version },
+      data: { status: input.status, readAt, updatedAt: now, version: { increment: 1 } },
+    });
+    if (count === 1) return { ...current, status: input.status, readAt, updatedAt: now, version: current.version + 1 };
+    if (ifMatch !== undefined) throw preconditionFailed(id);
+    if (attempt >= MAX_ATTEMPTS) {
+      throw new ProblemError(409, "conflict", "Conflict", { detail: `Notification "${id}" kept changing during the update; try again.` });
+    }
+  }
+}
