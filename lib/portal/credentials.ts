@@ -1,0 +1,318 @@
+import "server-only";
+import { config } from "../config";
+import type { Db } from "../db";
+import { ProblemError, validationProblem } from "../http/problem";
+import { newId } from "../ids";
+import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
+import { type Actor, recordAudit } from "./audit";
+
+/** Rotation keeps the previous secret valid for at most this long. */
+export const MAX_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
+
+export type CredentialSecretSummary = {
+  id: string;
+  hint: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+};
+
+export type CredentialSummary = {
+  id: string;
+  clientId: string;
+  status: "ACTIVE" | "REVOKED";
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  environment: { id: string; slug: string; name: string; credentialType: "GLOBAL_SSO" | "PLATFORM" };
+  application: { id: string; name: string; ownerId: string | null };
+  grants: { apiId: string; apiSlug: string; apiName: string; scopes: string[] }[];
+  /** secrets that still work (not revoked, not expired), newest first; hashes never leave the database */
+  secrets: CredentialSecretSummary[];
+};
+
+/** The plaintext is returned once, here, and stored nowhere. */
+export type IssuedSecret = {
+  secretId: string;
+  clientId: string;
+  clientSecret: string;
+  hint: string;
+  expiresAt: Date | null;
+};
+
+const SUMMARY_INCLUDE = {
+  environment: { select: { id: true, slug: true, name: true, credentialType: true } },
+  application: { select: { id: true, name: true, ownerId: true } },
+  grants: { include: { api: { select: { slug: true, name: true } } }, orderBy: { createdAt: "asc" } },
+  secrets: {
+    where: { revokedAt: null },
+    select: { id: true, hint: true, createdAt: true, expiresAt: true, lastUsedAt: true },
+    orderBy: { createdAt: "desc" },
+  },
+} as const;
+
+type CredentialRow = Awaited<ReturnType<typeof findRows>>[number];
+
+function findRows(db: Db, where: NonNullable<Parameters<Db["credential"]["findMany"]>[0]>["where"]) {
+  return db.credential.findMany({ where, include: SUMMARY_INCLUDE, orderBy: [{ createdAt: "asc" }] });
+}
+
+function summarize(row: CredentialRow, now = new Date()): CredentialSummary {
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    status: row.status,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+    environment: row.environment,
+    application: row.application,
+    grants: row.grants.map((grant) => ({
+      apiId: grant.apiId,
+      apiSlug: grant.api.slug,
+      apiName: grant.api.name,
+      scopes: grant.scopes.split(" ").filter(Boolean),
+    })),
+    secrets: row.status === "REVOKED" ? [] : row.secrets.filter((secret) => !secret.expiresAt || secret.expiresAt > now),
+  };
+}
+
+async function credentialOrThrow(db: Db, clientId: string): Promise<CredentialSummary> {
+  const [row] = await findRows(db, { clientId });
+  if (!row) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no credential "${clientId}".` });
+  return summarize(row);
+}
+
+/** The application named `name` of `ownerId` (null: an application without owner), created when missing. */
+export async function ensureApplication(input: { db: Db; actor: Actor; ownerId: string | null; name: string; description?: string }) {
+  const { db, actor, ownerId, name } = input;
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 100) throw validationProblem([{ in: "body", field: "name", message: "must be 1 to 100 characters" }]);
+  const existing = await db.application.findFirst({ where: { ownerId, name: trimmed } });
+  if (existing) return existing;
+  const application = await db.application.create({
+    data: { id: newId("app"), name: trimmed, description: input.description ?? "", ownerId },
+  });
+  await recordAudit(db, actor, { action: "application.create", targetType: "application", targetId: application.id, details: { name: trimmed, ownerId } });
+  return application;
+}
+
+/**
+ * Grants for a new credential: without `scopes`, every scope of every
+ * protected API available in the environment; with them, each API that
+ * defines one of the scopes, limited to those scopes.
+ */
+async function grantsFor(db: Db, environmentId: string, scopes: string[] | undefined) {
+  const available = await db.api.findMany({
+    where: { isPublic: false, environments: { some: { environmentId } } },
+    include: { scopes: { select: { name: true } } },
+    orderBy: { slug: "asc" },
+  });
+  if (!scopes) return available.map((api) => ({ apiId: api.id, scopes: api.scopes.map((scope) => scope.name) }));
+  const unknown = scopes.filter((scope) => !available.some((api) => api.scopes.some((defined) => defined.name === scope)));
+  if (unknown.length > 0) {
+    throw validationProblem([
+      { in: "body", field: "scopes", message: `no API in this environment defines ${unknown.map((scope) => `"${scope}"`).join(", ")}` },
+    ]);
+  }
+  return available
+    .map((api) => ({ apiId: api.id, scopes: api.scopes.map((scope) => scope.name).filter((name) => scopes.includes(name)) }))
+    .filter((grant) => grant.scopes.length > 0);
+}
+
+function parseExpiry(expiresAt: Date | null | undefined, now: Date): Date | null {
+  if (!expiresAt) return null;
+  if (Number.isNaN(expiresAt.getTime()) || expiresAt <= now) {
+    throw validationProblem([{ in: "body", field: "expiresAt", message: "must be a time in the future" }]);
+  }
+  return expiresAt;
+}
+
+async function insertSecret(
+  db: Pick<Db, "credentialSecret">,
+  credentialId: string,
+  clientId: string,
+  expiresAt: Date | null,
+  authSecret: string,
+): Promise<IssuedSecret> {
+  const clientSecret = generateClientSecret();
+  const hint = secretHint(clientSecret);
+  const secretId = newId("sec");
+  await db.credentialSecret.create({
+    data: { id: secretId, credentialId, hash: hashClientSecret(clientSecret, authSecret), hint, expiresAt },
+  });
+  return { secretId, clientId, clientSecret, hint, expiresAt };
+}
+
+/**
+ * A credential of `applicationId` in `envSlug` (one active credential per
+ * application and environment). With `withSecret` (the default) its first
+ * secret is issued too; an approved access request provisions without one so
+ * that only the owner ever sees it.
+ */
+export async function createCredential(input: {
+  db: Db;
+  actor: Actor;
+  applicationId: string;
+  envSlug: string;
+  scopes?: string[];
+  withSecret?: boolean;
+  secretExpiresAt?: Date | null;
+  authSecret?: string;
+}): Promise<{ credential: CredentialSummary; secret: IssuedSecret | null }> {
+  const { db, actor, applicationId, envSlug } = input;
+  const now = new Date();
+  const expiresAt = parseExpiry(input.secretExpiresAt, now);
+  const environment = await db.environment.findUnique({ where: { slug: envSlug } });
+  if (!environment) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no environment "${envSlug}".` });
+  const application = await db.application.findUnique({ where: { id: applicationId } });
+  if (!application) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no application "${applicationId}".` });
+  const active = await db.credential.findFirst({ where: { applicationId, environmentId: environment.id, status: "ACTIVE" } });
+  if (active) {
+    throw new ProblemError(409, "credential-exists", "Credential exists", {
+      detail: `"${application.name}" already has the credential ${active.clientId} in ${envSlug}; rotate its secret or revoke it first.`,
+    });
+  }
+  const grants = await grantsFor(db, environment.id, input.scopes);
+  const clientId = generateClientId();
+  const credentialId = newId("cred");
+  const secret = await db.$transaction(async (tx) => {
+    await tx.credential.create({
+      data: {
+        id: credentialId,
+        clientId,
+        applicationId,
+        environmentId: environment.id,
+        grants: { create: grants.map((grant) => ({ apiId: grant.apiId, scopes: grant.scopes.join(" ") })) },
+      },
+    });
+    await recordAudit(tx, actor, {
+      action: "credential.create",
+      targetType: "credential",
+      targetId: clientId,
+      details: { application: application.name, env: envSlug, scopes: grants.flatMap((grant) => grant.scopes) },
+    });
+    if (input.withSecret === false) return null;
+    const issued = await insertSecret(tx, credentialId, clientId, expiresAt, input.authSecret ?? config().authSecret);
+    await recordAudit(tx, actor, {
+      action: "credential.secret.issue",
+      targetType: "credential",
+      targetId: clientId,
+      details: { hint: issued.hint, expiresAt: expiresAt?.toISOString() ?? null },
+    });
+    return issued;
+  });
+  return { credential: await credentialOrThrow(db, clientId), secret };
+}
+
+function assertActive(credential: CredentialSummary): void {
+  if (credential.status !== "ACTIVE") {
+    throw new ProblemError(409, "credential-revoked", "Credential revoked", { detail: `The credential ${credential.clientId} is revoked.` });
+  }
+}
+
+/** The first secret of a credential that has none that works (e.g. one provisioned by an approved request). */
+export async function issueSecret(input: { db: Db; actor: Actor; clientId: string; expiresAt?: Date | null; authSecret?: string }): Promise<IssuedSecret> {
+  const { db, actor, clientId } = input;
+  const expiresAt = parseExpiry(input.expiresAt, new Date());
+  const credential = await credentialOrThrow(db, clientId);
+  assertActive(credential);
+  if (credential.secrets.length > 0) {
+    throw new ProblemError(409, "secret-exists", "Secret exists", { detail: `The credential ${clientId} has a secret; rotate it instead.` });
+  }
+  return db.$transaction(async (tx) => {
+    const issued = await insertSecret(tx, credential.id, clientId, expiresAt, input.authSecret ?? config().authSecret);
+    await recordAudit(tx, actor, {
+      action: "credential.secret.issue",
+      targetType: "credential",
+      targetId: clientId,
+      details: { hint: issued.hint, expiresAt: expiresAt?.toISOString() ?? null },
+    });
+    return issued;
+  });
+}
+
+/**
+ * A new secret; the newest previous one keeps working for `graceSeconds`
+ * (0 to 24 h; 0 ends it now), any older one ends now, so at most two live
+ * secrets exist at a time.
+ */
+export async function rotateSecret(input: {
+  db: Db;
+  actor: Actor;
+  clientId: string;
+  graceSeconds: number;
+  expiresAt?: Date | null;
+  authSecret?: string;
+}): Promise<IssuedSecret & { previousSecretValidUntil: Date | null }> {
+  const { db, actor, clientId, graceSeconds } = input;
+  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
+    throw validationProblem([{ in: "body", field: "graceSeconds", message: `must be a whole number from 0 to ${MAX_ROTATION_GRACE_SECONDS}` }]);
+  }
+  const now = new Date();
+  const expiresAt = parseExpiry(input.expiresAt, now);
+  const credential = await credentialOrThrow(db, clientId);
+  assertActive(credential);
+  const [newest, ...older] = credential.secrets;
+  const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
+  const previousSecretValidUntil = newest && graceSeconds > 0 ? (newest.expiresAt && newest.expiresAt < graceEnd ? newest.expiresAt : graceEnd) : null;
+  return db.$transaction(async (tx) => {
+    const ending = [...older, ...(newest && !previousSecretValidUntil ? [newest] : [])].map((secret) => secret.id);
+    if (ending.length > 0) await tx.credentialSecret.updateMany({ where: { id: { in: ending } }, data: { revokedAt: now } });
+    if (newest && previousSecretValidUntil) {
+      await tx.credentialSecret.update({ where: { id: newest.id }, data: { expiresAt: previousSecretValidUntil } });
+    }
+    const issued = await insertSecret(tx, credential.id, clientId, expiresAt, input.authSecret ?? config().authSecret);
+    await recordAudit(tx, actor, {
+      action: "credential.secret.rotate",
+      targetType: "credential",
+      targetId: clientId,
+      details: {
+        hint: issued.hint,
+        expiresAt: expiresAt?.toISOString() ?? null,
+        previousHint: newest?.hint ?? null,
+        previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
+      },
+    });
+    return { ...issued, previousSecretValidUntil };
+  });
+}
+
+/** Ends the credential and all its secrets at once; the gateway refuses its tokens within seconds. */
+export async function revokeCredential(input: { db: Db; actor: Actor; clientId: string }): Promise<CredentialSummary> {
+  const { db, actor, clientId } = input;
+  const credential = await credentialOrThrow(db, clientId);
+  assertActive(credential);
+  const now = new Date();
+  await db.$transaction(async (tx) => {
+    await tx.credential.update({ where: { id: credential.id }, data: { status: "REVOKED", revokedAt: now } });
+    await tx.credentialSecret.updateMany({ where: { credentialId: credential.id, revokedAt: null }, data: { revokedAt: now } });
+    await recordAudit(tx, actor, { action: "credential.revoke", targetType: "credential", targetId: clientId, details: { env: credential.environment.slug } });
+  });
+  return credentialOrThrow(db, clientId);
+}
+
+export async function findCredential(input: { db: Db; clientId: string }): Promise<CredentialSummary | null> {
+  const [row] = await findRows(input.db, { clientId: input.clientId });
+  return row ? summarize(row) : null;
+}
+
+/** The credential only when `userId` owns its application; another's answers null, like a missing one. */
+export async function findUserCredential(input: { db: Db; userId: string; clientId: string }): Promise<CredentialSummary | null> {
+  if (!input.userId) return null;
+  const [row] = await findRows(input.db, { clientId: input.clientId, application: { ownerId: input.userId } });
+  return row ? summarize(row) : null;
+}
+
+/** Every credential of every application `userId` owns, oldest first. */
+export async function listUserCredentials(input: { db: Db; userId: string }): Promise<CredentialSummary[]> {
+  if (!input.userId) return [];
+  const rows = await findRows(input.db, { application: { ownerId: input.userId } });
+  return rows.map((row) => summarize(row));
+}
+
+/** For admins: every credential. */
+export async function listAllCredentials(input: { db: Db }): Promise<CredentialSummary[]> {
+  const rows = await findRows(input.db, {});
+  return rows.map((row) => summarize(row));
+}
