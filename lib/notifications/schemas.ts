@@ -81,7 +81,7 @@ export const listNotificationsQuerySchema = z.strictObject({
     .regex(/^\d{1,3}$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`)
     .transform(Number)
     .pipe(z.number().int().min(1, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).max(MAX_PAGE_SIZE, `must be an integer from 1 to ${MAX_PAGE_SIZE}`))
-    .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}.`, default: String(DEFAULT_PAGE_SIZE), example: "20" })
+    .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.`, example: "20" })
     .optional(),
   cursor: z.string().min(1).max(512).meta({ description: "Opaque position returned as `nextCursor` by the previous page." }).optional(),
 });

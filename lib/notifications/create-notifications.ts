@@ -1,0 +1,49 @@
+import "server-only";
+import type { Db } from "../db";
+import { ProblemError, validationProblem } from "../http/problem";
+import { newId } from "../ids";
+import { invalidInput } from "./field-errors";
+import { type CreateNotificationInput, createNotificationInputSchema } from "./schemas";
+
+type CreateNotificationsArgs = CreateNotificationInput & {
+  db: Db;
+  environmentId: string;
+  /** the client ids to notify, or every active client of the environment */
+  recipients: { clientIds: string[] } | "all-clients";
+  /** when it happened; defaults to now (the seed backdates) */
+  createdAt?: Date;
+};
+
+async function recipientClientIds(db: Db, environmentId: string, recipients: CreateNotificationsArgs["recipients"]): Promise<string[]> {
+  if (recipients === "all-clients") {
+    const credentials = await db.credential.findMany({ where: { environmentId, status: "ACTIVE" }, select: { clientId: true } });
+    return credentials.map((credential) => credential.clientId);
+  }
+  const wanted = [...new Set(recipients.clientIds)];
+  if (wanted.length === 0) throw validationProblem([{ in: "body", field: "clientIds", message: "must name at least one client" }]);
+  const known = new Set(
+    (await db.credential.findMany({ where: { environmentId, clientId: { in: wanted } }, select: { clientId: true } })).map(
+      (credential) => credential.clientId,
+    ),
+  );
+  const unknown = wanted.filter((clientId) => !known.has(clientId));
+  if (unknown.length > 0) {
+    throw validationProblem([{ in: "body", field: "clientIds", message: `no client ${unknown.join(", ")} in this environment` }]);
+  }
+  return wanted;
+}
+
+/**
+ * One notification per recipient client, all created in one statement.
+ * Used by the seed, the admin command line and the admin console.
+ */
+export async function createNotifications({ db, environmentId, recipients, createdAt, ...fields }: CreateNotificationsArgs): Promise<string[]> {
+  if (!environmentId) throw new ProblemError(400, "validation-failed", "The request is not valid", { detail: "An environment is required." });
+  const input = createNotificationInputSchema.safeParse(fields);
+  if (!input.success) throw invalidInput(input.error, "body");
+  const clientIds = await recipientClientIds(db, environmentId, recipients);
+  const at = createdAt ?? new Date();
+  const rows = clientIds.map((clientId) => ({ id: newId("ntf"), environmentId, clientId, ...input.data, createdAt: at, updatedAt: at }));
+  if (rows.length > 0) await db.notification.createMany({ data: rows });
+  return rows.map((row) => row.id);
+}
