@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db";
+import { ProblemError } from "../../lib/http/problem";
+import { newId } from "../../lib/ids";
+import { createNotifications } from "../../lib/notifications/create-notifications";
+import { getNotification } from "../../lib/notifications/get-notification";
+import { listNotifications } from "../../lib/notifications/list-notifications";
+import { listNotificationsQuerySchema } from "../../lib/notifications/schemas";
+import { updateNotification } from "../../lib/notifications/update-notification";
+import { seedNotifications } from "../../prisma/seed-notifications";
+import { migratedDatabase } from "../support/db";
+
+type Owner = { environmentId: string; clientId: string };
+
+let database: Awaited<ReturnType<typeof migratedDatabase>>;
+let db: Db;
+let alice: Owner;
+let bob: Owner;
+let aliceElsewhere: Owner;
+
+async function addEnvironment(slug: string): Promise<string> {
+  const id = newId("env");
+  await db.environment.create({ data: { id, slug, name: slug, credentialType: "PLATFORM" } });
+  return id;
+}
+
+async function addClient(environmentId: string, applicationId: string): Promise<Owner> {
+  const clientId = newId("gci");
+  await db.credential.create({ data: { id: newId("cred"), clientId, applicationId, environmentId } });
+  return { environmentId, clientId };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ProblemError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ProblemError);
+  return error as ProblemError;
+}
+
+async function freshClient(): Promise<Owner> {
+  const { applicationId } = await db.credential.findFirstOrThrow({ where: { clientId: alice.clientId } });
+  return addClient(alice.environmentId, applicationId);
+}
+
+function query(values: Record<string, string> = {}) {
+  return listNotificationsQuerySchema.parse(values);
+}
+
+async function notify(owner: Owner, title: string, createdAt?: Date): Promise<string> {
+  const [id] = await createNotifications({ db, environmentId: owner.environmentId, recipients: { clientIds: [owner.clientId] }, title, createdAt });
+  return id!;
+}
+
+beforeAll(async () => {
+  database = await migratedDatabase();
+  db = database.db;
+  const [qa, prod] = [await addEnvironment("qa"), await addEnvironment("prod")];
+  const application = await db.application.create({ data: { id: newId("app"), name: "Test App" } });
+  alice = await addClient(qa, application.id);
+  bob = await addClient(qa, application.id);
+  aliceElsewhere = await addClient(prod, application.id);
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe("createNotifications", () => {
+  it("creates one notification per recipient with defaults", async () => {
+    const ids = await createNotifications({ db, environmentId: alice.environmentId, recipients: { clientIds: [alice.clientId, bob.clientId] }, title: "Hello" });
+    expect(ids).toHaveLength(2);
+    const rows = await db.notification.findMany({ where: { id: { in: ids } }, orderBy: { clientId: "asc" } });
+    expect(rows.map((row) => row.clientId).sort()).toEqual([alice.clientId, bob.clientId].sort());
+    expect(rows[0]).toMatchObject({ title: "Hello", body: "", category: "system", severity: "info", status: "unread", link: null, readAt: null, version: 1 });
+  });
+
+  it("sends to every active client of the environment", async () => {
+    const ids = await createNotifications({ db, environmentId: aliceElsewhere.environmentId, recipients: "all-clients", title: "Maintenance", severity: "warning" });
+    const rows = await db.notification.findMany({ where: { id: { in: ids } } });
+    expect(rows.map((row) => row.clientId)).toEqual([aliceElsewhere.clientId]);
+  });
+
+  it("refuses clients of another environment and bad fields, naming them", async () => {
+    const foreign = await rejection(
+      createNotifications({ db, environmentId: alice.environmentId, recipients: { clientIds: [aliceElsewhere.clientId] }, title: "x" }),
+    );
+    expect(foreign.status).toBe(400);
+    expect(foreign.errors).toEqual([expect.objectContaining({ field: "clientIds" })]);
+    const invalid = await rejection(
+      createNotifications({
+        db,
+        environmentId: alice.environmentId,
+        recipients: { clientIds: [alice.clientId] },
+        title: "",
+        category: "gossip" as "system",
+        link: "javascript:alert(1)",
+      }),
+    );
+    expect(invalid.errors?.map((error) => error.field).sort()).toEqual(["category", "link", "title"]);
+  });
+});
+
+describe("listNotifications", () => {
+  it("pages newest first, every item exactly once while new ones arrive", async () => {
+    const owner = await freshClient();
+    const sameInstant = new Date("2022-12-05T09:00:00.000Z");
+    const existing: string[] = [];
+    for (let i = 0; i < 7; i++) existing.push(await notify(owner, `tie ${i}`, sameInstant));
+    for (let i = 0; i < 8; i++) existing.push(await notify(owner, `older ${i}`, new Date(sameInstant.getTime() - (i + 1) * 1000)));
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listNotifications({ db, ...owner, query: query({ limit: "4", ...(cursor ? { cursor } : {}) }) });
+      seen.push(...page.items.map((item) => item.id));
+      for (let i = 1; i < page.items.length; i++) {
+        const [previous, current] = [page.items[i - 1]!, page.items[i]!];
+        const ordered =
+          previous.createdAt > current.createdAt || (previous.createdAt.getTime() === current.createdAt.getTime() && previous.id > current.id);
+        expect(ordered).toBe(true);
+      }
+      await notify(owner, "arrived while paging");
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen.filter((id) => existing.includes(id)).sort()).toEqual([...existing].sort());
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it("filters by status, category, severity and since", async () => {
+    const owner = await freshClient();
+    const base = new Date("2023-01-01T00:00:00.000Z");
+    const [critical] = await createNotifications({ db, environmentId: owner.environmentId, recipients: { clientIds: [owner.clientId] }, title: "c", severity: "critical", category: "security", createdAt: base });
+    const [billing] = await createNotifications({ db, environmentId: owner.environmentId, recipients: { clientIds: [owner.clientId] }, title: "b", category: "billing", createdAt: new Date(base.getTime() - 60_000) });
+    await updateNotification({ db, ...owner, id: billing!, input: { status: "archived" } });
+    const ids = async (values: Record<string, string>) => (await listNotifications({ db, ...owner, query: query(values) })).items.map((item) => item.id);
+    expect(await ids({ severity: "critical" })).toEqual([critical]);
+    expect(await ids({ category: "billing" })).toEqual([billing]);
+    expect(await ids({ status: "archived" })).toEqual([billing]);
+    expect(await ids({ status: "archived,unread", since: "2022-12-31T23:59:30Z" })).toEqual([critical]);
+  });
+
+  it("never shows another client's or another environment's notifications", async () => {
+    const aliceIds = (await listNotifications({ db, ...alice, query: query({ limit: "100" }) })).items;
+    expect(aliceIds.every((item) => item.clientId === alice.clientId && item.environmentId === alice.environmentId)).toBe(true);
+    const elsewhere = (await listNotifications({ db, ...aliceElsewhere, query: query() })).items;
+    expect(elsewhere.every((item) => item.clientId === aliceElsewhere.clientId)).toBe(true);
+  });
+
+  it("answers a forged cursor with a 400 naming cursor", async () => {
+    for (const cursor of ["not-a-cursor", Buffer.from('{"a":1}').toString("base64url"), Buffer.from("[1e20,\"x\"]").toString("base64url")]) {
+      const problem = await rejection(listNotifications({ db, ...alice, query: query({ cursor }) }));
+      expect(problem.status).toBe(400);
+      expect(problem.errors).toEqual([{ in: "query", field: "cursor", message: expect.any(String) }]);
+    }
+  });
+});
+
+describe("getNotification and updateNotification", () => {
+  it("answers 404 for another client's id and for the same client in another environment", async () => {
+    const id = await notify(alice, "private");
+    expect((await getNotification({ db, ...alice, id })).id).toBe(id);
+    for (const owner of [bob, { ...alice, environmentId: aliceElsewhere.environmentId }, aliceElsewhere]) {
+      const read = await rejection(getNotification({ db, ...owner, id }));
+      const write = await rejection(updateNotification({ db, ...owner, id, input: { status: "read" } }));
+      expect([read.status, write.status]).toEqual([404, 404]);
+      expect(read.detail).toBe((await rejection(getNotification({ db, ...owner, id: "ntf_unknown" }))).detail?.replace("ntf_unknown", id));
+    }
+    expect((await getNotification({ db, ...alice, id })).status).toBe("unread");
+  });
+
+  it("sets readAt once on read, keeps it on archive, clears it on unread, bumping the version", async () => {
+    const id = await notify(alice, "lifecycle");
+    const read = await updateNotification({ db, ...alice, id, input: { status: "read" } });
+    expect(read.readAt).toBeInstanceOf(Date);
+    expect(read.version).toBe(2);
+    const archived = await updateNotification({ db, ...alice, id, input: { status: "archived" } });
+    expect(archived.readAt).toEqual(read.readAt);
+    const readAgain = await updateNotification({ db, ...alice, id, input: { status: "read" } });
+    expect(readAgain.readAt).toEqual(read.readAt);
+    const unread = await updateNotification({ db, ...alice, id, input: { status: "unread" } });
+    expect(unread).toMatchObject({ readAt: null, version: 5 });
+    expect(await db.notification.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "unread", readAt: null, version: 5 });
+  });
+
+  it("accepts read-only fields equal to the stored ones and rejects changed ones by name", async () => {
+    const id = await notify(alice, "echo");
+    const row = await getNotification({ db, ...alice, id });
+    const updated = await updateNotification({
+      db,
+      ...alice,
+      id,
+      input: { status: "read", id, title: "echo", body: "", link: null, createdAt: row.createdAt.toISOString(), readAt: null },
+    });
+    expect(updated.status).toBe("read");
+    const problem = await rejection(updateNotification({ db, ...alice, id, input: { status: "unread", title: "changed", severity: "critical" } }));
+    expect(problem.errors?.map((error) => error.field)).toEqual(["title", "severity"]);
+    expect((await getNotification({ db, ...alice, id })).status).toBe("read");
+  });
+
+  it("honours If-Match, and of two concurrent updates with the same ETag exactly one wins", async () => {
+    const id = await notify(alice, "race");
+    const stale = await rejection(updateNotification({ db, ...alice, id, input: { status: "read" }, ifMatch: '"v9"' }));
+    expect(stale.status).toBe(412);
+    expect((await getNotification({ db, ...alice, id })).version).toBe(1);
+    const results = await Promise.allSettled([
+      updateNotification({ db, ...alice, id, input: { status: "read" }, ifMatch: '"v1"' }),
+      updateNotification({ db, ...alice, id, input: { status: "archived" }, ifMatch: '"v1"' }),
+    ]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const failed = results.find((result) => result.status === "rejected");
+    expect((failed as PromiseRejectedResult).reason).toMatchObject({ status: 412 });
+    expect((await getNotification({ db, ...alice, id })).version).toBe(2);
+  });
+});
+
+describe("seedNotifications", () => {
+  it("gives each demo client a few dozen notifications in every status, once", async () => {
+    const owner = await freshClient();
+    await seedNotifications(db, [owner]);
+    await seedNotifications(db, [owner]);
+    const rows = await db.notification.findMany({ where: owner });
+    expect(rows.length).toBeGreaterThanOrEqual(24);
+    expect(new Set(rows.map((row) => row.status))).toEqual(new Set(["unread", "read", "archived"]));
+    expect(rows.filter((row) => row.status === "unread").every((row) => row.readAt === null)).toBe(true);
+  });
+});
