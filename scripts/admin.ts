@@ -6,7 +6,9 @@ import { parseArgs, type ParsedArgs, UsageError } from "./admin/args";
 export type Command = (args: ParsedArgs) => Promise<unknown>;
 export type CommandGroup = Record<string, Command>;
 
-const GROUPS: Record<string, () => Promise<CommandGroup>> = {};
+const GROUPS: Record<string, () => Promise<CommandGroup>> = {
+  notification: () => import("./admin/notification").then((m) => m.commands),
+};
 
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);

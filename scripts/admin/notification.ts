@@ -1,0 +1,49 @@
+import type { CommandGroup } from "../admin";
+import { allowOnly, type ParsedArgs, requiredFlag, UsageError } from "./args";
+
+const MAX_COUNT = 1000;
+
+function parseCount(args: ParsedArgs): number {
+  const value = args.flags.get("count") ?? "1";
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) throw new UsageError(`--count must be an integer from 1 to ${MAX_COUNT}`);
+  return count;
+}
+
+/** `notification create --env <slug> --client <clientId> [--title --body --category --severity --link --count N]` */
+async function create(args: ParsedArgs): Promise<{ ids: string[] }> {
+  allowOnly(args, ["env", "client", "title", "body", "category", "severity", "link", "count"]);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+  const envSlug = requiredFlag(args, "env");
+  const clientId = requiredFlag(args, "client");
+  const count = parseCount(args);
+  const [{ db }, { ProblemError }, { createNotifications }] = await Promise.all([
+    import("../../lib/db"),
+    import("../../lib/http/problem"),
+    import("../../lib/notifications/create-notifications"),
+  ]);
+  const environment = await db().environment.findUnique({ where: { slug: envSlug } });
+  if (!environment) throw new UsageError(`no environment "${envSlug}"`);
+  const fields = {
+    title: args.flags.get("title") ?? "Test notification",
+    body: args.flags.get("body") ?? "Sent from the admin command line.",
+    category: args.flags.get("category"),
+    severity: args.flags.get("severity"),
+    link: args.flags.get("link"),
+  } as Parameters<typeof createNotifications>[0];
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      ids.push(...(await createNotifications({ ...fields, db: db(), environmentId: environment.id, recipients: { clientIds: [clientId] } })));
+    }
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    const reasons = error.errors?.map((problem) => `${problem.field === "clientIds" ? "--client" : `--${problem.field}`}: ${problem.message}`);
+    throw new UsageError(reasons?.join("; ") ?? error.message);
+  } finally {
+    await db().$disconnect();
+  }
+  return { ids };
+}
+
+export const commands: CommandGroup = { create };
