@@ -1,0 +1,90 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ApiTabs } from "@/components/api-page/api-tabs";
+import { ClientCredentialsTab } from "@/components/api-page/client-credentials-tab";
+import { EnvironmentSwitcher } from "@/components/api-page/environment-switcher";
+import { parseTab } from "@/components/api-page/hrefs";
+import { OverviewTab } from "@/components/api-page/overview-tab";
+import { ReferenceTab } from "@/components/api-page/reference-tab";
+import { AccessBadge, CredentialTypeBadge } from "@/components/catalog/badges";
+import { apiDocument } from "@/lib/catalog/api-document";
+import { bearerSchemeName } from "@/lib/catalog/bearer-scheme";
+import { findCatalogApi } from "@/lib/catalog/catalog-api";
+import { findFirstCall } from "@/lib/catalog/first-call";
+import { apiServerUrl, selectEnvironment } from "@/lib/catalog/environment-urls";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+type Props = {
+  params: Promise<{ api: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+async function loadView({ params, searchParams }: Props) {
+  const [{ api: slug }, query] = await Promise.all([params, searchParams]);
+  const { portalEnvironment } = config();
+  const api = await findCatalogApi(db(), slug, { pinnedEnvironment: portalEnvironment });
+  const env = api && selectEnvironment(api.environments, firstValue(query.env));
+  if (!api || !env) notFound();
+  return { api, env, tab: parseTab(query.tab), pinned: portalEnvironment !== undefined };
+}
+
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const { api } = await loadView(props);
+  return { title: api.name, description: api.summary };
+}
+
+export default async function ApiPage(props: Props) {
+  const { api, env, tab, pinned } = await loadView(props);
+  const { publicUrl, portalEnvironment } = config();
+  const envParam = pinned ? undefined : env.slug;
+  const document = tab === "overview" ? undefined : apiDocument(api, env, publicUrl);
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/apis" className="text-blue-800 underline">
+          APIs
+        </Link>{" "}
+        / <span aria-current="page">{api.name}</span>
+      </nav>
+      <header className="space-y-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-3xl font-bold tracking-tight">{api.name}</h1>
+          <span className="text-slate-700">v{api.version}</span>
+          <AccessBadge isPublic={api.isPublic} />
+          <CredentialTypeBadge type={env.credentialType} />
+        </div>
+        <p className="max-w-3xl text-lg text-slate-700">{api.summary}</p>
+        {pinned ? (
+          <p className="text-sm text-slate-700">Environment: {env.name}</p>
+        ) : (
+          <EnvironmentSwitcher slug={api.slug} tab={tab} environments={api.environments} current={env} />
+        )}
+      </header>
+      <ApiTabs slug={api.slug} current={tab} env={envParam} />
+      {tab === "overview" && <OverviewTab api={api} env={env} />}
+      {tab === "reference" && document && (
+        <ReferenceTab
+          api={api}
+          env={env}
+          spec={document}
+          serverUrl={apiServerUrl(publicUrl, api, env.slug)}
+          bearerScheme={api.isPublic ? undefined : bearerSchemeName(document)}
+        />
+      )}
+      {tab === "credentials" && document && (
+        <ClientCredentialsTab
+          api={api}
+          env={env}
+          publicUrl={publicUrl}
+          firstCall={await findFirstCall(db(), { api, env, document, publicUrl, pinnedEnvironment: portalEnvironment })}
+        />
+      )}
+    </div>
+  );
+}

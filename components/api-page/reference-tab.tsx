@@ -1,0 +1,33 @@
+import { SwaggerReference } from "@/components/swagger/swagger-reference";
+import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
+import { SpecLinks } from "./spec-links";
+import { TestTokenSlot } from "./test-token-slot";
+
+type Props = {
+  api: CatalogApi;
+  env: CatalogEnvironment;
+  spec: Record<string, unknown>;
+  serverUrl: string;
+  bearerScheme?: string;
+};
+
+export function ReferenceTab({ api, env, spec, serverUrl, bearerScheme }: Props) {
+  return (
+    <div className="space-y-4">
+      <h2 className="sr-only">Reference</h2>
+      <p className="text-slate-800">
+        {bearerScheme
+          ? `Calls go to the ${env.name} gateway. Get a token from its token endpoint, choose Authorize and paste it; it is kept for later visits in this browser.`
+          : `Calls go to the ${env.name} gateway. This API is public: no access token is needed.`}
+      </p>
+      <TestTokenSlot api={api} env={env} />
+      <noscript>
+        <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
+          The interactive reference needs JavaScript. Without it, download the OpenAPI document below.
+        </p>
+      </noscript>
+      <SwaggerReference key={`${api.slug}/${env.slug}`} spec={spec} serverUrl={serverUrl} bearerScheme={bearerScheme} />
+      <SpecLinks slug={api.slug} env={env} />
+    </div>
+  );
+}

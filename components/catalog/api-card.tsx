@@ -1,0 +1,40 @@
+import Link from "next/link";
+import type { CatalogApi } from "@/lib/catalog/catalog-api";
+import { AccessBadge, CredentialTypeBadge } from "./badges";
+
+export function ApiCard({ api }: { api: CatalogApi }) {
+  return (
+    <article aria-labelledby={`api-${api.slug}`} className="flex w-full flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h2 id={`api-${api.slug}`} className="text-lg font-semibold">
+          <Link href={`/apis/${api.slug}`} className="text-blue-800 hover:underline">
+            {api.name}
+          </Link>
+        </h2>
+        <AccessBadge isPublic={api.isPublic} />
+      </div>
+      <p className="text-slate-700">{api.summary}</p>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        <dt className="font-medium text-slate-600">Version</dt>
+        <dd>{api.version}</dd>
+        <dt className="font-medium text-slate-600">Credentials</dt>
+        <dd className="flex flex-wrap gap-1">
+          {api.credentialTypes.map((type) => (
+            <CredentialTypeBadge key={type} type={type} />
+          ))}
+        </dd>
+        <dt className="font-medium text-slate-600">Environments</dt>
+        <dd>{api.environments.map((env) => env.name).join(", ")}</dd>
+      </dl>
+      {api.tags.length > 0 && (
+        <ul aria-label="Tags" className="flex flex-wrap gap-1 text-xs">
+          {api.tags.map((tag) => (
+            <li key={tag} className="rounded bg-slate-100 px-2 py-0.5 text-slate-700">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}

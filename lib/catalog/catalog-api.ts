@@ -1,0 +1,96 @@
+import "server-only";
+import { z } from "zod";
+import type { ApiKind, CredentialType, Db } from "../db";
+
+export type CatalogEnvironment = {
+  slug: string;
+  name: string;
+  /** the credential type to use for this API here: the API's own, else the environment's */
+  credentialType: CredentialType;
+  selfService: boolean;
+};
+
+export type ChangelogEntry = { version: string; date: string; notes: string };
+
+export type CatalogApi = {
+  slug: string;
+  name: string;
+  summary: string;
+  description: string;
+  version: string;
+  tags: string[];
+  kind: ApiKind;
+  isPublic: boolean;
+  /** the credential types callers use, in environment order; one unless the API follows each environment's type */
+  credentialTypes: CredentialType[];
+  /** where the API is available, in the order environments are listed everywhere */
+  environments: CatalogEnvironment[];
+  changelog: ChangelogEntry[];
+  scopes: { name: string; description: string }[];
+  releasedAt: Date | null;
+  /** the uploaded OpenAPI document of a proxied API, as JSON text */
+  openapiDocument: string | null;
+};
+
+/** Restricts the catalog to one environment when the deployment is pinned to it (`PORTAL_ENVIRONMENT`). */
+export type CatalogScope = { pinnedEnvironment?: string };
+
+const tagsSchema = z.array(z.string()).catch([]);
+const changelogSchema = z.array(z.object({ version: z.string(), date: z.string(), notes: z.string() })).catch([]);
+
+const API_INCLUDE = {
+  environments: { include: { environment: true } },
+  scopes: { orderBy: { name: "asc" } },
+} as const;
+
+type ApiRow = Awaited<ReturnType<typeof loadRows>>[number];
+
+function loadRows(db: Db, slug?: string) {
+  return db.api.findMany({
+    where: slug === undefined ? {} : { slug },
+    include: API_INCLUDE,
+    orderBy: { name: "asc" },
+  });
+}
+
+function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined {
+  const environments = row.environments
+    .map(({ environment }) => environment)
+    .filter((env) => scope.pinnedEnvironment === undefined || env.slug === scope.pinnedEnvironment)
+    .sort((a, b) => a.position - b.position || a.slug.localeCompare(b.slug))
+    .map(({ slug, name, credentialType, selfService }) => ({
+      slug,
+      name,
+      credentialType: row.credentialType ?? credentialType,
+      selfService,
+    }));
+  if (environments.length === 0) return undefined;
+  return {
+    slug: row.slug,
+    name: row.name,
+    summary: row.summary,
+    description: row.description,
+    version: row.version,
+    tags: tagsSchema.parse(row.tags),
+    kind: row.kind,
+    isPublic: row.isPublic,
+    credentialTypes: [...new Set(environments.map((env) => env.credentialType))],
+    environments,
+    changelog: changelogSchema.parse(row.changelog),
+    scopes: row.scopes.map(({ name, description }) => ({ name, description })),
+    releasedAt: row.releasedAt,
+    openapiDocument: row.openapiDocument,
+  };
+}
+
+/** Every API a visitor may see, by name; an API offered in no visible environment is left out. */
+export async function listCatalogApis(db: Db, scope: CatalogScope = {}): Promise<CatalogApi[]> {
+  const rows = await loadRows(db);
+  return rows.flatMap((row) => toCatalogApi(row, scope) ?? []);
+}
+
+/** One visible API, or undefined when it does not exist or is not offered in a visible environment. */
+export async function findCatalogApi(db: Db, slug: string, scope: CatalogScope = {}): Promise<CatalogApi | undefined> {
+  const [row] = await loadRows(db, slug);
+  return row ? toCatalogApi(row, scope) : undefined;
+}

@@ -1,0 +1,25 @@
+import type { ApiKind } from "../generated/prisma/sqlite/enums";
+
+/** `{PUBLIC_URL}/gw/{env}`: the gateway of one environment. */
+export function gatewayUrl(publicUrl: string, envSlug: string): string {
+  return `${publicUrl}/gw/${envSlug}`;
+}
+
+export function tokenEndpointUrl(publicUrl: string, envSlug: string): string {
+  return `${gatewayUrl(publicUrl, envSlug)}/oauth2/token`;
+}
+
+/** Token APIs live at the gateway itself; every other API under `{gateway}/{api}`. */
+export function apiServerUrl(publicUrl: string, api: { slug: string; kind: ApiKind }, envSlug: string): string {
+  const gateway = gatewayUrl(publicUrl, envSlug);
+  return api.kind === "TOKEN" ? gateway : `${gateway}/${api.slug}`;
+}
+
+/**
+ * The environment a page or spec shows: the requested one if the API offers it,
+ * else (nothing requested) the first the API offers; undefined for an unknown one.
+ */
+export function selectEnvironment<E extends { slug: string }>(environments: E[], requested: string | undefined): E | undefined {
+  if (requested === undefined || requested === "") return environments[0];
+  return environments.find((env) => env.slug === requested);
+}

@@ -1,0 +1,218 @@
+/**
+ * Plain advice for every problem type the gateway answers with, shared by the
+ * `/problems/{code}` pages and the Reference tab, which shows it next to a
+ * failed try-it call. Also the OAuth errors of the token endpoint, which are
+ * not problem documents but fail try-it calls just the same.
+ */
+export type ProblemAdvice = {
+  code: string;
+  title: string;
+  status: number;
+  /** what happened, in one or two sentences */
+  explanation: string;
+  /** what to do about it */
+  advice: string;
+};
+
+const PROBLEMS: ProblemAdvice[] = [
+  {
+    code: "token-missing",
+    title: "No access token",
+    status: 401,
+    explanation: "The request carried no Authorization header, and this API only answers callers with an access token.",
+    advice:
+      "Get a token from the token endpoint of the same environment with your client ID and secret, then send it as " +
+      "`Authorization: Bearer <token>`. In the Reference tab, paste it under Authorize.",
+  },
+  {
+    code: "token-malformed",
+    title: "Authorization header is not a bearer token",
+    status: 400,
+    explanation: "The Authorization header was present but did not have the form `Bearer <token>`.",
+    advice:
+      "Send exactly `Authorization: Bearer ` followed by the access_token value from the token response, with no " +
+      "quotes, no line breaks and no other scheme such as Basic.",
+  },
+  {
+    code: "token-invalid",
+    title: "Access token is not valid",
+    status: 401,
+    explanation: "The token's signature, algorithm, issuer, audience or type did not check out, so it was not issued by this gateway for this API.",
+    advice: "Request a fresh token from this environment's token endpoint and send it unchanged; do not edit or re-sign tokens.",
+  },
+  {
+    code: "token-expired",
+    title: "Access token has expired",
+    status: 401,
+    explanation: "The token was valid once, but its lifetime (usually one hour) is over.",
+    advice:
+      "Request a new token from the token endpoint. Clients should keep the token until shortly before `expires_in` " +
+      "runs out and then fetch the next one.",
+  },
+  {
+    code: "token-wrong-environment",
+    title: "Token belongs to another environment",
+    status: 401,
+    explanation:
+      "The token was issued by the token endpoint of a different environment than the one called. Each environment " +
+      "has its own keys and credentials.",
+    advice:
+      "Either call the environment the token belongs to, or get a token from the token endpoint of the environment " +
+      "you are calling, with a credential created for that environment. The environment switcher on the API page " +
+      "moves the server and the token endpoint together.",
+  },
+  {
+    code: "token-revoked",
+    title: "Access token or credential was revoked",
+    status: 401,
+    explanation: "The token was revoked, or the credential it was issued to has been revoked since.",
+    advice:
+      "If you revoked it on purpose, request a new token. If the credential itself was revoked, create a new one " +
+      "under Settings → Client Credentials, or ask for one through Contact Us.",
+  },
+  {
+    code: "api-not-granted",
+    title: "API not granted to this client",
+    status: 403,
+    explanation: "The token is valid, but the credential behind it has not been granted access to this API.",
+    advice: "Request access to this API for your credential through Contact Us; an administrator grants it.",
+  },
+  {
+    code: "scope-missing",
+    title: "Token lacks the required scope",
+    status: 403,
+    explanation: "The token is valid for this API but does not carry the scope this operation needs; the response names it.",
+    advice:
+      "Request a new token with that scope (`scope=...` in the token request). If the token endpoint answers " +
+      "`invalid_scope`, your credential lacks the scope: ask for it through Contact Us.",
+  },
+  {
+    code: "rate-limited",
+    title: "Too many requests",
+    status: 429,
+    explanation: "This client sent more requests than its rate limit in this environment allows.",
+    advice: "Wait the number of seconds in the `Retry-After` header before retrying, and spread requests out over time.",
+  },
+  {
+    code: "not-found",
+    title: "Not found",
+    status: 404,
+    explanation:
+      "The environment, the API or the resource does not exist, or the resource belongs to another client " +
+      "(which looks exactly the same on purpose).",
+    advice: "Check the environment and API in the URL and the id of the resource; list resources first to find valid ids.",
+  },
+  {
+    code: "validation-failed",
+    title: "Request is not valid",
+    status: 400,
+    explanation: "A parameter or the body failed validation; `errors[]` names each failing field and where it was found.",
+    advice: "Fix the fields listed in `errors[]` (their names, allowed values and formats are in the Reference) and send the request again.",
+  },
+  {
+    code: "method-not-allowed",
+    title: "Method not allowed",
+    status: 405,
+    explanation: "The path exists but does not accept this HTTP method.",
+    advice: "Use one of the methods listed in the `Allow` header.",
+  },
+  {
+    code: "precondition-failed",
+    title: "Resource changed since you read it",
+    status: 412,
+    explanation: "The `If-Match` header did not match the resource's current ETag: someone changed it after you read it.",
+    advice: "Fetch the resource again, re-apply your change to the fresh copy and retry with its new ETag.",
+  },
+  {
+    code: "payload-too-large",
+    title: "Request body too large",
+    status: 413,
+    explanation: "The request body is larger than this endpoint accepts.",
+    advice: "Send only the fields the operation documents; bodies are small JSON objects.",
+  },
+  {
+    code: "unsupported-media-type",
+    title: "Unsupported content type",
+    status: 415,
+    explanation: "The body was not sent in a format this operation accepts.",
+    advice: "Send the body as JSON with `Content-Type: application/json`.",
+  },
+  {
+    code: "upstream-unavailable",
+    title: "API behind the gateway is unreachable",
+    status: 502,
+    explanation: "The gateway accepted the request but could not reach the service that implements the API.",
+    advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
+  },
+  {
+    code: "upstream-timeout",
+    title: "API behind the gateway did not answer in time",
+    status: 504,
+    explanation: "The service that implements the API did not answer within the gateway's timeout.",
+    advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
+  },
+  {
+    code: "internal-error",
+    title: "Internal server error",
+    status: 500,
+    explanation: "The server failed to answer this request. Nothing you sent caused it.",
+    advice: "Retry once. If it happens again, report it through Contact Us and quote the request id.",
+  },
+];
+
+const OAUTH_ERRORS: Record<string, Omit<ProblemAdvice, "code">> = {
+  invalid_client: {
+    title: "Client authentication failed",
+    status: 401,
+    explanation:
+      "The client ID or secret is wrong, the credential was revoked, or it belongs to another environment; the token " +
+      "endpoint does not say which, on purpose.",
+    advice:
+      "Check that the credential was created for this environment and that you copied the secret in full. Send them " +
+      "either with HTTP Basic authentication or as client_id and client_secret in the body, not both.",
+  },
+  invalid_scope: {
+    title: "Scope not granted",
+    status: 400,
+    explanation: "The requested scope is unknown or not granted to this credential.",
+    advice: "Leave `scope` out to get every scope you hold, or ask for the missing one through Contact Us.",
+  },
+  invalid_request: {
+    title: "Malformed token request",
+    status: 400,
+    explanation: "A field is missing or repeated, or the client authenticated twice (or not at all).",
+    advice: "Send `grant_type=client_credentials` as a form body, and your credentials once: HTTP Basic or in the body.",
+  },
+  unsupported_grant_type: {
+    title: "Grant type not supported",
+    status: 400,
+    explanation: "The token endpoint only supports the client credentials grant.",
+    advice: "Send `grant_type=client_credentials`.",
+  },
+};
+
+export const PROBLEM_TYPES: readonly ProblemAdvice[] = PROBLEMS;
+
+export function problemAdvice(code: string): ProblemAdvice | undefined {
+  return PROBLEMS.find((problem) => problem.code === code);
+}
+
+/** The code at the end of a problem `type` URI such as `https://portal.example/problems/token-expired`. */
+export function problemCodeFromType(type: string): string | undefined {
+  return /\/problems\/([a-z0-9-]+)\/?$/.exec(type)?.[1];
+}
+
+/**
+ * Advice for a failed response body: a gateway problem document (by its `type`)
+ * or an OAuth error (by its `error`); undefined when it is neither.
+ */
+export function adviceForResponseBody(body: unknown): ProblemAdvice | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const { type, error } = body as { type?: unknown; error?: unknown };
+  if (typeof type === "string") {
+    const code = problemCodeFromType(type);
+    return code ? problemAdvice(code) : undefined;
+  }
+  if (typeof error === "string" && error in OAUTH_ERRORS) return { code: error, ...OAUTH_ERRORS[error]! };
+  return undefined;
+}

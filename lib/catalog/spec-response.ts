@@ -1,0 +1,41 @@
+import "server-only";
+import { stringify } from "yaml";
+import { config } from "../config";
+import { db } from "../db";
+import { problemResponse, toProblem } from "../http/problem";
+import { requestIdFrom } from "../http/request-id";
+import { log } from "../log";
+import { apiDocument } from "./api-document";
+import { resolveApiView } from "./resolve-api-view";
+
+export type SpecFormat = "json" | "yaml";
+
+const CONTENT_TYPES: Record<SpecFormat, string> = {
+  json: "application/json; charset=utf-8",
+  yaml: "application/yaml; charset=utf-8",
+};
+
+/** `GET /apis/{api}/openapi.{json,yaml}?env=`: the document with that environment's gateway as its server. */
+export async function specResponse(request: Request, slug: string, format: SpecFormat): Promise<Response> {
+  const url = new URL(request.url);
+  try {
+    const { publicUrl, portalEnvironment } = config();
+    const { api, env } = await resolveApiView(db(), slug, url.searchParams.get("env") ?? undefined, {
+      pinnedEnvironment: portalEnvironment,
+    });
+    const document = apiDocument(api, env, publicUrl);
+    const body = format === "json" ? JSON.stringify(document, null, 2) : stringify(document);
+    return new Response(body, {
+      headers: {
+        "content-type": CONTENT_TYPES[format],
+        "content-disposition": `inline; filename="${api.slug}-${env.slug}.openapi.${format}"`,
+        "cache-control": "no-cache",
+      },
+    });
+  } catch (error) {
+    const requestId = requestIdFrom(request.headers);
+    const problem = toProblem(error);
+    if (problem.status >= 500) log.error({ err: error, requestId }, "spec request failed");
+    return problemResponse(problem, { instance: url.pathname, requestId });
+  }
+}
