@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { AccountMenu } from "@/components/auth/account-menu";
 
 const NAVIGATION = [
   { href: "/apis", label: "APIs" },
@@ -24,6 +25,7 @@ export function SiteHeader() {
             ))}
           </ul>
         </nav>
+        <AccountMenu />
       </div>
     </header>
   );

@@ -1,0 +1,53 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { BUTTON_CLASS, Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "@/components/settings/field";
+import { portalFetch } from "@/components/settings/portal-fetch";
+
+export function RequestDecision({ id }: { id: string }) {
+  const router = useRouter();
+  const [reason, setReason] = useState("");
+  const [rejecting, setRejecting] = useState(false);
+  const [error, setError] = useState({ message: "", reason: "" });
+  const [pending, setPending] = useState(false);
+  const base = `/api/portal/admin/requests/${encodeURIComponent(id)}`;
+
+  async function decide(path: "approve" | "reject") {
+    setPending(true);
+    const result = await portalFetch(`${base}/${path}`, "POST", path === "reject" ? { reason } : {});
+    setPending(false);
+    if (!result.ok) return setError({ message: result.message, reason: result.fieldErrors.reason ?? "" });
+    router.refresh();
+  }
+
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap gap-2">
+        <button type="button" disabled={pending} onClick={() => decide("approve")} className={BUTTON_CLASS}>
+          Approve
+        </button>
+        {rejecting ? null : (
+          <button type="button" disabled={pending} onClick={() => setRejecting(true)} className={SECONDARY_BUTTON_CLASS}>
+            Reject…
+          </button>
+        )}
+      </div>
+      {rejecting ? (
+        <div className="space-y-2">
+          <Field id={`reason-${id}`} label="Reason for rejecting" error={error.reason}>
+            <textarea id={`reason-${id}`} value={reason} onChange={(event) => setReason(event.target.value)} rows={2} maxLength={1000} className={INPUT_CLASS} />
+          </Field>
+          <button type="button" disabled={pending} onClick={() => decide("reject")} className={SECONDARY_BUTTON_CLASS}>
+            Reject request
+          </button>
+        </div>
+      ) : null}
+      {error.message ? (
+        <p role="alert" className="text-red-700">
+          {error.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { CredentialActions } from "./credential-actions";
+import { ExpiryBadge } from "./expiry-badge";
+
+type Secret = { id: string; hint: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null };
+export type CredentialView = {
+  clientId: string;
+  status: "ACTIVE" | "REVOKED";
+  createdAt: string;
+  lastUsedAt: string | null;
+  environment: { slug: string; name: string; credentialType: string };
+  grants: { apiSlug: string; apiName: string; scopes: string[] }[];
+  secrets: Secret[];
+};
+type ApplicationView = { id: string; name: string; credentials: CredentialView[] };
+
+const formatTime = (value: string | null) => (value ? new Date(value).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "Never");
+
+export function CredentialList({ applications }: { applications: ApplicationView[] }) {
+  if (applications.length === 0) return <p className="text-slate-700">You have no applications yet. Create a credential above to start.</p>;
+  return (
+    <div className="space-y-6">
+      {applications.map((application) => (
+        <section key={application.id} aria-labelledby={`app-${application.id}`} className="space-y-3">
+          <h2 id={`app-${application.id}`} className="text-lg font-semibold">
+            {application.name}
+          </h2>
+          {application.credentials.length === 0 ? <p className="text-sm text-slate-700">No credentials yet.</p> : null}
+          <ul className="space-y-3">
+            {application.credentials.map((credential) => (
+              <li
+                key={credential.clientId}
+                aria-label={`${application.name} in ${credential.environment.name}`}
+                className="space-y-2 rounded-lg border border-slate-200 bg-white p-4"
+              >
+                <div className="flex flex-wrap items-center gap-2">
+                  <h3 className="font-medium">{credential.environment.name}</h3>
+                  <span className={`rounded px-2 py-0.5 text-xs font-semibold ${credential.status === "ACTIVE" ? "bg-green-100 text-green-900" : "bg-slate-200 text-slate-800"}`}>
+                    {credential.status === "ACTIVE" ? "Active" : "Revoked"}
+                  </span>
+                  <span className="text-xs text-slate-600">{credential.environment.credentialType === "GLOBAL_SSO" ? "Global SSO" : "Platform"}</span>
+                </div>
+                <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
+                  <dt className="font-medium">Client ID</dt>
+                  <dd>
+                    <code className="break-all">{credential.clientId}</code>
+                  </dd>
+                  <dt className="font-medium">Created</dt>
+                  <dd>{formatTime(credential.createdAt)}</dd>
+                  <dt className="font-medium">Last used</dt>
+                  <dd>{formatTime(credential.lastUsedAt)}</dd>
+                  <dt className="font-medium">APIs</dt>
+                  <dd>{credential.grants.map((grant) => `${grant.apiName} (${grant.scopes.join(", ")})`).join("; ") || "None"}</dd>
+                  <dt className="font-medium">Secrets</dt>
+                  <dd>
+                    {credential.secrets.length === 0 ? (
+                      credential.status === "ACTIVE" ? "No secret yet" : "None"
+                    ) : (
+                      <ul>
+                        {credential.secrets.map((secret) => (
+                          <li key={secret.id} className="flex flex-wrap items-center gap-2">
+                            <span>
+                              ending in <code>{secret.hint}</code>, {secret.expiresAt ? `expires ${formatTime(secret.expiresAt)}` : "no expiry"}
+                            </span>
+                            <ExpiryBadge expiresAt={secret.expiresAt} />
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </dd>
+                </dl>
+                {credential.status === "ACTIVE" ? <CredentialActions clientId={credential.clientId} hasSecret={credential.secrets.length > 0} /> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+"use client";
+
+export type FieldErrors = Record<string, string>;
+export type PortalResult<T> = { ok: true; data: T } | { ok: false; message: string; fieldErrors: FieldErrors };
+
+/** Sends JSON to a portal route and turns a problem+json answer into messages per field. */
+export async function portalFetch<T>(url: string, method: string, body?: unknown): Promise<PortalResult<T>> {
+  try {
+    const response = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const payload = await response.json().catch(() => ({}));
+    if (response.ok) return { ok: true, data: payload as T };
+    const fieldErrors: FieldErrors = {};
+    for (const error of (payload.errors ?? []) as { field: string; message: string }[]) fieldErrors[error.field] ??= error.message;
+    return { ok: false, message: payload.detail ?? payload.title ?? `Request failed (${response.status})`, fieldErrors };
+  } catch {
+    return { ok: false, message: "The portal could not be reached. Try again.", fieldErrors: {} };
+  }
+}

@@ -1,0 +1,36 @@
+import { type Browser, type Page, test as base } from "@playwright/test";
+import { TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD } from "../tests/support/server";
+
+export const ACCOUNTS = {
+  admin: { email: "admin@example.com", password: TEST_ADMIN_PASSWORD },
+  developer: { email: "developer@example.com", password: TEST_DEVELOPER_PASSWORD },
+} as const;
+
+/** Signs a fresh browser context in through next-auth's endpoints, skipping the login form. */
+export async function signedInPage(browser: Browser, baseURL: string, who: keyof typeof ACCOUNTS): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  const { csrfToken } = await (await page.request.get("/api/auth/csrf")).json();
+  const response = await page.request.post("/api/auth/callback/credentials", {
+    form: { csrfToken, email: ACCOUNTS[who].email, password: ACCOUNTS[who].password, json: "true" },
+    maxRedirects: 0,
+  });
+  if (response.status() >= 400) throw new Error(`sign-in as ${who} failed with ${response.status()}`);
+  return page;
+}
+
+type Fixtures = { signInAs: (who: keyof typeof ACCOUNTS) => Promise<Page> };
+
+export const test = base.extend<Fixtures>({
+  signInAs: async ({ browser, baseURL }, use) => {
+    const pages: Page[] = [];
+    await use(async (who) => {
+      const page = await signedInPage(browser, baseURL!, who);
+      pages.push(page);
+      return page;
+    });
+    for (const page of pages) await page.context().close();
+  },
+});
+
+export { expect } from "@playwright/test";

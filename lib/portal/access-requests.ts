@@ -1,0 +1,28 @@
+import "server-only";
+import type { PortalUser } from "../auth/session";
+import { db } from "../db";
+
+const REQUEST_INCLUDE = {
+  api: { select: { slug: true, name: true } },
+  environment: { select: { slug: true, name: true } },
+  credential: { select: { clientId: true } },
+} as const;
+
+/** The requests a signed-in user sent, newest first: only their own. */
+export async function myAccessRequests(user: PortalUser) {
+  return db().accessRequest.findMany({
+    where: { requesterId: user.id },
+    include: REQUEST_INCLUDE,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+}
+
+/** For admins: requests of one status, oldest first, as a queue. */
+export async function accessRequestQueue(status: "PENDING" | "APPROVED" | "REJECTED") {
+  return db().accessRequest.findMany({
+    where: { status },
+    include: { ...REQUEST_INCLUDE, decidedBy: { select: { email: true } } },
+    orderBy: [{ createdAt: status === "PENDING" ? "asc" : "desc" }, { id: "asc" }],
+    take: 200,
+  });
+}

@@ -1,0 +1,130 @@
+import "server-only";
+import { z } from "zod";
+import type { PortalUser } from "../auth/session";
+import { config } from "../config";
+import { db } from "../db";
+import { ProblemError, zodProblem } from "../http/problem";
+import { log } from "../log";
+import { createNotifications } from "../notifications/create-notifications";
+import { recordAudit } from "./audit";
+import { createCredential, ensureApplication } from "./credentials";
+import { actorOf } from "./my-credentials";
+
+export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
+
+function notFound(id: string): ProblemError {
+  return new ProblemError(404, "not-found", "Not Found", { detail: `There is no access request "${id}".` });
+}
+
+/** Marks the request decided only if it is still pending, so two admins cannot both decide it. */
+async function claimPending(id: string, admin: PortalUser, status: "APPROVED" | "REJECTED", decisionReason: string | null) {
+  const claimed = await db().accessRequest.updateMany({
+    where: { id, status: "PENDING" },
+    data: { status, decidedById: admin.id, decidedAt: new Date(), decisionReason },
+  });
+  if (claimed.count === 1) return;
+  if (!(await db().accessRequest.findUnique({ where: { id } }))) throw notFound(id);
+  throw new ProblemError(409, "already-decided", "Already decided", { detail: `The access request "${id}" was already decided.` });
+}
+
+/** The account the request came from: the signed-in requester, else the user with the email they gave. */
+async function requesterOf(request: { requesterId: string | null; email: string }) {
+  if (request.requesterId) return db().user.findUnique({ where: { id: request.requesterId } });
+  return db().user.findUnique({ where: { email: request.email.toLowerCase() } });
+}
+
+/**
+ * Approves a request. For credentials or API access this provisions, in the
+ * same step, the requester's application, the credential (without a secret:
+ * only its owner ever sees one) and the grants, then notifies that client.
+ */
+export async function approveAccessRequest(admin: PortalUser, id: string) {
+  const request = await db().accessRequest.findUnique({ where: { id }, include: { environment: true, api: { include: { scopes: true } } } });
+  if (!request) throw notFound(id);
+  if (request.status !== "PENDING") throw new ProblemError(409, "already-decided", "Already decided", { detail: `The access request "${id}" was already decided.` });
+  const provisions = request.topic !== "OTHER" && request.environment;
+  const requester = provisions ? await requesterOf(request) : null;
+  if (provisions && !requester) {
+    throw new ProblemError(409, "requester-without-account", "Requester has no account", {
+      detail: `No user has the email ${request.email}; create the account first (Users), then approve.`,
+    });
+  }
+  await claimPending(id, admin, "APPROVED", null);
+  const actor = actorOf(admin);
+  let clientId: string | null = null;
+  if (provisions && requester && request.environment) {
+    try {
+      clientId = await provision(request, requester.id, actor);
+    } catch (error) {
+      await db().accessRequest.update({ where: { id }, data: { status: "PENDING", decidedById: null, decidedAt: null } });
+      throw error;
+    }
+  }
+  await recordAudit(db(), actor, {
+    action: "access-request.approve",
+    targetType: "access-request",
+    targetId: id,
+    details: { clientId, env: request.environment?.slug ?? null, api: request.api?.slug ?? null, requester: request.email },
+  });
+  return { id, status: "APPROVED" as const, clientId };
+}
+
+type ProvisionedRequest = {
+  id: string;
+  applicationName: string | null;
+  environment: { id: string; slug: string; name: string } | null;
+  api: { id: string; slug: string; name: string; isPublic: boolean; scopes: { name: string }[] } | null;
+};
+
+async function provision(request: ProvisionedRequest, ownerId: string, actor: ReturnType<typeof actorOf>): Promise<string> {
+  const environment = request.environment!;
+  const application = await ensureApplication({ db: db(), actor, ownerId, name: request.applicationName ?? "Application" });
+  const apiScopes = request.api && !request.api.isPublic ? request.api.scopes.map((scope) => scope.name) : undefined;
+  const existing = await db().credential.findFirst({ where: { applicationId: application.id, environmentId: environment.id, status: "ACTIVE" } });
+  let clientId: string;
+  let credentialId: string;
+  if (existing) {
+    ({ clientId, id: credentialId } = existing);
+    if (request.api && apiScopes) {
+      const scopes = apiScopes.join(" ");
+      await db().grant.upsert({
+        where: { credentialId_apiId: { credentialId: existing.id, apiId: request.api.id } },
+        create: { credentialId: existing.id, apiId: request.api.id, scopes },
+        update: { scopes },
+      });
+      await recordAudit(db(), actor, { action: "credential.grant", targetType: "credential", targetId: clientId, details: { api: request.api.slug, scopes } });
+    }
+  } else {
+    const { credential } = await createCredential({ db: db(), actor, applicationId: application.id, envSlug: environment.slug, scopes: apiScopes, withSecret: false });
+    ({ clientId, id: credentialId } = credential);
+  }
+  await db().accessRequest.update({ where: { id: request.id }, data: { credentialId } });
+  await notifyApproval(environment, clientId, request.api?.name);
+  return clientId;
+}
+
+async function notifyApproval(environment: { id: string; name: string }, clientId: string, apiName: string | undefined) {
+  try {
+    await createNotifications({
+      db: db(),
+      environmentId: environment.id,
+      recipients: { clientIds: [clientId] },
+      title: `Access approved in ${environment.name}`,
+      body: `${apiName ? `Access to ${apiName}` : "Your credential"} in ${environment.name} was approved. Generate the first secret under Settings → Client Credentials.`,
+      category: "account",
+      severity: "info",
+      link: `${config().publicUrl}/settings/credentials`,
+    });
+  } catch (error) {
+    // The approval stands even if the notice cannot be written; the requester also sees it under Settings.
+    log.error({ err: error, clientId }, "approval notification failed");
+  }
+}
+
+export async function rejectAccessRequest(admin: PortalUser, id: string, input: unknown) {
+  const parsed = rejectSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  await claimPending(id, admin, "REJECTED", parsed.data.reason);
+  await recordAudit(db(), actorOf(admin), { action: "access-request.reject", targetType: "access-request", targetId: id, details: { reason: parsed.data.reason } });
+  return { id, status: "REJECTED" as const };
+}

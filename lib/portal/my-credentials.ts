@@ -1,0 +1,106 @@
+import "server-only";
+import { z } from "zod";
+import type { PortalUser } from "../auth/session";
+import { db } from "../db";
+import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import type { Actor } from "./audit";
+import {
+  type CredentialSummary,
+  createCredential,
+  ensureApplication,
+  findUserCredential,
+  issueSecret,
+  listUserCredentials,
+  MAX_ROTATION_GRACE_SECONDS,
+  revokeCredential,
+  rotateSecret,
+} from "./credentials";
+
+/** A secret that expires in this many days, or never. */
+const expiresInDaysSchema = z.preprocess(
+  (value) => (value === undefined || value === "" ? 0 : Number(value)),
+  z.union([z.literal(0), z.literal(30), z.literal(90), z.literal(365)], { message: "Choose never, 30, 90 or 365 days" }),
+);
+
+export const newCredentialSchema = z.object({
+  application: z.string().trim().min(1, "Name the application").max(100, "Keep the name under 100 characters"),
+  environment: z.string().trim().min(1, "Choose an environment").max(100),
+  expiresInDays: expiresInDaysSchema,
+});
+
+export const rotateSchema = z.object({
+  graceHours: z.coerce
+    .number()
+    .int("Choose whole hours")
+    .min(0, "Choose 0 to 24 hours")
+    .max(MAX_ROTATION_GRACE_SECONDS / 3600, "The old secret may stay valid for at most 24 hours"),
+  expiresInDays: expiresInDaysSchema,
+});
+
+export const firstSecretSchema = z.object({ expiresInDays: expiresInDaysSchema });
+
+function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  return parsed.data;
+}
+
+export function actorOf(user: PortalUser): Actor {
+  return { userId: user.id, label: user.email };
+}
+
+function expiryFrom(days: number): Date | null {
+  return days > 0 ? new Date(Date.now() + days * 24 * 60 * 60 * 1000) : null;
+}
+
+/** Another user's credential answers exactly like a missing one. */
+export async function ownCredentialOrThrow(user: PortalUser, clientId: string): Promise<CredentialSummary> {
+  const credential = await findUserCredential({ db: db(), userId: user.id, clientId });
+  if (!credential) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no credential "${clientId}".` });
+  return credential;
+}
+
+/** The user's applications, each with its credentials; applications without any are listed too. */
+export async function myApplications(user: PortalUser) {
+  const [applications, credentials] = await Promise.all([
+    db().application.findMany({ where: { ownerId: user.id }, orderBy: { name: "asc" }, select: { id: true, name: true, description: true } }),
+    listUserCredentials({ db: db(), userId: user.id }),
+  ]);
+  return applications.map((application) => ({
+    ...application,
+    credentials: credentials.filter((credential) => credential.application.id === application.id),
+  }));
+}
+
+/** Self-service only: environments that need approval go through Contact Us. */
+export async function createMyCredential(user: PortalUser, input: unknown) {
+  const data = parse(newCredentialSchema, input);
+  const environment = await db().environment.findUnique({ where: { slug: data.environment } });
+  if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
+  if (!environment.selfService) {
+    throw new ProblemError(403, "approval-required", "Approval required", {
+      detail: `Credentials for ${environment.name} need an administrator's approval: ask through Contact Us.`,
+      errors: [{ in: "body", field: "environment", message: `${environment.name} needs approval: ask through Contact Us` }],
+    });
+  }
+  const actor = actorOf(user);
+  const application = await ensureApplication({ db: db(), actor, ownerId: user.id, name: data.application });
+  return createCredential({ db: db(), actor, applicationId: application.id, envSlug: environment.slug, secretExpiresAt: expiryFrom(data.expiresInDays) });
+}
+
+export async function rotateMySecret(user: PortalUser, clientId: string, input: unknown) {
+  const data = parse(rotateSchema, input);
+  await ownCredentialOrThrow(user, clientId);
+  return rotateSecret({ db: db(), actor: actorOf(user), clientId, graceSeconds: data.graceHours * 3600, expiresAt: expiryFrom(data.expiresInDays) });
+}
+
+export async function issueMyFirstSecret(user: PortalUser, clientId: string, input: unknown) {
+  const data = parse(firstSecretSchema, input);
+  await ownCredentialOrThrow(user, clientId);
+  return issueSecret({ db: db(), actor: actorOf(user), clientId, expiresAt: expiryFrom(data.expiresInDays) });
+}
+
+export async function revokeMyCredential(user: PortalUser, clientId: string) {
+  await ownCredentialOrThrow(user, clientId);
+  return revokeCredential({ db: db(), actor: actorOf(user), clientId });
+}
