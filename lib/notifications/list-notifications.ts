@@ -7,8 +7,14 @@ import { DEFAULT_PAGE_SIZE, type ListNotificationsQuery } from "./schemas";
 
 export type NotificationPage = { items: StoredNotification[]; nextCursor: string | null };
 
-function after(cursor: Cursor) {
-  return { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] };
+/**
+ * Paging after the cursor is written as a range on createdAt (`<= cursor`,
+ * which also starts the index scan there) minus the cursor's own tie group
+ * up to its id. The textbook `a < x OR (a = x AND b < y)` makes SQLite merge
+ * two index scans and sort them.
+ */
+function tiesUpToCursor(cursor: Cursor) {
+  return { createdAt: cursor.createdAt, id: { gte: cursor.id } };
 }
 
 /**
@@ -30,8 +36,8 @@ export async function listNotifications({
       ...(query.status ? { status: { in: query.status } } : {}),
       ...(query.category ? { category: query.category } : {}),
       ...(query.severity ? { severity: query.severity } : {}),
-      ...(query.since ? { createdAt: { gte: query.since } } : {}),
-      ...(cursor ? after(cursor) : {}),
+      ...(query.since || cursor ? { createdAt: { ...(query.since ? { gte: query.since } : {}), ...(cursor ? { lte: cursor.createdAt } : {}) } } : {}),
+      ...(cursor ? { NOT: tiesUpToCursor(cursor) } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
