@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../../lib/db";
+import { newId } from "../../lib/ids";
+import { hashPassword } from "../../lib/portal/passwords";
+import { startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
+import { type PortalClient, signIn, signInError } from "./portal-session";
+
+let server: TestServer;
+let database: Db;
+let developer: PortalClient;
+let other: PortalClient;
+let admin: PortalClient;
+
+const OTHER_PASSWORD = "other-developer-password";
+
+async function createUser(email: string, password: string) {
+  await database.user.create({ data: { id: newId("usr"), email, name: email, role: "DEVELOPER", passwordHash: await hashPassword(password) } });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  database = createDb(server.databaseUrl);
+  await createUser("other@example.com", OTHER_PASSWORD);
+  developer = (await signIn(server, "developer@example.com", TEST_DEVELOPER_PASSWORD))!;
+  other = (await signIn(server, "other@example.com", OTHER_PASSWORD))!;
+  admin = (await signIn(server, "admin@example.com", TEST_ADMIN_PASSWORD))!;
+});
+
+afterAll(async () => {
+  await database?.$disconnect();
+  await server?.stop();
+});
+
+describe("sign-in", () => {
+  it("gives a session to the right password only, and throttles repeated failures", async () => {
+    expect(developer).toBeTruthy();
+    await createUser("throttled@example.com", "the-right-password");
+    expect(await signInError(server, "throttled@example.com", "wrong")).toBe("CredentialsSignin");
+    for (let attempt = 0; attempt < 4; attempt++) await signInError(server, "throttled@example.com", "wrong");
+    expect(await signInError(server, "throttled@example.com", "the-right-password")).toBe("TooManyAttempts");
+    expect(await signIn(server, "throttled@example.com", "the-right-password")).toBeNull();
+  });
+
+  it("sends visitors without a session to the sign-in page and developers away from /admin", async () => {
+    const anonymous = await fetch(`${server.url}/settings/credentials`, { redirect: "manual" });
+    expect(anonymous.status).toBe(307);
+    expect(anonymous.headers.get("location")).toMatch(/\/login\?callbackUrl=%2Fsettings%2Fcredentials$/);
+    expect((await fetch(`${server.url}/admin/requests`, { redirect: "manual" })).status).toBe(307);
+    expect((await developer.get("/admin/requests")).status).toBe(403);
+    expect((await admin.get("/admin/requests")).status).toBe(200);
+  });
+});
+
+describe("portal routes", () => {
+  it("answer 401 without a session and refuse cross-site mutations", async () => {
+    const anonymous = await fetch(`${server.url}/api/portal/credentials`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("content-type")).toBe("application/problem+json");
+    const noOrigin = await developer.post("/api/portal/credentials", { application: "X", environment: "sso-qa" }, { origin: "" });
+    expect(noOrigin.status).toBe(403);
+    const foreign = await developer.post("/api/portal/credentials", { application: "X", environment: "sso-qa" }, { origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).type).toBe(`${server.url}/problems/cross-site-request`);
+  });
+
+  it("validate every field and keep approval environments out of self-service", async () => {
+    const invalid = await developer.post("/api/portal/credentials", { application: "", environment: "nowhere", expiresInDays: 7 });
+    expect(invalid.status).toBe(400);
+    const fields = ((await invalid.json()).errors as { field: string }[]).map((error) => error.field).sort();
+    expect(fields).toEqual(["application", "expiresInDays"]);
+    const unknown = await developer.post("/api/portal/credentials", { application: "App", environment: "nowhere" });
+    expect((await unknown.json()).errors).toEqual([{ in: "body", field: "environment", message: "There is no such environment" }]);
+    const production = await developer.post("/api/portal/credentials", { application: "App", environment: "sso-prod" });
+    expect(production.status).toBe(403);
+    expect((await production.json()).type).toBe(`${server.url}/problems/approval-required`);
+    expect((await developer.post("/api/portal/credentials", "not json")).status).toBe(400);
+  });
+});
+
+describe("credentials of one user", () => {
+  let clientId: string;
+
+  beforeAll(async () => {
+    const created = await developer.post("/api/portal/credentials", { application: "Tenant App", environment: "platform-dev", expiresInDays: 30 });
+    expect(created.status).toBe(201);
+    const body = await created.json();
+    clientId = body.secret.clientId;
+    expect(body.secret.clientSecret).toMatch(/^gsk_[A-Za-z0-9_-]{43}$/);
+    expect(body.credential.secrets).toHaveLength(1);
+    expect(body.credential.secrets[0]).not.toHaveProperty("hash");
+  });
+
+  it("are listed for their owner without any secret or hash", async () => {
+    const list = await developer.get("/api/portal/credentials");
+    const text = await list.text();
+    expect(text).toContain(clientId);
+    expect(text).not.toMatch(/gsk_/);
+    expect(text).not.toContain('"hash"');
+  });
+
+  it("are invisible and untouchable for another developer", async () => {
+    expect(await (await other.get("/api/portal/credentials")).text()).not.toContain(clientId);
+    expect((await other.get(`/api/portal/credentials/${clientId}`)).status).toBe(404);
+    for (const [path, body] of [["rotate", { graceHours: 1 }], ["secret", {}], ["revoke", {}]] as const) {
+      const response = await other.post(`/api/portal/credentials/${clientId}/${path}`, body);
+      expect(response.status).toBe(404);
+    }
+    const stored = await database.credential.findUniqueOrThrow({ where: { clientId }, include: { secrets: true } });
+    expect(stored.status).toBe("ACTIVE");
+    expect(stored.secrets).toHaveLength(1);
+  });
+
+  it("rotate with a grace period of at most 24 hours, then revoke", async () => {
+    const tooLong = await developer.post(`/api/portal/credentials/${clientId}/rotate`, { graceHours: 25 });
+    expect(tooLong.status).toBe(400);
+    expect((await tooLong.json()).errors[0].field).toBe("graceHours");
+    const rotated = await developer.post(`/api/portal/credentials/${clientId}/rotate`, { graceHours: 2 });
+    expect(rotated.status).toBe(201);
+    const body = await rotated.json();
+    expect(body.clientSecret).toMatch(/^gsk_/);
+    const graceEnd = new Date(body.previousSecretValidUntil).getTime();
+    expect(Math.abs(graceEnd - Date.now() - 2 * 3600_000)).toBeLessThan(60_000);
+    const revoked = await developer.post(`/api/portal/credentials/${clientId}/revoke`);
+    expect(revoked.status).toBe(200);
+    expect((await revoked.json()).status).toBe("REVOKED");
+    const events = await database.auditEvent.findMany({ where: { targetId: clientId }, orderBy: { at: "asc" } });
+    expect(events.map((event) => event.action)).toEqual(["credential.create", "credential.secret.issue", "credential.secret.rotate", "credential.revoke"]);
+    expect(JSON.stringify(events)).not.toMatch(/gsk_/);
+  });
+});
+
+describe("Contact Us and the access-request queue", () => {
+  it("validates each field next to its name", async () => {
+    const response = await fetch(`${server.url}/api/portal/contact`, {
+      method: "POST",
+      headers: { origin: server.url, "content-type": "application/json" },
+      body: JSON.stringify({ topic: "API_ACCESS", name: "", email: "nope", message: "" }),
+    });
+    expect(response.status).toBe(400);
+    const fields = ((await response.json()).errors as { field: string }[]).map((error) => error.field).sort();
+    expect(fields).toEqual(["api", "application", "email", "environment", "message", "name"]);
+  });
+
+  it("stores a signed-in request, shows it only to its requester, and provisions on approval", async () => {
+    const sent = await developer.post("/api/portal/contact", {
+      topic: "CREDENTIALS",
+      environment: "sso-prod",
+      application: "Launch App",
+      name: "Dev Eloper",
+      email: "ignored@example.com",
+      message: "Production, please.",
+    });
+    expect(sent.status).toBe(201);
+    const { id } = await sent.json();
+    const stored = await database.accessRequest.findUniqueOrThrow({ where: { id } });
+    expect(stored).toMatchObject({ status: "PENDING", email: "developer@example.com", credentialType: "GLOBAL_SSO" });
+    expect(await (await developer.get("/api/portal/requests")).text()).toContain(id);
+    expect(await (await other.get("/api/portal/requests")).text()).not.toContain(id);
+
+    expect((await developer.post(`/api/portal/admin/requests/${id}/approve`)).status).toBe(403);
+    expect((await other.post(`/api/portal/admin/requests/${id}/reject`, { reason: "no" })).status).toBe(403);
+
+    const approved = await admin.post(`/api/portal/admin/requests/${id}/approve`);
+    expect(approved.status).toBe(200);
+    const { clientId } = await approved.json();
+    const credential = await database.credential.findUniqueOrThrow({ where: { clientId }, include: { secrets: true, application: true, grants: true } });
+    expect(credential.secrets).toHaveLength(0);
+    expect(credential.application.name).toBe("Launch App");
+    expect(credential.grants.length).toBeGreaterThan(0);
+    expect(await database.notification.count({ where: { clientId } })).toBe(1);
+    expect((await admin.post(`/api/portal/admin/requests/${id}/approve`)).status).toBe(409);
+
+    expect((await other.post(`/api/portal/credentials/${clientId}/secret`, {})).status).toBe(404);
+    const first = await developer.post(`/api/portal/credentials/${clientId}/secret`, {});
+    expect(first.status).toBe(201);
+    expect((await developer.post(`/api/portal/credentials/${clientId}/secret`, {})).status).toBe(409);
+    const audit = await database.auditEvent.findMany({ where: { targetId: id } });
+    expect(audit.map((event) => event.action).sort()).toEqual(["access-request.approve", "access-request.created"]);
+  });
+
+  it("rejects with a reason that the requester sees", async () => {
+    const sent = await developer.post("/api/portal/contact", { topic: "OTHER", name: "Dev", email: "developer@example.com", message: "Hello" });
+    const { id } = await sent.json();
+    expect((await admin.post(`/api/portal/admin/requests/${id}/reject`, { reason: "" })).status).toBe(400);
+    expect((await admin.post(`/api/portal/admin/requests/${id}/reject`, { reason: "Out of scope" })).status).toBe(200);
+    const mine = await (await developer.get("/api/portal/requests")).json();
+    expect(mine.items.find((item: { id: string }) => item.id === id)).toMatchObject({ status: "REJECTED", decisionReason: "Out of scope" });
+  });
+
+  it("throttles repeated messages from one sender", async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 7; attempt++) {
+      const response = await fetch(`${server.url}/api/portal/contact`, {
+        method: "POST",
+        headers: { origin: server.url, "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+        body: JSON.stringify({ topic: "OTHER", name: "Visitor", email: "visitor@example.com", message: `Message ${attempt}` }),
+      });
+      statuses.push(response.status);
+      if (response.status === 429) expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(statuses.slice(0, 5)).toEqual([201, 201, 201, 201, 201]);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});

@@ -1,0 +1,51 @@
+import type { TestServer } from "../support/server";
+
+/** A signed-in portal user speaking HTTP: session cookie plus our Origin on mutations. */
+export type PortalClient = {
+  get(path: string): Promise<Response>;
+  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+};
+
+function cookiesFrom(response: Response): string[] {
+  return response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!);
+}
+
+/** Signs in through next-auth's credentials callback; null when the sign-in was refused. */
+export async function signIn(server: TestServer, email: string, password: string): Promise<PortalClient | null> {
+  const csrf = await fetch(`${server.url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const jar = cookiesFrom(csrf);
+  const callback = await fetch(`${server.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; ") },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  const session = cookiesFrom(callback).find((cookie) => cookie.startsWith("next-auth.session-token="));
+  if (!session) return null;
+  const cookie = [...jar, session].join("; ");
+  return {
+    get: (path) => fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" }),
+    post: (path, body, headers = {}) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie, origin: server.url, "content-type": "application/json", ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+  };
+}
+
+/** The next-auth error code of a refused sign-in (CredentialsSignin, TooManyAttempts). */
+export async function signInError(server: TestServer, email: string, password: string): Promise<string | null> {
+  const csrf = await fetch(`${server.url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const callback = await fetch(`${server.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookiesFrom(csrf).join("; ") },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  const location = callback.headers.get("location") ?? (((await callback.json().catch(() => ({}))) as { url?: string }).url ?? "");
+  return new URL(location, server.url).searchParams.get("error");
+}
