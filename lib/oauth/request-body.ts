@@ -1,0 +1,69 @@
+import { OAuthError } from "./oauth-error";
+
+/** RFC 6749 requests are small; anything larger is refused before it is read. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+function tooLarge(): OAuthError {
+  return new OAuthError(413, "invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+}
+
+async function readLimited(request: Request): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new OAuthError(400, "invalid_request", "The request body is not valid UTF-8.");
+  }
+}
+
+function parseForm(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(fields, name)) throw new OAuthError(400, "invalid_request", `The parameter "${name}" is repeated.`);
+    fields[name] = value;
+  }
+  return fields;
+}
+
+function parseJson(text: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new OAuthError(400, "invalid_request", "The request body is not valid JSON.");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new OAuthError(400, "invalid_request", "The JSON body must be an object of string fields.");
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value !== "string") throw new OAuthError(400, "invalid_request", `The field "${name}" must be a string.`);
+    fields[name] = value;
+  }
+  return fields;
+}
+
+/** The fields of a form-urlencoded (or JSON) OAuth request body. */
+export async function readOAuthFields(request: Request): Promise<Record<string, string>> {
+  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "application/json") {
+    throw new OAuthError(400, "invalid_request", "Send the parameters as application/x-www-form-urlencoded (or application/json).");
+  }
+  const text = await readLimited(request);
+  return mediaType === "application/json" ? parseJson(text) : parseForm(text);
+}

@@ -1,0 +1,145 @@
+import "server-only";
+import { createCipheriv, createDecipheriv, generateKeyPair, randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import { importJWK, importPKCS8, type JWK } from "jose";
+import type { Db } from "../db";
+import { newId } from "../ids";
+import { deriveKey } from "./derived-keys";
+
+export const SIGNING_ALGORITHM = "RS256";
+
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+/** AES-256-GCM with a key derived from AUTH_SECRET: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
+export function encryptPrivateKey(pem: string, authSecret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", deriveKey(authSecret, "signing-key-encryption"), iv);
+  const ciphertext = Buffer.concat([cipher.update(pem, "utf8"), cipher.final()]);
+  return ["v1", iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+}
+
+export function decryptPrivateKey(sealed: string, authSecret: string): string {
+  const [version, iv, tag, ciphertext] = sealed.split(".");
+  if (version !== "v1" || !iv || !tag || !ciphertext) throw new Error("unknown private key encoding");
+  const decipher = createDecipheriv("aes-256-gcm", deriveKey(authSecret, "signing-key-encryption"), Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+}
+
+/** A new RS256 key for `environmentId`, stored with its private part sealed. */
+export async function createSigningKey(db: Pick<Db, "signingKey">, environmentId: string, authSecret: string) {
+  const { publicKey, privateKey } = await generateRsaKeyPair("rsa", { modulusLength: 2048 });
+  const kid = newId("key");
+  const jwk = { ...(publicKey.export({ format: "jwk" }) as JWK), kid, use: "sig", alg: SIGNING_ALGORITHM };
+  const pem = privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+  return db.signingKey.create({
+    data: { id: kid, environmentId, algorithm: SIGNING_ALGORITHM, publicJwk: JSON.stringify(jwk), privateKeyEncrypted: encryptPrivateKey(pem, authSecret) },
+  });
+}
+
+/**
+ * `key rotate`: a new key signs from now on; the keys it replaces stay
+ * published until every token they signed has expired (lifetime + leeway).
+ */
+export async function rotateSigningKey(input: { db: Db; envSlug: string; authSecret: string }) {
+  const { db, envSlug, authSecret } = input;
+  const environment = await db.environment.findUnique({ where: { slug: envSlug } });
+  if (!environment) return undefined;
+  const now = new Date();
+  const publishedUntil = new Date(now.getTime() + (environment.tokenLifetimeSeconds + 60) * 1000);
+  const signing = await db.signingKey.findMany({ where: { environmentId: environment.id, retiredAt: null } });
+  const created = await createSigningKey(db, environment.id, authSecret);
+  if (signing.length > 0) {
+    await db.signingKey.updateMany({ where: { id: { in: signing.map((key) => key.id) } }, data: { retiredAt: now, publishedUntil } });
+  }
+  return { kid: created.id, env: envSlug, retired: signing.map((key) => key.id), retiredPublishedUntil: signing.length > 0 ? publishedUntil : null };
+}
+
+export type PublishedKey = { kid: string; environmentId: string; jwk: JWK; key: CryptoKey };
+export type SigningKeyInUse = { kid: string; key: CryptoKey };
+
+export type KeyStore = {
+  /** the newest unretired key of the environment, created on first use */
+  signingKey(environmentId: string): Promise<SigningKeyInUse>;
+  /** a published key of any environment, by `kid` */
+  publishedKey(kid: string): Promise<PublishedKey | undefined>;
+  /** the JWKS of one environment: public parts only */
+  jwks(environmentId: string): Promise<{ keys: JWK[] }>;
+};
+
+type Published = { byKid: Map<string, PublishedKey>; loadedAt: number };
+
+/**
+ * Keys are read from the database and kept for `maxAgeMs`; an unknown `kid`
+ * reloads at most once a second, so random kids cannot hammer the database.
+ */
+export function createKeyStore(input: { db: Db; authSecret: string; maxAgeMs?: number }): KeyStore {
+  const { db, authSecret } = input;
+  const maxAgeMs = input.maxAgeMs ?? 5_000;
+  let published: Promise<Published> | undefined;
+  let lastLoadStartedAt = 0;
+  const signing = new Map<string, { key: Promise<SigningKeyInUse>; loadedAt: number }>();
+
+  async function loadPublished(): Promise<Published> {
+    const now = new Date();
+    const rows = await db.signingKey.findMany({
+      where: { OR: [{ publishedUntil: null }, { publishedUntil: { gt: now } }] },
+      orderBy: { createdAt: "desc" },
+    });
+    const byKid = new Map<string, PublishedKey>();
+    for (const row of rows) {
+      const jwk = JSON.parse(row.publicJwk) as JWK;
+      byKid.set(row.id, { kid: row.id, environmentId: row.environmentId, jwk, key: (await importJWK(jwk, SIGNING_ALGORITHM)) as CryptoKey });
+    }
+    return { byKid, loadedAt: Date.now() };
+  }
+
+  function reload(): Promise<Published> {
+    lastLoadStartedAt = Date.now();
+    const loading = loadPublished();
+    published = loading;
+    loading.catch(() => (published = undefined));
+    return loading;
+  }
+
+  async function current(): Promise<Published> {
+    const cached = published && (await published.catch(() => undefined));
+    if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached;
+    return reload();
+  }
+
+  async function loadSigningKey(environmentId: string): Promise<SigningKeyInUse> {
+    const row =
+      (await db.signingKey.findFirst({ where: { environmentId, retiredAt: null }, orderBy: { createdAt: "desc" } })) ??
+      (await createSigningKey(db, environmentId, authSecret));
+    const key = (await importPKCS8(decryptPrivateKey(row.privateKeyEncrypted, authSecret), SIGNING_ALGORITHM)) as CryptoKey;
+    published = undefined;
+    return { kid: row.id, key };
+  }
+
+  return {
+    async signingKey(environmentId) {
+      const cached = signing.get(environmentId);
+      if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached.key;
+      const entry = { key: loadSigningKey(environmentId), loadedAt: Date.now() };
+      if (cached) {
+        // Keep signing with the previous key while the current one loads.
+        cached.loadedAt = entry.loadedAt;
+        entry.key.then(() => signing.set(environmentId, entry), () => undefined);
+        return cached.key;
+      }
+      signing.set(environmentId, entry);
+      entry.key.catch(() => signing.delete(environmentId));
+      return entry.key;
+    },
+    async publishedKey(kid) {
+      const found = (await current()).byKid.get(kid);
+      if (found || Date.now() - lastLoadStartedAt < 1_000) return found;
+      return (await reload()).byKid.get(kid);
+    },
+    async jwks(environmentId) {
+      const keys = [...(await current()).byKid.values()].filter((key) => key.environmentId === environmentId);
+      return { keys: keys.map((key) => key.jwk) };
+    },
+  };
+}

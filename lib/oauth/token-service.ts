@@ -1,0 +1,178 @@
+import "server-only";
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { Catalog, GatewayEnvironment } from "../gateway/catalog";
+import { ProblemError } from "../http/problem";
+import { issueAccessToken, TokenRejection, verifyAccessToken } from "./access-tokens";
+import type { ClientAuthenticator } from "./client-authentication";
+import { presentedClient } from "./client-authentication";
+import type { CredentialStates } from "./credential-states";
+import { issuerFor } from "./issuer";
+import { NO_STORE, OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
+import { readOAuthFields } from "./request-body";
+import type { RevocationList } from "./revoked-tokens";
+import { introspectionRequestSchema, revocationRequestSchema, tokenRequestSchema } from "./schemas";
+import { type KeyStore, SIGNING_ALGORITHM } from "./signing-keys";
+import type { UsageMarks } from "./usage-marks";
+
+export type TokenServiceDeps = {
+  catalog: Catalog;
+  keys: KeyStore;
+  states: CredentialStates;
+  revocations: RevocationList;
+  authenticate: ClientAuthenticator;
+  usage: UsageMarks;
+  publicUrl: string;
+  log: Logger;
+};
+
+/** `{gateway}/oauth2/*` and `{gateway}/.well-known/*`: paths relative to the environment's gateway. */
+export type TokenServicePath = "oauth2/token" | "oauth2/revoke" | "oauth2/introspect" | ".well-known/jwks.json" | ".well-known/oauth-authorization-server";
+
+const POST_ENDPOINTS = new Set(["oauth2/token", "oauth2/revoke", "oauth2/introspect"]);
+const GET_ENDPOINTS = new Set([".well-known/jwks.json", ".well-known/oauth-authorization-server"]);
+
+export function isTokenServicePath(path: string): path is TokenServicePath {
+  return POST_ENDPOINTS.has(path) || GET_ENDPOINTS.has(path);
+}
+
+function invalidRequest(error: z.ZodError, fields: Record<string, string>): OAuthError {
+  const issue = error.issues[0]!;
+  const field = String(issue.path[0] ?? "body");
+  if (field === "grant_type" && fields.grant_type !== undefined) {
+    return new OAuthError(400, "unsupported_grant_type", `The grant type "${fields.grant_type.slice(0, 50)}" is not supported; use client_credentials.`);
+  }
+  if (fields[field] === undefined) return new OAuthError(400, "invalid_request", `The parameter ${field} is missing.`);
+  return new OAuthError(400, "invalid_request", `The parameter ${field} ${issue.message.toLowerCase()}.`);
+}
+
+function refuseSecretsInUrl(url: URL): void {
+  if (url.searchParams.has("client_secret") || url.searchParams.has("client_id")) {
+    throw new OAuthError(400, "invalid_request", "Client credentials must not be sent in the URL.");
+  }
+}
+
+export function createTokenService(deps: TokenServiceDeps) {
+  const { catalog, keys, states, revocations, authenticate, usage, publicUrl } = deps;
+  const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
+
+  async function parsed<T extends z.ZodType>(request: Request, url: URL, schema: T): Promise<z.infer<T>> {
+    if (request.method !== "POST") throw new OAuthError(405, "invalid_request", "This endpoint accepts POST only.", { allow: "POST" });
+    refuseSecretsInUrl(url);
+    const fields = await readOAuthFields(request);
+    const result = schema.safeParse(fields);
+    if (!result.success) throw invalidRequest(result.error, fields);
+    return result.data;
+  }
+
+  async function token(request: Request, url: URL, env: GatewayEnvironment): Promise<Response> {
+    const body = await parsed(request, url, tokenRequestSchema);
+    const { credential, secretId } = await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));
+    const requested = body.scope ? [...new Set(body.scope.split(" "))] : undefined;
+    const missing = requested?.filter((scope) => !granted.has(scope)) ?? [];
+    if (missing.length > 0) throw new OAuthError(400, "invalid_scope", `The client is not granted the scope ${missing.map((scope) => `"${scope.slice(0, 100)}"`).join(", ")}.`);
+    const issued = await issueAccessToken({
+      keys,
+      publicUrl,
+      env,
+      clientId: credential.clientId,
+      scopes: requested ?? [...granted].sort(),
+      lifetimeSeconds: env.tokenLifetimeSeconds,
+    });
+    usage.mark(credential.id, secretId);
+    return oauthJson(200, { access_token: issued.accessToken, token_type: "Bearer", expires_in: issued.expiresIn, scope: issued.scope });
+  }
+
+  async function verifiedOrUndefined(env: GatewayEnvironment, token: string) {
+    try {
+      return await verifyAccessToken({ keys, publicUrl, env, token, environmentSlugOf });
+    } catch (error) {
+      if (error instanceof TokenRejection) return undefined;
+      throw error;
+    }
+  }
+
+  /** RFC 7009: a client revokes one of its own tokens; unknown or foreign tokens still answer 200. */
+  async function revoke(request: Request, url: URL, env: GatewayEnvironment): Promise<Response> {
+    const body = await parsed(request, url, revocationRequestSchema);
+    const { credential } = await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    const verified = await verifiedOrUndefined(env, body.token);
+    if (verified && verified.clientId === credential.clientId) {
+      await revocations.revoke({ jti: verified.jti, environmentId: env.id, expiresAt: new Date(verified.expiresAt * 1000) });
+    }
+    return new Response(null, { status: 200, headers: NO_STORE });
+  }
+
+  /** RFC 7662 for upstream services: anything but a live token of this environment is `{"active": false}`. */
+  async function introspect(request: Request, url: URL, env: GatewayEnvironment): Promise<Response> {
+    const body = await parsed(request, url, introspectionRequestSchema);
+    await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    const verified = await verifiedOrUndefined(env, body.token);
+    const owner = verified && (await states.get(verified.clientId));
+    const active = verified && owner?.active && owner.environmentId === env.id && !(await revocations.isRevoked(verified.jti)) && verified.expiresAt * 1000 > Date.now();
+    if (!verified || !active) return oauthJson(200, { active: false });
+    return oauthJson(200, {
+      active: true,
+      scope: verified.scope,
+      client_id: verified.clientId,
+      sub: verified.clientId,
+      token_type: "Bearer",
+      exp: verified.expiresAt,
+      iat: verified.issuedAt,
+      iss: verified.issuer,
+      aud: verified.audience,
+      jti: verified.jti,
+      env: env.slug,
+    });
+  }
+
+  async function metadata(env: GatewayEnvironment): Promise<Response> {
+    const issuer = issuerFor(publicUrl, env.slug);
+    const scopes = [...new Set((await catalog.apis(env.id)).flatMap((api) => api.scopes))].sort();
+    const authMethods = ["client_secret_basic", "client_secret_post"];
+    return Response.json(
+      {
+        issuer,
+        token_endpoint: `${issuer}/oauth2/token`,
+        jwks_uri: `${issuer}/.well-known/jwks.json`,
+        revocation_endpoint: `${issuer}/oauth2/revoke`,
+        introspection_endpoint: `${issuer}/oauth2/introspect`,
+        grant_types_supported: ["client_credentials"],
+        response_types_supported: [],
+        token_endpoint_auth_methods_supported: authMethods,
+        revocation_endpoint_auth_methods_supported: authMethods,
+        introspection_endpoint_auth_methods_supported: authMethods,
+        scopes_supported: scopes,
+        access_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
+      },
+      { headers: { "cache-control": "public, max-age=300" } },
+    );
+  }
+
+  async function jwks(env: GatewayEnvironment): Promise<Response> {
+    // Make sure the environment has a key before anyone asks for tokens.
+    await keys.signingKey(env.id);
+    return Response.json(await keys.jwks(env.id), { headers: { "cache-control": "public, max-age=60", "content-type": "application/jwk-set+json" } });
+  }
+
+  /** Answers one token-service request of `env`; OAuth endpoints answer OAuth JSON, the rest problems. */
+  return async function handle(request: Request, url: URL, env: GatewayEnvironment, path: TokenServicePath): Promise<Response> {
+    if (GET_ENDPOINTS.has(path)) {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        throw new ProblemError(405, "method-not-allowed", "Method Not Allowed", { detail: `${path} accepts GET only.`, headers: { allow: "GET, HEAD" } });
+      }
+      return path === ".well-known/jwks.json" ? jwks(env) : metadata(env);
+    }
+    try {
+      if (path === "oauth2/token") return await token(request, url, env);
+      if (path === "oauth2/revoke") return await revoke(request, url, env);
+      return await introspect(request, url, env);
+    } catch (error) {
+      if (error instanceof OAuthError) return oauthErrorResponse(error);
+      throw error;
+    }
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

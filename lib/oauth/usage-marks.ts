@@ -1,0 +1,33 @@
+import "server-only";
+import type { Logger } from "pino";
+import type { Db } from "../db";
+
+export type UsageMarks = { mark(credentialId: string, secretId?: string): void };
+
+/** `lastUsedAt` of credentials and secrets, written every `flushMs` rather than on every request. */
+export function createUsageMarks(input: { db: Db; log: Logger; flushMs?: number }): UsageMarks {
+  const { db, log } = input;
+  const credentials = new Set<string>();
+  const secrets = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+
+  async function flush(): Promise<void> {
+    timer = undefined;
+    const now = new Date();
+    const credentialIds = [...credentials];
+    const secretIds = [...secrets];
+    credentials.clear();
+    secrets.clear();
+    if (credentialIds.length > 0) await db.credential.updateMany({ where: { id: { in: credentialIds } }, data: { lastUsedAt: now } });
+    if (secretIds.length > 0) await db.credentialSecret.updateMany({ where: { id: { in: secretIds } }, data: { lastUsedAt: now } });
+  }
+
+  return {
+    mark(credentialId, secretId) {
+      credentials.add(credentialId);
+      if (secretId) secrets.add(secretId);
+      timer ??= setTimeout(() => flush().catch((error: unknown) => log.warn({ err: error }, "could not record credential use")), input.flushMs ?? 5_000);
+      timer.unref();
+    },
+  };
+}
