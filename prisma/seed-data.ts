@@ -82,3 +82,5 @@ export const BUILT_IN_APIS: SeedApi[] = [
 export const DEMO_ADMIN_EMAIL = "admin@example.com";
 export const DEMO_DEVELOPER_EMAIL = "developer@example.com";
 export const DEMO_APPLICATION_NAME = "Demo Application";
+/** Environments in which the demo application gets a credential (self-service ones). */
+export const DEMO_CREDENTIAL_ENVIRONMENTS = ["sso-qa", "platform-dev"] as const;

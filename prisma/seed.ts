@@ -1,8 +1,10 @@
 import type { Config } from "../lib/config";
 import type { Db } from "../lib/db";
 import { newId } from "../lib/ids";
+import { SYSTEM_ACTOR } from "../lib/portal/audit";
+import { createCredential } from "../lib/portal/credentials";
 import { hashPassword, randomPassword } from "../lib/portal/passwords";
-import { BUILT_IN_APIS, DEMO_ADMIN_EMAIL, DEMO_APPLICATION_NAME, DEMO_DEVELOPER_EMAIL, ENVIRONMENTS } from "./seed-data";
+import { BUILT_IN_APIS, DEMO_ADMIN_EMAIL, DEMO_APPLICATION_NAME, DEMO_CREDENTIAL_ENVIRONMENTS, DEMO_DEVELOPER_EMAIL, ENVIRONMENTS } from "./seed-data";
 
 export type SeedOptions = Pick<Config, "seedDemo" | "seedAdminPassword" | "seedDeveloperPassword">;
 
@@ -46,7 +48,24 @@ async function seedDemo(db: Db, options: SeedOptions, report: SeedReport) {
     (await db.application.create({
       data: { id: newId("app"), name: DEMO_APPLICATION_NAME, description: "Seeded for trying Gatehouse out.", ownerId: developer.id },
     }));
-  return { developer, application };
+  const credentials = await seedDemoCredentials(db, application.id, report);
+  return { developer, application, credentials };
+}
+
+/** The demo application's credential in each demo environment, with a secret printed once. */
+async function seedDemoCredentials(db: Db, applicationId: string, report: SeedReport) {
+  const credentials = [];
+  for (const envSlug of DEMO_CREDENTIAL_ENVIRONMENTS) {
+    const existing = await db.credential.findFirst({ where: { applicationId, environment: { slug: envSlug } } });
+    if (existing) {
+      credentials.push({ envSlug, clientId: existing.clientId });
+      continue;
+    }
+    const { credential, secret } = await createCredential({ db, actor: SYSTEM_ACTOR, applicationId, envSlug });
+    report.push(`  client    ${envSlug.padEnd(13)} client id: ${credential.clientId}  secret: ${secret?.clientSecret}`);
+    credentials.push({ envSlug, clientId: credential.clientId });
+  }
+  return credentials;
 }
 
 /**
