@@ -1,0 +1,59 @@
+import type { Metadata } from "next";
+import { requireAdmin } from "@/lib/auth/session";
+import { recentAuditEvents } from "@/lib/portal/audit-log";
+
+export const metadata: Metadata = { title: "Audit log" };
+export const dynamic = "force-dynamic";
+
+export default async function AdminAuditPage({ searchParams }: { searchParams: Promise<{ action?: string; target?: string }> }) {
+  await requireAdmin("/admin/audit");
+  const filter = await searchParams;
+  const events = await recentAuditEvents({ action: filter.action?.slice(0, 100), target: filter.target?.slice(0, 100) });
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">Audit log</h1>
+      <form className="flex flex-wrap items-end gap-3 text-sm" method="get">
+        <label className="space-y-1">
+          <span className="block font-medium">Action starts with</span>
+          <input name="action" defaultValue={filter.action} className="rounded border border-slate-400 px-2 py-1" />
+        </label>
+        <label className="space-y-1">
+          <span className="block font-medium">Target</span>
+          <input name="target" defaultValue={filter.target} className="rounded border border-slate-400 px-2 py-1" />
+        </label>
+        <button type="submit" className="rounded-md border border-slate-400 bg-white px-3 py-1.5 font-medium">
+          Filter
+        </button>
+      </form>
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[40rem] border-collapse bg-white text-left text-sm">
+          <caption className="sr-only">Newest events first</caption>
+          <thead>
+            <tr className="border-b border-slate-300">
+              <th scope="col" className="p-2">When (UTC)</th>
+              <th scope="col" className="p-2">Who</th>
+              <th scope="col" className="p-2">Action</th>
+              <th scope="col" className="p-2">Target</th>
+              <th scope="col" className="p-2">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((event) => (
+              <tr key={event.id} className="border-b border-slate-200 align-top">
+                <td className="whitespace-nowrap p-2">{event.at.toISOString().slice(0, 19).replace("T", " ")}</td>
+                <td className="p-2">{event.actorLabel}</td>
+                <td className="p-2"><code>{event.action}</code></td>
+                <td className="p-2">
+                  {event.targetType} <code className="break-all">{event.targetId}</code>
+                </td>
+                <td className="p-2">
+                  <code className="break-all text-xs">{event.details ? JSON.stringify(event.details) : ""}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

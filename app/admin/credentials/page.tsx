@@ -1,0 +1,79 @@
+import type { Metadata } from "next";
+import { AdminAction } from "@/components/admin/admin-action";
+import { AdminForm } from "@/components/admin/admin-form";
+import { requireAdmin } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { allCredentials } from "@/lib/portal/admin-credentials";
+
+export const metadata: Metadata = { title: "Credentials" };
+export const dynamic = "force-dynamic";
+
+const when = (value: Date | null) => (value ? `${value.toISOString().slice(0, 16).replace("T", " ")} UTC` : "never");
+
+export default async function AdminCredentialsPage() {
+  await requireAdmin("/admin/credentials");
+  const [credentials, environments, users] = await Promise.all([
+    allCredentials(),
+    db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
+    db().user.findMany({ select: { id: true, email: true } }),
+  ]);
+  const emails = new Map(users.map((user) => [user.id, user.email]));
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">Credentials</h1>
+      <section aria-labelledby="issue" className="space-y-2">
+        <h2 id="issue" className="text-lg font-semibold">
+          Issue a credential
+        </h2>
+        <p className="text-sm text-slate-700">The credential has no secret until its owner generates one under Settings, so no administrator sees it.</p>
+        <AdminForm
+          action="/api/portal/admin/credentials"
+          submitLabel="Issue credential"
+          successMessage="Credential issued. Its owner can generate the secret."
+          fields={[
+            { name: "owner", label: "Owner email", type: "email" },
+            { name: "application", label: "Application name" },
+            { name: "environment", label: "Environment", type: "select", options: environments.map((env) => ({ value: env.slug, label: env.name })) },
+          ]}
+        />
+      </section>
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[40rem] border-collapse bg-white text-left text-sm">
+          <caption className="sr-only">Every credential</caption>
+          <thead>
+            <tr className="border-b border-slate-300">
+              <th scope="col" className="p-2">Client ID</th>
+              <th scope="col" className="p-2">Application</th>
+              <th scope="col" className="p-2">Owner</th>
+              <th scope="col" className="p-2">Environment</th>
+              <th scope="col" className="p-2">Status</th>
+              <th scope="col" className="p-2">Last used</th>
+              <th scope="col" className="p-2"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {credentials.map((credential) => (
+              <tr key={credential.clientId} className="border-b border-slate-200">
+                <td className="p-2"><code>{credential.clientId}</code></td>
+                <td className="p-2">{credential.application.name}</td>
+                <td className="p-2">{credential.application.ownerId ? emails.get(credential.application.ownerId) : "none"}</td>
+                <td className="p-2">{credential.environment.name}</td>
+                <td className="p-2">{credential.status === "ACTIVE" ? `Active (${credential.secrets.length} secret${credential.secrets.length === 1 ? "" : "s"})` : "Revoked"}</td>
+                <td className="p-2">{when(credential.lastUsedAt)}</td>
+                <td className="p-2">
+                  {credential.status === "ACTIVE" ? (
+                    <AdminAction
+                      action={`/api/portal/admin/credentials/${credential.clientId}/revoke`}
+                      label="Revoke"
+                      confirm={`Revoke ${credential.clientId}? Its secrets and tokens stop working at once.`}
+                    />
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import "server-only";
+import { z } from "zod";
+import type { PortalUser } from "../auth/session";
+import { db } from "../db";
+import { validationProblem, zodProblem } from "../http/problem";
+import { createCredential, ensureApplication, listAllCredentials, revokeCredential } from "./credentials";
+import { actorOf } from "./my-credentials";
+
+export const issueCredentialSchema = z.object({
+  owner: z.email("Enter the owner's email").max(320),
+  application: z.string().trim().min(1, "Name the application").max(100),
+  environment: z.string().trim().min(1, "Choose an environment"),
+});
+
+export function allCredentials() {
+  return listAllCredentials({ db: db() });
+}
+
+/**
+ * Issues a credential to a user's application in any environment. It has no
+ * secret yet: the owner generates the first one, so no admin ever sees it.
+ */
+export async function issueCredentialFor(admin: PortalUser, input: unknown) {
+  const parsed = issueCredentialSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  const { owner: email, application: name, environment } = parsed.data;
+  const [owner, env] = await Promise.all([
+    db().user.findUnique({ where: { email: email.toLowerCase() } }),
+    db().environment.findUnique({ where: { slug: environment } }),
+  ]);
+  const errors = [
+    ...(owner ? [] : [{ in: "body" as const, field: "owner", message: "No user has this email" }]),
+    ...(env ? [] : [{ in: "body" as const, field: "environment", message: "There is no such environment" }]),
+  ];
+  if (errors.length > 0 || !owner) throw validationProblem(errors);
+  const actor = actorOf(admin);
+  const application = await ensureApplication({ db: db(), actor, ownerId: owner.id, name });
+  const { credential } = await createCredential({ db: db(), actor, applicationId: application.id, envSlug: environment, withSecret: false });
+  return credential;
+}
+
+export function revokeAnyCredential(admin: PortalUser, clientId: string) {
+  return revokeCredential({ db: db(), actor: actorOf(admin), clientId });
+}

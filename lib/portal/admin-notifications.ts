@@ -1,0 +1,39 @@
+import "server-only";
+import { z } from "zod";
+import type { PortalUser } from "../auth/session";
+import { db } from "../db";
+import { validationProblem, zodProblem } from "../http/problem";
+import { createNotifications } from "../notifications/create-notifications";
+import { recordAudit } from "./audit";
+import { actorOf } from "./my-credentials";
+
+export const composeSchema = z.object({
+  environment: z.string().trim().min(1, "Choose an environment"),
+  clientId: z.string().trim().max(100).optional().transform((value) => value || undefined),
+  title: z.string().trim().min(1, "Write a title").max(200),
+  body: z.string().max(4000).default(""),
+  category: z.enum(["system", "security", "billing", "release", "account"]).default("system"),
+  severity: z.enum(["info", "warning", "critical"]).default("info"),
+});
+
+/** Sends one notification to a client, or to every active client of the environment when no client is named. */
+export async function composeNotification(admin: PortalUser, input: unknown) {
+  const parsed = composeSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  const { environment: slug, clientId, ...fields } = parsed.data;
+  const environment = await db().environment.findUnique({ where: { slug } });
+  if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
+  const ids = await createNotifications({
+    db: db(),
+    environmentId: environment.id,
+    recipients: clientId ? { clientIds: [clientId] } : "all-clients",
+    ...fields,
+  });
+  await recordAudit(db(), actorOf(admin), {
+    action: "notification.compose",
+    targetType: "environment",
+    targetId: slug,
+    details: { recipients: clientId ?? "all-clients", count: ids.length, title: fields.title },
+  });
+  return { ids };
+}
