@@ -18,14 +18,24 @@ export type GatewayApi = {
   kind: ApiKind;
   isPublic: boolean;
   upstreamUrl: string | null;
+  scopes: readonly string[];
 };
 
 export type Catalog = {
   environment(slug: string): Promise<GatewayEnvironment | undefined>;
+  environmentById(id: string): Promise<GatewayEnvironment | undefined>;
   api(environmentId: string, apiSlug: string): Promise<GatewayApi | undefined>;
+  /** every API available in the environment */
+  apis(environmentId: string): Promise<GatewayApi[]>;
 };
 
-type Snapshot = { environments: Map<string, GatewayEnvironment>; apis: Map<string, GatewayApi>; loadedAt: number };
+type Snapshot = {
+  environments: Map<string, GatewayEnvironment>;
+  environmentsById: Map<string, GatewayEnvironment>;
+  apis: Map<string, GatewayApi>;
+  apisByEnvironment: Map<string, GatewayApi[]>;
+  loadedAt: number;
+};
 
 /**
  * Environments and API registrations change rarely and are read on every
@@ -36,17 +46,30 @@ export function createCatalog(db: Db, maxAgeMs = 5_000): Catalog {
 
   async function load(): Promise<Snapshot> {
     const [environments, availability] = await Promise.all([
-      db.environment.findMany(),
-      db.apiEnvironment.findMany({ include: { api: { select: { slug: true, kind: true, isPublic: true } } } }),
+      db.environment.findMany({ orderBy: { position: "asc" } }),
+      db.apiEnvironment.findMany({
+        include: { api: { select: { slug: true, kind: true, isPublic: true, scopes: { select: { name: true } } } } },
+      }),
     ]);
+    const apis = new Map<string, GatewayApi>();
+    const apisByEnvironment = new Map<string, GatewayApi[]>();
+    for (const row of availability) {
+      const api = {
+        id: row.apiId,
+        slug: row.api.slug,
+        kind: row.api.kind,
+        isPublic: row.api.isPublic,
+        upstreamUrl: row.upstreamUrl,
+        scopes: row.api.scopes.map((scope) => scope.name),
+      };
+      apis.set(`${row.environmentId}/${api.slug}`, api);
+      apisByEnvironment.set(row.environmentId, [...(apisByEnvironment.get(row.environmentId) ?? []), api]);
+    }
     return {
       environments: new Map(environments.map((env) => [env.slug, env])),
-      apis: new Map(
-        availability.map((row) => [
-          `${row.environmentId}/${row.api.slug}`,
-          { id: row.apiId, slug: row.api.slug, kind: row.api.kind, isPublic: row.api.isPublic, upstreamUrl: row.upstreamUrl },
-        ]),
-      ),
+      environmentsById: new Map(environments.map((env) => [env.id, env])),
+      apis,
+      apisByEnvironment,
       loadedAt: Date.now(),
     };
   }
@@ -62,8 +85,14 @@ export function createCatalog(db: Db, maxAgeMs = 5_000): Catalog {
     async environment(slug) {
       return (await current()).environments.get(slug);
     },
+    async environmentById(id) {
+      return (await current()).environmentsById.get(id);
+    },
     async api(environmentId, apiSlug) {
       return (await current()).apis.get(`${environmentId}/${apiSlug}`);
+    },
+    async apis(environmentId) {
+      return (await current()).apisByEnvironment.get(environmentId) ?? [];
     },
   };
 }

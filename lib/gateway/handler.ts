@@ -1,62 +1,137 @@
 import "server-only";
 import type { Logger } from "pino";
+import type { ApiKind } from "../db";
 import { ProblemError, problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
-import type { Catalog } from "./catalog";
+import { isTokenServicePath, type TokenService } from "../oauth/token-service";
+import type { Authenticated, Authenticator } from "./authenticate";
+import { authorizeApi, authorizeScope } from "./authorize";
+import type { Catalog, GatewayApi, GatewayEnvironment } from "./catalog";
+import { proxyRequest } from "./proxy";
+import { type RateLimiter, rateLimitHeaders } from "./rate-limit";
+import type { RequestRecorder } from "./request-log";
+import { createRouteTable, type RouteTable } from "./route-match";
+import { parseTarget } from "./target";
+import type { BuiltInRoute } from "./types";
 
-export type GatewayDeps = { catalog: Catalog; log: Logger };
-
-/** Segments under `/gw/{env}` that belong to the token service, not to an API. */
-const TOKEN_SERVICE_SEGMENTS = new Set(["oauth2", ".well-known"]);
-
-type Target = { envSlug: string; apiSlug: string };
-
-/** `/gw/{env}/{api}/...`, and RFC 8414's `/.well-known/oauth-authorization-server/gw/{env}`. */
-function parseTarget(pathname: string): Target | undefined {
-  const wellKnown = /^\/\.well-known\/oauth-authorization-server\/gw\/([^/]+)\/?$/.exec(pathname);
-  if (wellKnown?.[1]) return { envSlug: decodeURIComponent(wellKnown[1]), apiSlug: ".well-known" };
-  const match = /^\/gw\/([^/]+)(?:\/([^/]*))?/.exec(pathname);
-  if (!match?.[1]) return undefined;
-  return { envSlug: decodeURIComponent(match[1]), apiSlug: decodeURIComponent(match[2] ?? "") };
-}
+export type GatewayDeps = {
+  catalog: Catalog;
+  log: Logger;
+  tokenService: TokenService;
+  authenticate: Authenticator;
+  rateLimiter: RateLimiter;
+  recorder: RequestRecorder;
+  builtInRoutes: Partial<Record<ApiKind, readonly BuiltInRoute[]>>;
+  upstreamTimeoutMs: number;
+};
 
 function notFound(detail: string): ProblemError {
   return new ProblemError(404, "not-found", "Not Found", { detail });
 }
 
-/** The gateway: one Fetch-API function, free of React and Next. */
-export function createGateway({ catalog, log }: GatewayDeps): (request: Request) => Promise<Response> {
-  async function route(request: Request, url: URL): Promise<Response> {
+/** What the record stage needs to know about a request once it is answered. */
+type Outcome = { env?: GatewayEnvironment; api?: string; clientId?: string; route?: string; headers?: Record<string, string> };
+
+/**
+ * The gateway: one Fetch-API function, free of React and Next. Stages:
+ * authenticate, authorize, rate-limit, route (built-in, token service or
+ * proxy), record.
+ */
+export function createGateway(deps: GatewayDeps): (request: Request) => Promise<Response> {
+  const { catalog, log, tokenService, authenticate, rateLimiter, recorder } = deps;
+  const routeTables = new Map<ApiKind, RouteTable>(
+    Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]),
+  );
+
+  async function rateLimit(env: GatewayEnvironment, caller: Authenticated, outcome: Outcome): Promise<void> {
+    const policy = { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
+    const decision = await rateLimiter.take(`${env.id}:${caller.token.clientId}`, policy);
+    outcome.headers = rateLimitHeaders(decision, policy);
+    if (decision.allowed) return;
+    throw new ProblemError(429, "rate-limited", "Too Many Requests", {
+      detail: `The client ${caller.token.clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
+      headers: { ...outcome.headers, "retry-after": String(decision.retryAfterSeconds) },
+    });
+  }
+
+  async function serveApi(request: Request, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, outcome: Outcome) {
+    if (api.kind === "TOKEN") throw notFound(`"${api.slug}" is served at ${url.origin}/gw/${env.slug}/oauth2/token.`);
+    const caller = await authenticate(request, env);
+    outcome.clientId = caller.token.clientId;
+    authorizeApi(env, api, caller);
+    const table = routeTables.get(api.kind);
+    if (table) {
+      const { route, params } = table(request.method, remainder);
+      outcome.route = route.path;
+      authorizeScope(env, api, caller, route.scope);
+      await rateLimit(env, caller, outcome);
+      const call = { request, url, params, env, caller: { clientId: caller.token.clientId, scopes: caller.token.scopes }, requestId };
+      return route.handle(call);
+    }
+    if (api.kind !== "PROXY" || !api.upstreamUrl) throw notFound(`The API "${api.slug}" has no upstream in "${env.slug}".`);
+    outcome.route = "/*";
+    await rateLimit(env, caller, outcome);
+    return proxyRequest({
+      request,
+      url,
+      upstreamUrl: api.upstreamUrl,
+      remainder,
+      clientId: caller.token.clientId,
+      requestId,
+      timeoutMs: deps.upstreamTimeoutMs,
+    });
+  }
+
+  async function route(request: Request, url: URL, requestId: string, outcome: Outcome): Promise<Response> {
     const target = parseTarget(url.pathname);
     if (!target) throw notFound("Gateway URLs look like /gw/{environment}/{api}/...");
     const env = await catalog.environment(target.envSlug);
     if (!env) throw notFound(`There is no environment "${target.envSlug}".`);
-    if (TOKEN_SERVICE_SEGMENTS.has(target.apiSlug)) throw notFound(`The token service of "${env.slug}" has no such endpoint.`);
+    outcome.env = env;
+    const servicePath = `${target.apiSlug}${target.remainder}`;
+    if (target.apiSlug === "oauth2" || target.apiSlug === ".well-known") {
+      outcome.api = "token-service";
+      if (!isTokenServicePath(servicePath)) throw notFound(`The token service of "${env.slug}" has no endpoint /${servicePath}.`);
+      outcome.route = `/${servicePath}`;
+      return tokenService(request, url, env, servicePath);
+    }
     const api = target.apiSlug ? await catalog.api(env.id, target.apiSlug) : undefined;
     if (!api) throw notFound(`There is no API "${target.apiSlug}" in environment "${env.slug}".`);
-    throw new ProblemError(501, "not-implemented", "Not Implemented", { detail: `The API "${api.slug}" is not served yet.` });
+    outcome.api = api.slug;
+    return serveApi(request, url, env, api, target.remainder, requestId, outcome);
   }
 
   return async function handleGatewayRequest(request: Request): Promise<Response> {
     const startedAt = performance.now();
     const requestId = requestIdFrom(request.headers);
     const url = new URL(request.url);
+    const outcome: Outcome = {};
     let response: Response;
     try {
-      response = await route(request, url);
+      response = await route(request, url, requestId, outcome);
       response.headers.set("x-request-id", requestId);
+      if (outcome.headers) for (const [name, value] of Object.entries(outcome.headers)) response.headers.set(name, value);
     } catch (error) {
       const problem = toProblem(error);
-      if (problem.status >= 500) log.error({ err: error, requestId }, "gateway request failed");
+      if (problem.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");
       response = problemResponse(problem, { instance: url.pathname, requestId });
+      if (outcome.headers && problem.status !== 429) for (const [name, value] of Object.entries(outcome.headers)) response.headers.set(name, value);
     }
-    log.info({
-      requestId,
-      method: request.method,
-      route: url.pathname,
-      status: response.status,
-      latencyMs: Math.round((performance.now() - startedAt) * 100) / 100,
-    });
+    const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
+    log.info({ requestId, method: request.method, route: outcome.route ?? url.pathname, status: response.status, latencyMs });
+    if (outcome.env) {
+      recorder.record({
+        at: new Date(),
+        environment: outcome.env.slug,
+        api: outcome.api ?? "",
+        clientId: outcome.clientId ?? null,
+        method: request.method.slice(0, 16),
+        route: outcome.route ?? "(unmatched)",
+        status: response.status,
+        latencyMs,
+        requestId,
+      });
+    }
     return response;
   };
 }

@@ -1,13 +1,70 @@
 import "server-only";
+import { config } from "../config";
 import { db } from "../db";
 import { log } from "../log";
+import { notificationRoutes } from "../notifications/routes";
+import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
+import { createCredentialStates } from "../oauth/credential-states";
+import { createRevocationList } from "../oauth/revoked-tokens";
+import { createKeyStore } from "../oauth/signing-keys";
+import { createTokenService } from "../oauth/token-service";
+import { createTokenVerifier } from "../oauth/token-verifier";
+import { createUsageMarks } from "../oauth/usage-marks";
+import { createAuthenticator } from "./authenticate";
 import { createCatalog } from "./catalog";
 import { createGateway } from "./handler";
+import type { FailureCounter, RateLimiter } from "./rate-limit";
+import { createMemoryFailureCounter, createMemoryRateLimiter } from "./rate-limit-memory";
+import { connectRedis, createRedisFailureCounter, createRedisRateLimiter } from "./rate-limit-redis";
+import { createRequestRecorder } from "./request-log";
+
+function counters(): { rateLimiter: RateLimiter; failures: FailureCounter } {
+  const { redisUrl, redisKeyPrefix } = config();
+  const rateLimiter = createMemoryRateLimiter();
+  const failures = createMemoryFailureCounter(FAILURE_WINDOW_SECONDS);
+  if (!redisUrl) return { rateLimiter, failures };
+  const redis = connectRedis(redisUrl, log);
+  return {
+    rateLimiter: createRedisRateLimiter(redis, redisKeyPrefix, rateLimiter, log),
+    failures: createRedisFailureCounter(redis, redisKeyPrefix, FAILURE_WINDOW_SECONDS, failures),
+  };
+}
+
+function buildGateway(): (request: Request) => Promise<Response> {
+  const { publicUrl, authSecret, upstreamTimeoutMs } = config();
+  const database = db();
+  const catalog = createCatalog(database);
+  const keys = createKeyStore({ db: database, authSecret });
+  const states = createCredentialStates({ db: database });
+  const revocations = createRevocationList({ db: database });
+  const { rateLimiter, failures } = counters();
+  const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
+  const tokenService = createTokenService({
+    catalog,
+    keys,
+    states,
+    revocations,
+    authenticate: createClientAuthenticator({ states, failures, authSecret, log }),
+    usage: createUsageMarks({ db: database, log }),
+    publicUrl,
+    log,
+  });
+  return createGateway({
+    catalog,
+    log,
+    tokenService,
+    authenticate: createAuthenticator({ verify: createTokenVerifier({ keys, publicUrl, environmentSlugOf }), revocations, states }),
+    rateLimiter,
+    recorder: createRequestRecorder({ db: database, log }),
+    builtInRoutes: { NOTIFICATIONS: notificationRoutes },
+    upstreamTimeoutMs,
+  });
+}
 
 let instance: ((request: Request) => Promise<Response>) | undefined;
 
 /** The process's gateway, built on first use so that importing it reads no configuration. */
 export function handleGatewayRequest(request: Request): Promise<Response> {
-  instance ??= createGateway({ catalog: createCatalog(db()), log });
+  instance ??= buildGateway();
   return instance(request);
 }

@@ -1,0 +1,76 @@
+import "server-only";
+import { ProblemError } from "../http/problem";
+import { TokenRejection, type VerifiedAccessToken } from "../oauth/access-tokens";
+import type { CredentialState, CredentialStates } from "../oauth/credential-states";
+import type { RevocationList } from "../oauth/revoked-tokens";
+import type { TokenVerifier } from "../oauth/token-verifier";
+import type { GatewayEnvironment } from "./catalog";
+
+export type Authenticated = { token: VerifiedAccessToken; credential: CredentialState };
+
+/** RFC 6750 §2.1: `Bearer` and a b64token. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+function quoted(value: string): string {
+  return value.replaceAll("\\", "\\\\").replaceAll('"', '\\"');
+}
+
+export function bearerChallenge(envSlug: string, params: Record<string, string> = {}): string {
+  return [`Bearer realm="${quoted(envSlug)}"`, ...Object.entries(params).map(([name, value]) => `${name}="${quoted(value)}"`)].join(", ");
+}
+
+function invalidToken(env: GatewayEnvironment, code: string, title: string, detail: string, extensions?: Record<string, unknown>): ProblemError {
+  return new ProblemError(401, code, title, {
+    detail,
+    extensions,
+    headers: { "www-authenticate": bearerChallenge(env.slug, { error: "invalid_token", error_description: detail }) },
+  });
+}
+
+const REJECTION_TITLES: Record<TokenRejection["code"], string> = {
+  "token-invalid": "Invalid access token",
+  "token-expired": "Access token expired",
+  "token-wrong-environment": "Access token of another environment",
+};
+
+export type Authenticator = (request: Request, env: GatewayEnvironment) => Promise<Authenticated>;
+
+/**
+ * The authenticate stage: header present and well formed, token verified
+ * (signature, algorithm, typ, iss, aud, exp/nbf), jti not revoked, credential
+ * still active. Each failure names its check in the problem type.
+ */
+export function createAuthenticator(deps: { verify: TokenVerifier; revocations: RevocationList; states: CredentialStates }): Authenticator {
+  return async (request, env) => {
+    const header = request.headers.get("authorization");
+    if (header === null) {
+      throw new ProblemError(401, "token-missing", "Access token missing", {
+        detail: "Send an access token from this environment's token endpoint as `Authorization: Bearer <token>`.",
+        headers: { "www-authenticate": bearerChallenge(env.slug) },
+      });
+    }
+    const match = BEARER.exec(header);
+    if (!match) {
+      throw new ProblemError(400, "token-malformed", "Malformed Authorization header", {
+        detail: "The Authorization header must be `Bearer <token>`.",
+        errors: [{ in: "header", field: "authorization", message: "must be Bearer followed by one token" }],
+        headers: { "www-authenticate": bearerChallenge(env.slug, { error: "invalid_request" }) },
+      });
+    }
+    let token: VerifiedAccessToken;
+    try {
+      token = await deps.verify(env, match[1]!);
+    } catch (error) {
+      if (!(error instanceof TokenRejection)) throw error;
+      throw invalidToken(env, error.code, REJECTION_TITLES[error.code], error.detail, error.extensions);
+    }
+    if (await deps.revocations.isRevoked(token.jti)) {
+      throw invalidToken(env, "token-revoked", "Access token revoked", "The token has been revoked.");
+    }
+    const credential = await deps.states.get(token.clientId);
+    if (!credential || !credential.active || credential.environmentId !== env.id) {
+      throw invalidToken(env, "token-revoked", "Access token revoked", "The client credential of this token has been revoked.");
+    }
+    return { token, credential };
+  };
+}

@@ -1,0 +1,33 @@
+import { ProblemError } from "../http/problem";
+import type { Authenticated } from "./authenticate";
+import { bearerChallenge } from "./authenticate";
+import type { GatewayApi, GatewayEnvironment } from "./catalog";
+
+function forbidden(env: GatewayEnvironment, code: string, title: string, detail: string, scope: string | undefined, extensions?: Record<string, unknown>) {
+  return new ProblemError(403, code, title, {
+    detail,
+    extensions,
+    headers: { "www-authenticate": bearerChallenge(env.slug, { error: "insufficient_scope", ...(scope ? { scope } : {}) }) },
+  });
+}
+
+/** The authorize stage, part one: the credential must hold a grant for the API. */
+export function authorizeApi(env: GatewayEnvironment, api: GatewayApi, caller: Authenticated): void {
+  if (caller.credential.grants.has(api.id)) return;
+  throw forbidden(
+    env,
+    "api-not-granted",
+    "API not granted",
+    `The client ${caller.token.clientId} has no access to the API "${api.slug}" in "${env.slug}"; request access in the portal.`,
+    api.scopes.join(" ") || undefined,
+    { api: api.slug },
+  );
+}
+
+/** Part two: the token must carry the operation's scope, and the grant must still include it. */
+export function authorizeScope(env: GatewayEnvironment, api: GatewayApi, caller: Authenticated, scope: string): void {
+  if (caller.token.scopes.has(scope) && caller.credential.grants.get(api.id)?.has(scope)) return;
+  throw forbidden(env, "scope-missing", "Scope missing", `This operation needs the scope "${scope}", which the token does not carry.`, scope, {
+    requiredScope: scope,
+  });
+}

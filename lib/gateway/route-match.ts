@@ -1,0 +1,56 @@
+import { ProblemError } from "../http/problem";
+import type { BuiltInRoute } from "./types";
+
+type CompiledRoute = { route: BuiltInRoute; pattern: RegExp; names: string[] };
+
+export type RouteTable = (method: string, path: string) => { route: BuiltInRoute; params: Record<string, string> };
+
+function compile(route: BuiltInRoute): CompiledRoute {
+  const names: string[] = [];
+  const source = route.path
+    .split("/")
+    .map((segment) => {
+      const param = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(param[1]!);
+      return "([^/]+)";
+    })
+    .join("/");
+  return { route, pattern: new RegExp(`^${source}$`), names };
+}
+
+/**
+ * Matches method and path against a built-in API's route templates: an
+ * unknown path is 404, a known path with another method 405 with `Allow`.
+ */
+export function createRouteTable(routes: readonly BuiltInRoute[]): RouteTable {
+  const compiled = routes.map(compile);
+  return (method, path) => {
+    const allowed: string[] = [];
+    for (const candidate of compiled) {
+      const match = candidate.pattern.exec(path);
+      if (!match) continue;
+      if (candidate.route.method !== method) {
+        allowed.push(candidate.route.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      try {
+        candidate.names.forEach((name, index) => (params[name] = decodeURIComponent(match[index + 1]!)));
+      } catch {
+        throw new ProblemError(400, "validation-failed", "The request is not valid", {
+          detail: "A path segment is not valid percent-encoding.",
+          errors: [{ in: "path", field: candidate.names.join(","), message: "is not valid percent-encoding" }],
+        });
+      }
+      return { route: candidate.route, params };
+    }
+    if (allowed.length > 0) {
+      throw new ProblemError(405, "method-not-allowed", "Method Not Allowed", {
+        detail: `${path} accepts ${allowed.join(", ")}.`,
+        headers: { allow: allowed.join(", ") },
+      });
+    }
+    throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no operation at ${path || "/"}.` });
+  };
+}

@@ -1,0 +1,64 @@
+// Helpers shared by the token, gateway, proxy and rate-limit suites: credentials
+// made with the same services the portal uses, and tokens from the real endpoint.
+import { createDb, type Db } from "../../lib/db";
+import { DEVELOPMENT_AUTH_SECRET } from "../../lib/config";
+import { CLI_ACTOR } from "../../lib/portal/audit";
+import { createCredential, ensureApplication } from "../../lib/portal/credentials";
+import type { TestServer } from "../support/server";
+
+/** The servers under test run without AUTH_SECRET, so they use the development one. */
+export const SERVER_AUTH_SECRET = DEVELOPMENT_AUTH_SECRET;
+
+export function openDb(server: TestServer): Db {
+  return createDb(server.databaseUrl);
+}
+
+let counter = 0;
+
+export async function newCredential(db: Db, envSlug: string, options: { scopes?: string[]; app?: string } = {}) {
+  const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: null, name: options.app ?? `Test App ${++counter} ${Date.now()}` });
+  const { credential, secret } = await createCredential({
+    db,
+    actor: CLI_ACTOR,
+    applicationId: application.id,
+    envSlug,
+    scopes: options.scopes,
+    authSecret: SERVER_AUTH_SECRET,
+  });
+  return { clientId: credential.clientId, clientSecret: secret!.clientSecret, credentialId: credential.id, applicationId: application.id };
+}
+
+export function basic(clientId: string, clientSecret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
+}
+
+export function tokenRequest(server: TestServer, envSlug: string, init: { headers?: Record<string, string>; body?: string; method?: string } = {}) {
+  return fetch(`${server.url}/gw/${envSlug}/oauth2/token`, {
+    method: init.method ?? "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...init.headers },
+    body: init.body,
+  });
+}
+
+export async function accessToken(server: TestServer, envSlug: string, client: { clientId: string; clientSecret: string }, scope?: string): Promise<string> {
+  const response = await tokenRequest(server, envSlug, {
+    headers: { authorization: basic(client.clientId, client.clientSecret) },
+    body: `grant_type=client_credentials${scope ? `&scope=${encodeURIComponent(scope)}` : ""}`,
+  });
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export function decodeJwtPart(token: string, index: 0 | 1): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split(".")[index]!, "base64url").toString("utf8"));
+}
+
+/** Polls `check` until it returns true or `timeoutMs` passes (revocations take effect within seconds, not at once). */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 7_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return check();
+}
