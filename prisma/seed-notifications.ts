@@ -40,15 +40,17 @@ const SAMPLES: SampleNotification[] = [
   { daysAgo: 58, status: "archived", category: "security", severity: "info", title: "Two-step sign-in recommended", body: "Link your Global SSO account to sign in to the portal with your organisation's policies.", link: null },
 ];
 
-export type NotificationRecipient = { environmentId: string; clientId: string };
+/** A demo credential, as the seed creates them. */
+export type DemoCredential = { envSlug: string; clientId: string };
 
 /**
  * A few dozen realistic notifications for each demo credential, spread over the
  * past two months in every status. Idempotent: a client that already has
  * notifications gets none.
  */
-export async function seedNotifications(db: Db, recipients: NotificationRecipient[], now = new Date()): Promise<void> {
-  for (const { environmentId, clientId } of recipients) {
+export async function seedNotifications(db: Db, credentials: DemoCredential[], now = new Date()): Promise<void> {
+  for (const { envSlug, clientId } of credentials) {
+    const { id: environmentId } = await db.environment.findUniqueOrThrow({ where: { slug: envSlug }, select: { id: true } });
     if (await db.notification.findFirst({ where: { environmentId, clientId }, select: { id: true } })) continue;
     for (const { daysAgo, status, ...fields } of SAMPLES) {
       const createdAt = new Date(now.getTime() - Math.round(daysAgo * 86_400_000));

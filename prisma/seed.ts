@@ -4,6 +4,7 @@ import { newId } from "../lib/ids";
 import { SYSTEM_ACTOR } from "../lib/portal/audit";
 import { createCredential } from "../lib/portal/credentials";
 import { hashPassword, randomPassword } from "../lib/portal/passwords";
+import { seedNotifications } from "./seed-notifications";
 import { BUILT_IN_APIS, DEMO_ADMIN_EMAIL, DEMO_APPLICATION_NAME, DEMO_CREDENTIAL_ENVIRONMENTS, DEMO_DEVELOPER_EMAIL, ENVIRONMENTS } from "./seed-data";
 
 export type SeedOptions = Pick<Config, "seedDemo" | "seedAdminPassword" | "seedDeveloperPassword">;
@@ -49,6 +50,7 @@ async function seedDemo(db: Db, options: SeedOptions, report: SeedReport) {
       data: { id: newId("app"), name: DEMO_APPLICATION_NAME, description: "Seeded for trying Gatehouse out.", ownerId: developer.id },
     }));
   const credentials = await seedDemoCredentials(db, application.id, report);
+  await seedNotifications(db, credentials);
   return { developer, application, credentials };
 }
 

@@ -218,8 +218,9 @@ describe("getNotification and updateNotification", () => {
 describe("seedNotifications", () => {
   it("gives each demo client a few dozen notifications in every status, once", async () => {
     const owner = await freshClient();
-    await seedNotifications(db, [owner]);
-    await seedNotifications(db, [owner]);
+    const credential = { envSlug: "qa", clientId: owner.clientId };
+    await seedNotifications(db, [credential]);
+    await seedNotifications(db, [credential]);
     const rows = await db.notification.findMany({ where: owner });
     expect(rows.length).toBeGreaterThanOrEqual(24);
     expect(new Set(rows.map((row) => row.status))).toEqual(new Set(["unread", "read", "archived"]));
