@@ -11,8 +11,9 @@ export type Authenticated = { token: VerifiedAccessToken; credential: Credential
 /** RFC 6750 §2.1: `Bearer` and a b64token. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** RFC 6750 §3: auth-param values hold visible ASCII without `"` and `\`; anything else is dropped. */
 function quoted(value: string): string {
-  return value.replaceAll("\\", "\\\\").replaceAll('"', '\\"');
+  return value.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, "");
 }
 
 export function bearerChallenge(envSlug: string, params: Record<string, string> = {}): string {
