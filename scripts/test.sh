@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# npm test: build Next once, then every Vitest suite (unit and integration over
+# npm test: check types, build Next once, then every Vitest suite (unit and integration over
 # real HTTP against the built server), then the Playwright suite in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
+npm run --silent typecheck
 npm run --silent build
 npx vitest run
 npx playwright test
