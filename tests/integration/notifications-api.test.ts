@@ -358,3 +358,19 @@ describe("isolation", () => {
     }
   });
 });
+
+describe("demo data", () => {
+  it("shows the seeded notifications through the API with each demo credential", async () => {
+    const demo = [...server.output().matchAll(/client\s+(\S+)\s+client id: (gci_\S+)\s+secret: (gsk_\S+)/g)];
+    expect(demo.map((match) => match[1]).sort()).toEqual(["platform-dev", "sso-qa"]);
+    for (const [, env, clientId, secret] of demo) {
+      const token = await tokenFor(env!, clientId!, secret!);
+      const response = await call({ env: env!, environmentId: "", clientId: clientId!, token }, "?limit=100");
+      expect(response.status).toBe(200);
+      const { items } = (await response.json()) as { items: Resource[] };
+      expect(items.length).toBeGreaterThanOrEqual(24);
+      expect(new Set(items.map((item) => item.status))).toEqual(new Set(["unread", "read", "archived"]));
+      expect(items.filter((item) => item.status === "read").every((item) => item.readAt !== null)).toBe(true);
+    }
+  });
+});
