@@ -1,0 +1,144 @@
+import { createServer, type IncomingMessage, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db";
+import { newId } from "../../lib/ids";
+import { freePort, startServer, type TestServer } from "../support/server";
+import { accessToken, newCredential, openDb } from "./gateway-support";
+
+type Seen = { method: string; url: string; headers: IncomingMessage["headers"]; body: string };
+
+let upstream: Server;
+let seen: Seen[] = [];
+let server: TestServer;
+let db: Db;
+let token: string;
+let clientId: string;
+
+/** A real upstream: echoes what it received, or stalls on /slow. */
+function startUpstream(): Promise<Server> {
+  const upstreamServer = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
+      if (req.url?.startsWith("/base/slow")) return void setTimeout(() => res.end("late"), 3_000);
+      res.writeHead(201, { "content-type": "application/json", "x-upstream": "yes", "proxy-authenticate": "Basic realm=upstream" });
+      res.end(JSON.stringify({ echoed: Buffer.concat(chunks).toString() }));
+    });
+  });
+  return new Promise((resolve) => upstreamServer.listen(0, "127.0.0.1", () => resolve(upstreamServer)));
+}
+
+async function registerProxyApi(slug: string, upstreamUrl: string) {
+  const env = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
+  await db.api.create({
+    data: {
+      id: newId("api"),
+      slug,
+      name: `Proxied ${slug}`,
+      summary: "A proxied API",
+      description: "Served by an upstream.",
+      version: "1.0.0",
+      tags: [],
+      kind: "PROXY",
+      changelog: [],
+      environments: { create: [{ environmentId: env.id, upstreamUrl }] },
+    },
+  });
+}
+
+/** node:http rather than fetch, which refuses to send the hop-by-hop headers under test. */
+function rawRequest(url: string, method: string, headers: Record<string, string>, body: string) {
+  return new Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }>((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  server = await startServer({ env: { UPSTREAM_TIMEOUT_MS: "500" } });
+  db = openDb(server);
+  await registerProxyApi("echo", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base/`);
+  await registerProxyApi("gone", `http://127.0.0.1:${await freePort()}`);
+  const client = await newCredential(db, "sso-qa");
+  clientId = client.clientId;
+  token = await accessToken(server, "sso-qa", client);
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await server?.stop();
+  await new Promise((resolve) => upstream?.close(resolve));
+});
+
+describe("proxying to a registered upstream", () => {
+  it("forwards method, path remainder, query and body, with the gateway's identity headers", async () => {
+    seen = [];
+    const response = await rawRequest(
+      `${server.url}/gw/sso-qa/echo/v1/items/42?filter=a%20b&x=1`,
+      "POST",
+      {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "x-client-id": "gci_spoofed",
+        forwarded: "for=6.6.6.6",
+        "x-forwarded-for": "6.6.6.6",
+        connection: "x-secret-hop",
+        "x-secret-hop": "drop me",
+        "x-custom": "kept",
+        "x-request-id": "proxy-test-1",
+      },
+      JSON.stringify({ hello: "upstream" }),
+    );
+    expect(response.status).toBe(201);
+    expect(response.headers["x-upstream"]).toBe("yes");
+    expect(response.headers["proxy-authenticate"]).toBeUndefined();
+    expect(response.headers["x-request-id"]).toBe("proxy-test-1");
+    expect(response.headers["ratelimit-policy"]).toBeTruthy();
+    expect(JSON.parse(response.body)).toEqual({ echoed: '{"hello":"upstream"}' });
+    const [request] = seen;
+    expect(request).toMatchObject({ method: "POST", url: "/base/v1/items/42?filter=a%20b&x=1", body: '{"hello":"upstream"}' });
+    expect(request!.headers.authorization).toBeUndefined();
+    expect(request!.headers["x-client-id"]).toBe(clientId);
+    expect(request!.headers["x-request-id"]).toBe("proxy-test-1");
+    expect(request!.headers.forwarded).toBe(`host="${new URL(server.url).host}";proto=http`);
+    expect(request!.headers["x-forwarded-for"]).toBeUndefined();
+    expect(request!.headers["x-secret-hop"]).toBeUndefined();
+    expect(request!.headers["x-custom"]).toBe("kept");
+  });
+
+  it("streams a larger request body through", async () => {
+    seen = [];
+    const payload = "x".repeat(256 * 1024);
+    const response = await fetch(`${server.url}/gw/sso-qa/echo/upload`, { method: "PUT", headers: { authorization: `Bearer ${token}` }, body: payload });
+    expect(response.status).toBe(201);
+    expect(seen[0]!.body.length).toBe(payload.length);
+  });
+
+  it("still enforces authentication before proxying", async () => {
+    seen = [];
+    const response = await fetch(`${server.url}/gw/sso-qa/echo/v1/items`);
+    expect(response.status).toBe(401);
+    expect(seen).toEqual([]);
+  });
+
+  it("answers 504 when the upstream times out", async () => {
+    const response = await fetch(`${server.url}/gw/sso-qa/echo/slow`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(504);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect((await response.json()).type).toBe(`${server.url}/problems/upstream-timeout`);
+  });
+
+  it("answers 502 when the upstream cannot be reached", async () => {
+    const response = await fetch(`${server.url}/gw/sso-qa/gone/anything`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(502);
+    expect((await response.json()).type).toBe(`${server.url}/problems/upstream-unreachable`);
+  });
+});
