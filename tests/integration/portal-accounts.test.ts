@@ -101,13 +101,22 @@ describe("credentials of one user", () => {
   it("are invisible and untouchable for another developer", async () => {
     expect(await (await other.get("/api/portal/credentials")).text()).not.toContain(clientId);
     expect((await other.get(`/api/portal/credentials/${clientId}`)).status).toBe(404);
-    for (const [path, body] of [["rotate", { graceHours: 1 }], ["secret", {}], ["revoke", {}]] as const) {
+    for (const [path, body] of [["rotate", { graceHours: 1 }], ["secret", {}], ["revoke", {}], ["test-token", {}]] as const) {
       const response = await other.post(`/api/portal/credentials/${clientId}/${path}`, body);
       expect(response.status).toBe(404);
     }
     const stored = await database.credential.findUniqueOrThrow({ where: { clientId }, include: { secrets: true } });
     expect(stored.status).toBe("ACTIVE");
     expect(stored.secrets).toHaveLength(1);
+  });
+
+  it("mint a 15-minute test token for their owner from the session alone", async () => {
+    const minted = await developer.post(`/api/portal/credentials/${clientId}/test-token`, {});
+    expect(minted.status).toBe(201);
+    const body = await minted.json();
+    expect(body).toMatchObject({ tokenType: "Bearer", expiresIn: 900 });
+    const claims = JSON.parse(Buffer.from(body.accessToken.split(".")[1], "base64url").toString());
+    expect(claims).toMatchObject({ client_id: clientId, env: "platform-dev" });
   });
 
   it("rotate with a grace period of at most 24 hours, then revoke", async () => {
@@ -124,7 +133,7 @@ describe("credentials of one user", () => {
     expect(revoked.status).toBe(200);
     expect((await revoked.json()).status).toBe("REVOKED");
     const events = await database.auditEvent.findMany({ where: { targetId: clientId }, orderBy: { at: "asc" } });
-    expect(events.map((event) => event.action)).toEqual(["credential.create", "credential.secret.issue", "credential.secret.rotate", "credential.revoke"]);
+    expect(events.map((event) => event.action)).toEqual(["credential.create", "credential.secret.issue", "credential.test-token", "credential.secret.rotate", "credential.revoke"]);
     expect(JSON.stringify(events)).not.toMatch(/gsk_/);
   });
 });

@@ -1,0 +1,34 @@
+import "server-only";
+import type { PortalUser } from "../auth/session";
+import { db } from "../db";
+import { mintAccessToken } from "../oauth/mint-access-token";
+import { recordAudit } from "./audit";
+import { actorOf, ownCredentialOrThrow } from "./my-credentials";
+
+/** A 15-minute token for the user's own credential, minted from the session: no secret passes through the browser. */
+export async function mintMyTestToken(user: PortalUser, clientId: string) {
+  const credential = await ownCredentialOrThrow(user, clientId);
+  const token = await mintAccessToken({ db: db(), envSlug: credential.environment.slug, clientId });
+  await recordAudit(db(), actorOf(user), {
+    action: "credential.test-token",
+    targetType: "credential",
+    targetId: clientId,
+    details: { jti: token.jti, scope: token.scope, expiresAt: token.expiresAt.toISOString() },
+  });
+  return { accessToken: token.accessToken, tokenType: token.tokenType, expiresIn: token.expiresIn, scope: token.scope };
+}
+
+/** The user's active credentials in one environment that may call the API, for the Reference tab. */
+export async function testTokenCandidates(user: PortalUser, envSlug: string, apiSlug: string) {
+  const credentials = await db().credential.findMany({
+    where: {
+      status: "ACTIVE",
+      application: { ownerId: user.id },
+      environment: { slug: envSlug },
+      grants: { some: { api: { slug: apiSlug } } },
+    },
+    select: { clientId: true, application: { select: { name: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return credentials.map((credential) => ({ clientId: credential.clientId, application: credential.application.name }));
+}
