@@ -17,7 +17,7 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.database.url, LOG_LEVEL: "silent" } },
+      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", DATABASE_URL: database.database.url, LOG_LEVEL: "silent" } },
     );
     return { code: 0, stdout, stderr };
   } catch (error) {
