@@ -8,6 +8,9 @@ export type CommandGroup = Record<string, Command>;
 
 const GROUPS: Record<string, () => Promise<CommandGroup>> = {
   notification: () => import("./admin/notification").then((m) => m.commands),
+  credential: () => import("./admin/credential").then((m) => m.commands),
+  user: () => import("./admin/user").then((m) => m.commands),
+  key: () => import("./admin/key").then((m) => m.commands),
 };
 
 async function main(argv: string[]): Promise<void> {

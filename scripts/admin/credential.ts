@@ -1,0 +1,72 @@
+import type { CommandGroup } from "../admin";
+import { allowOnly, type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { asUsageError } from "./problem-usage";
+
+function noPositionals(args: ParsedArgs): void {
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+}
+
+function parseExpiry(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new UsageError("--expires must be an ISO 8601 date or time");
+  return date;
+}
+
+/** `credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--expires <date>]` */
+async function create(args: ParsedArgs) {
+  allowOnly(args, ["app", "env", "scope", "owner", "expires"]);
+  noPositionals(args);
+  const appName = requiredFlag(args, "app");
+  const envSlug = requiredFlag(args, "env");
+  const scopeFlag = args.flags.get("scope");
+  const scopes = scopeFlag === undefined ? undefined : scopeFlag.split(/\s+/).filter(Boolean);
+  if (scopes?.length === 0) throw new UsageError("--scope needs at least one scope");
+  const expiresAt = parseExpiry(args.flags.get("expires"));
+  const [{ db }, { CLI_ACTOR }, { createCredential, ensureApplication }] = await Promise.all([
+    import("../../lib/db"),
+    import("../../lib/portal/audit"),
+    import("../../lib/portal/credentials"),
+  ]);
+  try {
+    const ownerEmail = args.flags.get("owner");
+    const owner = ownerEmail ? await db().user.findUnique({ where: { email: ownerEmail.toLowerCase() } }) : null;
+    if (ownerEmail && !owner) throw new UsageError(`--owner: no user "${ownerEmail}"`);
+    const { credential, secret } = await asUsageError(
+      async () => {
+        if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
+        const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, name: appName });
+        return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt });
+      },
+      { name: "--app", scopes: "--scope", expiresAt: "--expires" },
+    );
+    return {
+      clientId: credential.clientId,
+      clientSecret: secret!.clientSecret,
+      env: envSlug,
+      scopes: credential.grants.flatMap((grant) => grant.scopes),
+    };
+  } finally {
+    await db().$disconnect();
+  }
+}
+
+/** `credential revoke <clientId>` */
+async function revoke(args: ParsedArgs) {
+  allowOnly(args, []);
+  const [clientId, ...rest] = args.positionals;
+  if (!clientId || rest.length > 0) throw new UsageError("usage: admin credential revoke <clientId>");
+  const [{ db }, { CLI_ACTOR }, { revokeCredential }] = await Promise.all([
+    import("../../lib/db"),
+    import("../../lib/portal/audit"),
+    import("../../lib/portal/credentials"),
+  ]);
+  try {
+    const revoked = await asUsageError(() => revokeCredential({ db: db(), actor: CLI_ACTOR, clientId }));
+    return { clientId: revoked.clientId, status: revoked.status, revokedAt: revoked.revokedAt?.toISOString() ?? null };
+  } finally {
+    await db().$disconnect();
+  }
+}
+
+export const commands: CommandGroup = { create, revoke };

@@ -1,0 +1,30 @@
+import type { CommandGroup } from "../admin";
+import { allowOnly, type ParsedArgs, requiredFlag, UsageError } from "./args";
+
+/** `key rotate --env <slug>`: a new signing key; the old ones stay in the JWKS until their tokens have expired. */
+async function rotate(args: ParsedArgs) {
+  allowOnly(args, ["env"]);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+  const envSlug = requiredFlag(args, "env");
+  const [{ db }, { config }, { rotateSigningKey }, { CLI_ACTOR, recordAudit }] = await Promise.all([
+    import("../../lib/db"),
+    import("../../lib/config"),
+    import("../../lib/oauth/signing-keys"),
+    import("../../lib/portal/audit"),
+  ]);
+  try {
+    const rotated = await rotateSigningKey({ db: db(), envSlug, authSecret: config().authSecret });
+    if (!rotated) throw new UsageError(`--env: no environment "${envSlug}"`);
+    await recordAudit(db(), CLI_ACTOR, {
+      action: "key.rotate",
+      targetType: "environment",
+      targetId: envSlug,
+      details: { kid: rotated.kid, retired: rotated.retired },
+    });
+    return { env: envSlug, kid: rotated.kid, retired: rotated.retired, retiredPublishedUntil: rotated.retiredPublishedUntil?.toISOString() ?? null };
+  } finally {
+    await db().$disconnect();
+  }
+}
+
+export const commands: CommandGroup = { rotate };

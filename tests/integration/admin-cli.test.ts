@@ -1,0 +1,122 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db";
+import { verifyPassword } from "../../lib/portal/passwords";
+import { startServer, type TestServer } from "../support/server";
+import { accessToken, basic, eventually, openDb, tokenRequest } from "./gateway-support";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const run = promisify(execFile);
+
+let server: TestServer;
+let db: Db;
+
+beforeAll(async () => {
+  server = await startServer();
+  db = openDb(server);
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await server?.stop();
+});
+
+/** `npm run --silent admin -- ...`, as an operator runs it, against the test server's database. */
+async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, APP_ENV: "test", DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("admin command line", () => {
+  it("credential create prints JSON whose secret works at the token endpoint, then credential revoke stops it", async () => {
+    const created = await admin("credential", "create", "--app", "CLI App", "--env", "platform-dev", "--json");
+    expect(created.code).toBe(0);
+    const output = JSON.parse(created.stdout);
+    expect(output).toEqual({
+      clientId: expect.stringMatching(/^gci_/),
+      clientSecret: expect.stringMatching(/^gsk_[A-Za-z0-9_-]{43}$/),
+      env: "platform-dev",
+      scopes: ["notifications:read", "notifications:write"],
+    });
+    const token = await accessToken(server, "platform-dev", output);
+    expect(token.split(".")).toHaveLength(3);
+    const application = await db.application.findFirstOrThrow({ where: { name: "CLI App" } });
+    expect(application.ownerId).toBeNull();
+    const audit = await db.auditEvent.findMany({ where: { targetId: output.clientId } });
+    expect(audit.map((event) => [event.action, event.actorLabel]).sort()).toEqual([
+      ["credential.create", "cli"],
+      ["credential.secret.issue", "cli"],
+    ]);
+
+    const revoked = await admin("credential", "revoke", output.clientId, "--json");
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ clientId: output.clientId, status: "REVOKED" });
+    const refused = await eventually(async () => {
+      const response = await tokenRequest(server, "platform-dev", { headers: { authorization: basic(output.clientId, output.clientSecret) }, body: "grant_type=client_credentials" });
+      return response.status === 401;
+    });
+    expect(refused).toBe(true);
+    expect((await admin("credential", "revoke", output.clientId)).code).not.toBe(0);
+  });
+
+  it("credential create narrows scopes and assigns an owner", async () => {
+    const created = await admin("credential", "create", "--app", "Reader", "--env", "sso-qa", "--scope", "notifications:read", "--owner", "developer@example.com", "--json");
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).scopes).toEqual(["notifications:read"]);
+    const application = await db.application.findFirstOrThrow({ where: { name: "Reader" }, include: { owner: true } });
+    expect(application.owner?.email).toBe("developer@example.com");
+  });
+
+  it.each([
+    [["credential", "create", "--env", "sso-qa"], "--app is required"],
+    [["credential", "create", "--app", "X", "--env", "nowhere"], 'no environment "nowhere"'],
+    [["credential", "create", "--app", "X", "--env", "sso-qa", "--scope", "nope:read"], "--scope"],
+    [["credential", "create", "--app", "X", "--env", "sso-qa", "--owner", "nobody@example.com"], "--owner"],
+    [["credential", "create", "--app", "X", "--env", "sso-qa", "--colour", "red"], "unknown option --colour"],
+    [["credential", "revoke"], "usage"],
+    [["user", "create", "--email", "not-an-email", "--password", "long-enough-1", "--role", "ADMIN"], "--email"],
+    [["user", "create", "--email", "a@example.com", "--password", "short", "--role", "ADMIN"], "--password"],
+    [["user", "create", "--email", "a@example.com", "--password", "long-enough-1", "--role", "ROOT"], "--role"],
+    [["key", "rotate", "--env", "nowhere"], 'no environment "nowhere"'],
+  ])("exits non-zero with a one-line reason for %j", async (args, reason) => {
+    const result = await admin(...args);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(reason);
+  });
+
+  it("user create stores a scrypt hash and refuses a duplicate email", async () => {
+    const created = await admin("user", "create", "--email", "Ops@Example.com", "--password", "ops-password-1", "--role", "ADMIN", "--json");
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ email: "ops@example.com", role: "ADMIN" });
+    const user = await db.user.findUniqueOrThrow({ where: { email: "ops@example.com" } });
+    expect(await verifyPassword("ops-password-1", user.passwordHash!)).toBe(true);
+    const again = await admin("user", "create", "--email", "ops@example.com", "--password", "ops-password-1", "--role", "ADMIN");
+    expect(again.code).not.toBe(0);
+  });
+
+  it("key rotate signs with a new key and keeps the old one published", async () => {
+    const jwks = async () => ((await (await fetch(`${server.url}/gw/sso-qa/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
+    const before = await jwks();
+    expect(before).toHaveLength(1);
+    const rotated = await admin("key", "rotate", "--env", "sso-qa", "--json");
+    expect(rotated.code).toBe(0);
+    const output = JSON.parse(rotated.stdout);
+    expect(output).toMatchObject({ env: "sso-qa", kid: expect.stringMatching(/^key_/), retired: before });
+    expect(await eventually(async () => (await jwks()).length === 2)).toBe(true);
+    expect((await jwks()).sort()).toEqual([...before, output.kid].sort());
+    const credential = JSON.parse((await admin("credential", "create", "--app", "After Rotation", "--env", "sso-qa", "--json")).stdout);
+    const signedBy = async () => JSON.parse(Buffer.from((await accessToken(server, "sso-qa", credential)).split(".")[0]!, "base64url").toString()).kid;
+    expect(await eventually(async () => (await signedBy()) === output.kid)).toBe(true);
+  });
+});
