@@ -17,7 +17,7 @@ export function ClientCredentialsTab({ api, env, publicUrl, firstCall }: Props) 
     <div className="space-y-8">
       <section aria-labelledby="credentials-environments" className="space-y-3">
         <h2 id="credentials-environments" className="text-xl font-semibold">
-          Where {api.name} is available
+          {`Where ${api.name} is available`}
         </h2>
         <ul className="grid gap-3 md:grid-cols-2">
           {api.environments.map((item) => (
@@ -48,7 +48,7 @@ export function ClientCredentialsTab({ api, env, publicUrl, firstCall }: Props) 
 
       <section aria-labelledby="credentials-how" className="space-y-2">
         <h2 id="credentials-how" className="text-xl font-semibold">
-          Get {typeLabel} credentials for {env.name}
+          {`Get ${typeLabel} credentials for ${env.name}`}
         </h2>
         {env.selfService ? (
           <p className="text-slate-800">
@@ -79,7 +79,7 @@ export function ClientCredentialsTab({ api, env, publicUrl, firstCall }: Props) 
 
       <section aria-labelledby="credentials-examples" className="space-y-4">
         <h2 id="credentials-examples" className="text-xl font-semibold">
-          Try it from a terminal ({env.name})
+          {`Try it from a terminal (${env.name})`}
         </h2>
         <p className="text-slate-800">
           Set <code className="font-mono">CLIENT_ID</code> and <code className="font-mono">CLIENT_SECRET</code>, exchange

@@ -1,5 +1,6 @@
 "use client";
 
+import "./apidom-registrations";
 import { useEffect, useMemo, useRef } from "react";
 import SwaggerUI from "swagger-ui-react";
 import "swagger-ui-react/swagger-ui.css";
@@ -21,7 +22,21 @@ type SwaggerSystem = {
 
 export const AUTHORIZE_EVENT = "gatehouse:authorize";
 
+/**
+ * Swagger UI renders enum parameters as <select>s without a label; name each
+ * after its parameter so screen readers can tell them apart.
+ */
+function labelParameterControls(root: HTMLElement) {
+  for (const row of root.querySelectorAll<HTMLElement>("tr[data-param-name]")) {
+    const label = `${row.dataset.paramName} (${row.dataset.paramIn ?? "parameter"})`;
+    for (const control of row.querySelectorAll("select:not([aria-label]), input:not([aria-label])")) {
+      control.setAttribute("aria-label", label);
+    }
+  }
+}
+
 export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerPanelProps) {
+  const container = useRef<HTMLDivElement>(null);
   const system = useRef<SwaggerSystem | null>(null);
   const waitingToken = useRef<string | null>(null);
   const plugins = useMemo(() => [() => singleServerPlugin(serverUrl), problemAdvicePlugin], [serverUrl]);
@@ -45,8 +60,16 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerP
     return () => window.removeEventListener(AUTHORIZE_EVENT, onAuthorize);
   }, [bearerScheme]);
 
+  useEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    const observer = new MutationObserver(() => labelParameterControls(root));
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+
   return (
-    <div className="gatehouse-swagger min-w-0 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div ref={container} className="gatehouse-swagger min-w-0 overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <SwaggerUI
         spec={spec}
         plugins={plugins}

@@ -1,16 +1,12 @@
 import "server-only";
 import { notificationsDocument } from "../notifications/openapi";
+import { tokenApiDocument } from "../oauth/openapi";
 import type { CatalogApi, CatalogEnvironment } from "./catalog-api";
 import { apiServerUrl, gatewayUrl } from "./environment-urls";
 import { proxyDocument } from "./proxy-document";
 import { withSingleServer } from "./single-server";
 
 type OpenApiDocument = Record<string, unknown>;
-
-// PENDING: replaced by engineer A's tokenApiDocument (lib/oauth/openapi.ts) as soon as it lands.
-function tokenApiDocument({ api }: { api: CatalogApi; env: CatalogEnvironment; gatewayUrl: string }): OpenApiDocument {
-  return { openapi: "3.1.0", info: { title: api.name, version: api.version, description: api.description }, paths: {} };
-}
 
 function documentOfKind(api: CatalogApi, env: CatalogEnvironment, publicUrl: string): OpenApiDocument {
   const gateway = gatewayUrl(publicUrl, env.slug);

@@ -61,7 +61,7 @@ export default async function ApiPage(props: Props) {
         </div>
         <p className="max-w-3xl text-lg text-slate-700">{api.summary}</p>
         {pinned ? (
-          <p className="text-sm text-slate-700">Environment: {env.name}</p>
+          <p className="text-sm text-slate-700">{`Environment: ${env.name}`}</p>
         ) : (
           <EnvironmentSwitcher slug={api.slug} tab={tab} environments={api.environments} current={env} />
         )}
