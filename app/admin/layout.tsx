@@ -5,9 +5,12 @@ import { requireAdmin } from "@/lib/auth/session";
 const SECTIONS = [
   { href: "/admin/requests", label: "Access requests" },
   { href: "/admin/credentials", label: "Credentials" },
+  { href: "/admin/apis", label: "APIs" },
+  { href: "/admin/environments", label: "Environments" },
   { href: "/admin/users", label: "Users" },
   { href: "/admin/notifications", label: "Notifications" },
   { href: "/admin/audit", label: "Audit log" },
+  { href: "/admin/usage", label: "Usage" },
 ];
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

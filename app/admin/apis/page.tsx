@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAdmin } from "@/lib/auth/session";
+import { listRegisteredApis } from "@/lib/portal/api-registry";
+
+export const metadata: Metadata = { title: "API registry" };
+export const dynamic = "force-dynamic";
+
+export default async function AdminApisPage() {
+  await requireAdmin("/admin/apis");
+  const apis = await listRegisteredApis();
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">API registry</h1>
+        <Link href="/admin/apis/new" className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">
+          New API
+        </Link>
+      </div>
+      <ul className="space-y-2">
+        {apis.map((api) => (
+          <li key={api.slug} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+            <Link href={`/admin/apis/${api.slug}`} className="font-medium text-blue-700 underline">
+              {api.name}
+            </Link>{" "}
+            <span className="text-slate-600">
+              {api.slug} · {api.version} · {api.isPublic ? "public" : "protected"} · {api.kind.toLowerCase()} ·{" "}
+              {api.environments.map((env) => env.environment.slug).join(", ")}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import type { Metadata } from "next";
+import { AdminForm, type FormField } from "@/components/admin/admin-form";
+import { requireAdmin } from "@/lib/auth/session";
+import { listEnvironments } from "@/lib/portal/environments";
+
+export const metadata: Metadata = { title: "Environments" };
+export const dynamic = "force-dynamic";
+
+function settingsFields(env?: { name: string; credentialType: string; tokenLifetimeSeconds: number; selfService: boolean }): FormField[] {
+  return [
+    { name: "name", label: "Name", defaultValue: env?.name },
+    {
+      name: "credentialType",
+      label: "Credential type",
+      type: "select",
+      defaultValue: env?.credentialType,
+      options: [
+        { value: "GLOBAL_SSO", label: "Global SSO" },
+        { value: "PLATFORM", label: "Platform" },
+      ],
+    },
+    { name: "tokenLifetimeSeconds", label: "Token lifetime (seconds)", defaultValue: String(env?.tokenLifetimeSeconds ?? 3600) },
+    {
+      name: "selfService",
+      label: "Self-service credentials",
+      type: "select",
+      defaultValue: env ? (env.selfService ? "yes" : "no") : "no",
+      options: [
+        { value: "no", label: "No: through an approved access request" },
+        { value: "yes", label: "Yes: developers create their own" },
+      ],
+    },
+  ];
+}
+
+export default async function AdminEnvironmentsPage() {
+  await requireAdmin("/admin/environments");
+  const environments = await listEnvironments();
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-bold">Environments</h1>
+      {environments.map((env) => (
+        <section key={env.slug} aria-labelledby={`env-${env.slug}`} className="space-y-2">
+          <h2 id={`env-${env.slug}`} className="text-lg font-semibold">
+            {env.name} <code className="text-sm font-normal">{env.slug}</code>
+          </h2>
+          <AdminForm action={`/api/portal/admin/environments/${env.slug}`} submitLabel={`Save ${env.name}`} successMessage="Saved." fields={settingsFields(env)} />
+        </section>
+      ))}
+      <section aria-labelledby="new-environment" className="space-y-2">
+        <h2 id="new-environment" className="text-lg font-semibold">
+          New environment
+        </h2>
+        <AdminForm
+          action="/api/portal/admin/environments"
+          submitLabel="Create environment"
+          successMessage="Environment created."
+          fields={[{ name: "slug", label: "Slug", hint: "Part of the gateway URL: /gw/{slug}" }, ...settingsFields()]}
+        />
+      </section>
+    </div>
+  );
+}

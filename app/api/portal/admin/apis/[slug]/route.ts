@@ -1,0 +1,7 @@
+import { json, portalRoute } from "@/lib/auth/portal-route";
+import { updateApi } from "@/lib/portal/api-registry";
+
+export const POST = portalRoute(
+  async ({ request, user, params }) => json(await updateApi(user, params.slug ?? "", await request.json().catch(() => null))),
+  { role: "ADMIN" },
+);

@@ -1,0 +1,6 @@
+import { json, portalRoute } from "@/lib/auth/portal-route";
+import { createApi } from "@/lib/portal/api-registry";
+
+export const POST = portalRoute(async ({ request, user }) => json(await createApi(user, await request.json().catch(() => null)), 201), {
+  role: "ADMIN",
+});

@@ -1,0 +1,6 @@
+import { json, portalRoute } from "@/lib/auth/portal-route";
+import { createEnvironment } from "@/lib/portal/environments";
+
+export const POST = portalRoute(async ({ request, user }) => json(await createEnvironment(user, await request.json().catch(() => null)), 201), {
+  role: "ADMIN",
+});

@@ -1,0 +1,138 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { type ChangeEvent, type FormEvent, useState } from "react";
+import { BUTTON_CLASS, Field, INPUT_CLASS } from "@/components/settings/field";
+import { type FieldErrors, portalFetch } from "@/components/settings/portal-fetch";
+
+export type ApiFormValues = {
+  name: string;
+  slug: string;
+  summary: string;
+  description: string;
+  version: string;
+  tags: string;
+  scopes: string;
+  visibility: "public" | "protected";
+  credentialType: string;
+  environments: Record<string, string | undefined>;
+  openapiDocument: string;
+};
+
+type Environment = { slug: string; name: string };
+
+/** Create or edit an API; the server validates everything, including the OpenAPI document. */
+export function ApiForm({ initial, environments, editing, proxied }: { initial: ApiFormValues; environments: Environment[]; editing: boolean; proxied: boolean }) {
+  const router = useRouter();
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState({ text: "", ok: false });
+  const [pending, setPending] = useState(false);
+  const set = (name: keyof ApiFormValues) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+    setValues({ ...values, [name]: event.target.value });
+  const offered = environments.filter((env) => values.environments[env.slug] !== undefined);
+
+  async function upload(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    if (file) setValues({ ...values, openapiDocument: await file.text() });
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    const body = { ...values, environments: offered.map((env) => ({ slug: env.slug, upstreamUrl: values.environments[env.slug] ?? "" })) };
+    const result = await portalFetch<{ slug: string }>(editing ? `/api/portal/admin/apis/${initial.slug}` : "/api/portal/admin/apis", "POST", body);
+    setPending(false);
+    setErrors(result.ok ? {} : result.fieldErrors);
+    setMessage(result.ok ? { text: "Saved.", ok: true } : { text: result.message, ok: false });
+    if (result.ok && !editing) router.push(`/admin/apis/${result.data.slug}`);
+    else router.refresh();
+  }
+
+  const envError = (index: number, field: string) => errors[`environments.${index}.${field}`];
+  const text = (name: keyof ApiFormValues, label: string, options: { hint?: string; disabled?: boolean } = {}) => (
+    <Field id={`api-${name}`} label={label} error={errors[name]} hint={options.hint}>
+      <input id={`api-${name}`} value={values[name] as string} onChange={set(name)} disabled={options.disabled} className={INPUT_CLASS} aria-describedby={errors[name] ? `api-${name}-error` : undefined} />
+    </Field>
+  );
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4 rounded-lg border border-slate-200 bg-white p-6">
+      <div className="grid gap-4 sm:grid-cols-2">
+        {text("name", "Name")}
+        {text("slug", "Slug", { hint: "Path under the gateway: /gw/{env}/{slug}", disabled: editing })}
+        {text("summary", "Summary")}
+        {text("version", "Version")}
+        {text("tags", "Tags", { hint: "Comma-separated" })}
+        {proxied ? text("scopes", "Scopes", { hint: "Comma-separated, e.g. orders:read, orders:write" }) : null}
+        <Field id="api-visibility" label="Visibility" error={errors.visibility}>
+          <select id="api-visibility" value={values.visibility} onChange={set("visibility")} className={INPUT_CLASS}>
+            <option value="protected">Protected (bearer token)</option>
+            <option value="public">Public</option>
+          </select>
+        </Field>
+        <Field id="api-credentialType" label="Credential type" error={errors.credentialType}>
+          <select id="api-credentialType" value={values.credentialType} onChange={set("credentialType")} className={INPUT_CLASS}>
+            <option value="">Each environment&apos;s own</option>
+            <option value="GLOBAL_SSO">Global SSO</option>
+            <option value="PLATFORM">Platform</option>
+          </select>
+        </Field>
+      </div>
+      <Field id="api-description" label="Description" error={errors.description}>
+        <textarea id="api-description" value={values.description} onChange={set("description")} rows={3} className={INPUT_CLASS} />
+      </Field>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Environments{proxied ? " and upstream URLs" : ""}</legend>
+        {errors.environments ? <p className="text-sm text-red-700">{errors.environments}</p> : null}
+        {environments.map((env) => {
+          const checked = values.environments[env.slug] !== undefined;
+          const index = offered.findIndex((candidate) => candidate.slug === env.slug);
+          return (
+            <div key={env.slug} className="grid gap-2 sm:grid-cols-[14rem_1fr] sm:items-center">
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  checked={checked}
+                  onChange={(event) => setValues({ ...values, environments: { ...values.environments, [env.slug]: event.target.checked ? "" : undefined } })}
+                />
+                {env.name}
+              </label>
+              {proxied && checked ? (
+                <Field id={`upstream-${env.slug}`} label={`Upstream URL in ${env.name}`} error={envError(index, "upstreamUrl")}>
+                  <input
+                    id={`upstream-${env.slug}`}
+                    value={values.environments[env.slug] ?? ""}
+                    onChange={(event) => setValues({ ...values, environments: { ...values.environments, [env.slug]: event.target.value } })}
+                    placeholder="https://orders.internal.example/api"
+                    className={INPUT_CLASS}
+                  />
+                </Field>
+              ) : null}
+            </div>
+          );
+        })}
+      </fieldset>
+      {proxied ? (
+        <>
+          <Field id="api-openapi-file" label="Upload an OpenAPI document">
+            <input id="api-openapi-file" type="file" accept=".json,.yaml,.yml,application/json" onChange={upload} className="text-sm" />
+          </Field>
+          <Field id="api-openapiDocument" label="OpenAPI document (JSON or YAML)" error={errors.openapiDocument}>
+            <textarea id="api-openapiDocument" value={values.openapiDocument} onChange={set("openapiDocument")} rows={10} className={`${INPUT_CLASS} font-mono text-xs`} />
+          </Field>
+        </>
+      ) : (
+        <p className="text-sm text-slate-700">This built-in API generates its OpenAPI document from code.</p>
+      )}
+      {message.text ? (
+        <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-800" : "text-sm text-red-700"}>
+          {message.text}
+        </p>
+      ) : null}
+      <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+        {editing ? "Save API" : "Create API"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,145 @@
+import "server-only";
+import { z } from "zod";
+import type { PortalUser } from "../auth/session";
+import { db } from "../db";
+import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import { newId } from "../ids";
+import { recordAudit } from "./audit";
+import { actorOf } from "./my-credentials";
+import { checkOpenApiDocument } from "./openapi-check";
+
+const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);
+
+export const apiInputSchema = z.object({
+  name: z.string().trim().min(1, "Enter a name").max(100),
+  slug: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Use lowercase letters, digits and single dashes")
+    .max(60)
+    .refine((slug) => !RESERVED_SLUGS.has(slug), "This path is reserved for the token service"),
+  summary: z.string().trim().min(1, "Write a one-line summary").max(200),
+  description: z.string().trim().max(10_000).default(""),
+  version: z.string().trim().min(1, "Enter a version").max(40),
+  tags: z.string().max(500).default("").transform((value) => [...new Set(value.split(",").map((tag) => tag.trim().toLowerCase()).filter(Boolean))]),
+  scopes: z
+    .string()
+    .max(1000)
+    .default("")
+    .transform((value) => [...new Set(value.split(/[\s,]+/).filter(Boolean))])
+    .pipe(z.array(z.string().regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"))),
+  visibility: z.enum(["public", "protected"], { message: "Choose public or protected" }),
+  credentialType: z.enum(["", "GLOBAL_SSO", "PLATFORM"]).default("").transform((value) => value || null),
+  environments: z
+    .array(z.object({ slug: z.string(), upstreamUrl: z.string().trim().max(2000).default("") }))
+    .min(1, "Offer the API in at least one environment"),
+  openapiDocument: z.string().max(2_000_000, "Keep the document under 2 MB").default(""),
+});
+
+export type ApiInput = z.input<typeof apiInputSchema>;
+
+export function listRegisteredApis() {
+  return db().api.findMany({ orderBy: { name: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
+}
+
+export async function registeredApi(slug: string) {
+  return slug ? db().api.findUnique({ where: { slug }, include: { environments: { include: { environment: true } }, scopes: true } }) : null;
+}
+
+async function validated(input: unknown) {
+  const parsed = apiInputSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  const data = parsed.data;
+  const environments = await db().environment.findMany({ where: { slug: { in: data.environments.map((env) => env.slug) } } });
+  const errors: { in: "body"; field: string; message: string }[] = [];
+  data.environments.forEach((env, index) => {
+    if (!environments.some((known) => known.slug === env.slug)) errors.push({ in: "body", field: `environments.${index}.slug`, message: "There is no such environment" });
+    if (env.upstreamUrl && !/^https?:\/\/[^\s]+$/.test(env.upstreamUrl)) {
+      errors.push({ in: "body", field: `environments.${index}.upstreamUrl`, message: "Enter an http(s) URL" });
+    }
+  });
+  let document: string | null = null;
+  if (data.openapiDocument.trim()) {
+    const checked = checkOpenApiDocument(data.openapiDocument);
+    if (checked.ok) document = checked.json;
+    else errors.push({ in: "body", field: "openapiDocument", message: `The document ${checked.message}` });
+  }
+  if (errors.length > 0) throw validationProblem(errors);
+  const environmentIds = new Map(environments.map((env) => [env.slug, env.id]));
+  return { data, document, environmentIds };
+}
+
+/** Registers a proxied API: the gateway forwards its calls to the upstream URL of each environment. */
+export async function createApi(admin: PortalUser, input: unknown) {
+  const { data, document, environmentIds } = await validated(input);
+  if (await db().api.findUnique({ where: { slug: data.slug } })) throw validationProblem([{ in: "body", field: "slug", message: "Another API uses this slug" }]);
+  const missingUpstream = data.environments.findIndex((env) => !env.upstreamUrl);
+  if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
+  const api = await db().api.create({
+    data: {
+      id: newId("api"),
+      slug: data.slug,
+      name: data.name,
+      summary: data.summary,
+      description: data.description,
+      version: data.version,
+      tags: data.tags,
+      kind: "PROXY",
+      isPublic: data.visibility === "public",
+      credentialType: data.credentialType,
+      openapiDocument: document,
+      changelog: [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }],
+      scopes: { create: data.scopes.map((name) => ({ name, description: name })) },
+      environments: { create: data.environments.map((env) => ({ environmentId: environmentIds.get(env.slug)!, upstreamUrl: env.upstreamUrl })) },
+    },
+  });
+  await recordAudit(db(), actorOf(admin), {
+    action: "api.create",
+    targetType: "api",
+    targetId: api.slug,
+    details: { environments: data.environments.map((env) => env.slug), isPublic: api.isPublic, scopes: data.scopes },
+  });
+  return { slug: api.slug };
+}
+
+/** Edits an API; the slug and kind stay, built-in APIs keep their generated documents. */
+export async function updateApi(admin: PortalUser, slug: string, input: unknown) {
+  const existing = await registeredApi(slug);
+  if (!existing) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no API "${slug}".` });
+  const { data, document, environmentIds } = await validated({ ...(input as object), slug });
+  const proxied = existing.kind === "PROXY";
+  const missingUpstream = proxied ? data.environments.findIndex((env) => !env.upstreamUrl) : -1;
+  if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
+  await db().$transaction(async (tx) => {
+    await tx.api.update({
+      where: { id: existing.id },
+      data: {
+        name: data.name,
+        summary: data.summary,
+        description: data.description,
+        version: data.version,
+        tags: data.tags,
+        isPublic: data.visibility === "public",
+        credentialType: data.credentialType,
+        ...(proxied ? { openapiDocument: document } : {}),
+      },
+    });
+    await tx.apiEnvironment.deleteMany({ where: { apiId: existing.id } });
+    await tx.apiEnvironment.createMany({
+      data: data.environments.map((env) => ({ apiId: existing.id, environmentId: environmentIds.get(env.slug)!, upstreamUrl: proxied ? env.upstreamUrl : null })),
+    });
+    if (proxied) {
+      await tx.apiScope.deleteMany({ where: { apiId: existing.id, name: { notIn: data.scopes } } });
+      for (const name of data.scopes) {
+        await tx.apiScope.upsert({ where: { apiId_name: { apiId: existing.id, name } }, create: { apiId: existing.id, name, description: name }, update: {} });
+      }
+    }
+    await recordAudit(tx, actorOf(admin), {
+      action: "api.update",
+      targetType: "api",
+      targetId: slug,
+      details: { environments: data.environments.map((env) => env.slug), isPublic: data.visibility === "public", documentReplaced: proxied && document !== existing.openapiDocument },
+    });
+  });
+  return { slug };
+}

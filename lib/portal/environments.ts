@@ -1,0 +1,47 @@
+import "server-only";
+import { z } from "zod";
+import type { PortalUser } from "../auth/session";
+import { db } from "../db";
+import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import { newId } from "../ids";
+import { recordAudit } from "./audit";
+import { actorOf } from "./my-credentials";
+
+const yesNo = z.enum(["yes", "no"], { message: "Choose yes or no" }).transform((value) => value === "yes");
+
+export const environmentSettingsSchema = z.object({
+  name: z.string().trim().min(1, "Enter a name").max(100),
+  credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"], { message: "Choose Global SSO or Platform" }),
+  tokenLifetimeSeconds: z.coerce.number().int("Use whole seconds").min(60, "At least 60 seconds").max(86_400, "At most 86400 seconds (24 h)"),
+  selfService: yesNo,
+});
+
+export const newEnvironmentSchema = environmentSettingsSchema.extend({
+  slug: z.string().trim().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Use lowercase letters, digits and single dashes").max(40),
+});
+
+export function listEnvironments() {
+  return db().environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] });
+}
+
+export async function createEnvironment(admin: PortalUser, input: unknown) {
+  const parsed = newEnvironmentSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  if (await db().environment.findUnique({ where: { slug: parsed.data.slug } })) {
+    throw validationProblem([{ in: "body", field: "slug", message: "Another environment uses this slug" }]);
+  }
+  const position = await db().environment.count();
+  const environment = await db().environment.create({ data: { id: newId("env"), position, ...parsed.data } });
+  await recordAudit(db(), actorOf(admin), { action: "environment.create", targetType: "environment", targetId: environment.slug, details: parsed.data });
+  return { slug: environment.slug };
+}
+
+export async function updateEnvironment(admin: PortalUser, slug: string, input: unknown) {
+  const parsed = environmentSettingsSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  const existing = slug ? await db().environment.findUnique({ where: { slug } }) : null;
+  if (!existing) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no environment "${slug}".` });
+  await db().environment.update({ where: { id: existing.id }, data: parsed.data });
+  await recordAudit(db(), actorOf(admin), { action: "environment.update", targetType: "environment", targetId: slug, details: parsed.data });
+  return { slug };
+}
