@@ -1,0 +1,124 @@
+import { execFileSync } from "node:child_process";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+
+async function seriousAccessibilityViolations(page: Page, exclude?: string) {
+  const builder = new AxeBuilder({ page });
+  if (exclude) builder.exclude(exclude);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** A credential made with the admin CLI on the e2e server's database, as an operator would. */
+function createCredential(env: string): { clientId: string; clientSecret: string } {
+  const output = execFileSync("npm", ["run", "--silent", "admin", "--", "credential", "create", "--app", "E2E", "--env", env, "--json"], {
+    env: { ...process.env, APP_ENV: "test", DATABASE_URL: process.env.E2E_DATABASE_URL },
+    encoding: "utf8",
+  });
+  return JSON.parse(output.trim().split("\n").at(-1)!);
+}
+
+const swaggerServer = (page: Page) => page.getByTestId("swagger-server");
+const authorizeButton = (page: Page) => page.locator(".swagger-ui .auth-wrapper .authorize");
+const responseStatus = (operation: Locator) => operation.locator(".live-responses-table tr.response .response-col_status");
+
+test("the Client Credentials tab tells where to get credentials and how to call, per environment", async ({ page, baseURL }) => {
+  await page.goto("/apis/notifications");
+  await page.getByRole("navigation", { name: "API sections" }).getByRole("link", { name: "Client Credentials" }).click();
+  await expect(page).toHaveURL(/tab=credentials&env=sso-qa/);
+  await expect(page.getByRole("heading", { name: "Get Global SSO credentials for Global SSO QA" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Settings → Client Credentials" })).toHaveAttribute("href", "/settings/credentials");
+  await expect(page.getByRole("main").getByRole("link", { name: "Contact Us" })).toHaveAttribute("href", "/contact");
+  await expect(page.getByText(`curl -X POST '${baseURL}/gw/sso-qa/oauth2/token'`)).toBeVisible();
+  await expect(page.getByText(`curl '${baseURL}/gw/sso-qa/notifications/v1/notifications'`)).toBeVisible();
+  await page.getByRole("navigation", { name: "Environment" }).getByRole("link", { name: "Platform Production" }).click();
+  await expect(page).toHaveURL(/tab=credentials&env=platform-prod/);
+  await expect(page.getByRole("heading", { name: "Get Platform credentials for Platform Production" })).toBeVisible();
+  await expect(page.getByText("Credentials for Platform Production need an administrator's approval.")).toBeVisible();
+  await expect(page.getByText(`curl -X POST '${baseURL}/gw/platform-prod/oauth2/token'`)).toBeVisible();
+});
+
+test("the Reference tab authorizes with a pasted token, calls the gateway, and keeps the token across a reload", async ({ page, baseURL }) => {
+  const { clientId, clientSecret } = createCredential("sso-qa");
+  const tokenResponse = await page.request.post(`${baseURL}/gw/sso-qa/oauth2/token`, {
+    headers: { authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}` },
+    form: { grant_type: "client_credentials" },
+  });
+  expect(tokenResponse.status()).toBe(200);
+  const { access_token: accessToken } = await tokenResponse.json();
+
+  await page.goto("/apis/notifications?env=sso-qa");
+  await page.getByRole("link", { name: "Reference" }).click();
+  await expect(swaggerServer(page)).toHaveText(`${baseURL}/gw/sso-qa/notifications`);
+  await expect(page.locator(".swagger-ui .servers select option")).toHaveCount(1);
+
+  await authorizeButton(page).click();
+  const dialog = page.locator(".swagger-ui .modal-ux");
+  await dialog.getByLabel("auth-bearer-value").fill(accessToken);
+  await dialog.getByRole("button", { name: "Apply credentials" }).click();
+  await expect(dialog.getByRole("button", { name: "Remove authorization" })).toBeVisible();
+  await dialog.locator(".close-modal").click();
+
+  const list = page.locator(".swagger-ui #operations-Notifications-listNotifications");
+  await list.locator(".opblock-summary").click();
+  await list.getByRole("button", { name: "Execute" }).click();
+  await expect(responseStatus(list)).toHaveText("200");
+
+  await page.reload();
+  await expect(authorizeButton(page)).toHaveClass(/locked/);
+  const again = page.locator(".swagger-ui #operations-Notifications-listNotifications");
+  await again.locator(".opblock-summary").click();
+  await again.getByRole("button", { name: "Execute" }).click();
+  await expect(responseStatus(again)).toHaveText("200");
+});
+
+test("a failed try-it call shows plain advice from the problem type", async ({ page }) => {
+  await page.goto("/apis/notifications?tab=reference&env=platform-dev");
+  await page.evaluate(() => localStorage.removeItem("authorized"));
+  await page.reload();
+  const list = page.locator(".swagger-ui #operations-Notifications-listNotifications");
+  await list.locator(".opblock-summary").click();
+  await list.getByRole("button", { name: "Execute" }).click();
+  await expect(responseStatus(list)).toHaveText(/^401/);
+  const advice = list.getByRole("note", { name: "What to do" });
+  await expect(advice).toContainText("No access token");
+  await expect(advice.getByRole("link", { name: "More about this problem" })).toHaveAttribute("href", "/problems/token-missing");
+});
+
+test("a token API shows no Authorize control, and switching environment moves the server", async ({ page, baseURL }) => {
+  await page.goto("/apis/global-sso-token?tab=reference");
+  await expect(swaggerServer(page)).toHaveText(`${baseURL}/gw/sso-qa`);
+  await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
+  await expect(authorizeButton(page)).toHaveCount(0);
+  await page.getByRole("navigation", { name: "Environment" }).getByRole("link", { name: "Global SSO Production" }).click();
+  await expect(page).toHaveURL(/tab=reference&env=sso-prod/);
+  await expect(swaggerServer(page)).toHaveText(`${baseURL}/gw/sso-prod`);
+  await expect(authorizeButton(page)).toHaveCount(0);
+});
+
+test("the hook for a test token authorizes Swagger UI", async ({ page }) => {
+  await page.goto("/apis/notifications?tab=reference&env=sso-prod");
+  await expect(authorizeButton(page)).toBeVisible();
+  await page.evaluate(() => localStorage.removeItem("authorized"));
+  await page.evaluate(() => window.dispatchEvent(new CustomEvent("gatehouse:authorize", { detail: { token: "header.payload.signature" } })));
+  await expect(authorizeButton(page)).toHaveClass(/locked/);
+  expect(await page.evaluate(() => localStorage.getItem("authorized"))).toContain("header.payload.signature");
+});
+
+for (const tab of ["overview", "reference", "credentials"]) {
+  test(`the ${tab} tab has no serious accessibility violations and fits 375 px`, async ({ page }) => {
+    await page.goto(`/apis/notifications?tab=${tab}&env=sso-qa`);
+    if (tab === "reference") await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.reload();
+    if (tab === "reference") await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  });
+}

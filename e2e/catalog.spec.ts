@@ -1,0 +1,87 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+
+async function seriousAccessibilityViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+const cards = (page: Page) => page.getByRole("main").getByRole("article");
+
+test("a visitor finds the Notifications API by searching and opens it", async ({ page }) => {
+  await page.goto("/apis");
+  await expect(cards(page)).toHaveCount(3);
+  await page.getByRole("searchbox", { name: "Search APIs" }).fill("notifications");
+  await page.getByRole("searchbox", { name: "Search APIs" }).press("Enter");
+  await expect(page).toHaveURL(/\/apis\?q=notifications/);
+  await expect(cards(page)).toHaveCount(1);
+  const card = cards(page).first();
+  await expect(card).toContainText("Protected");
+  await expect(card).toContainText("1.0.0");
+  await expect(card).toContainText("Global SSO QA, Global SSO Production, Platform Development, Platform Production");
+  await card.getByRole("link", { name: "Notifications API" }).click();
+  await expect(page).toHaveURL(/\/apis\/notifications$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Notifications API" })).toBeVisible();
+});
+
+test("the filters narrow the catalog and stay in the URL", async ({ page }) => {
+  await page.goto("/apis");
+  await page.getByLabel("Credential type").selectOption("platform");
+  await page.getByLabel("Environment").selectOption("platform-prod");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/env=platform-prod/);
+  await expect(page).toHaveURL(/type=platform/);
+  await expect(cards(page).getByRole("heading")).toHaveText(["Notifications API", "Platform Access Token"]);
+  await page.reload();
+  await expect(page.getByLabel("Environment")).toHaveValue("platform-prod");
+  await expect(cards(page)).toHaveCount(2);
+  await page.getByRole("link", { name: "Clear" }).click();
+  await expect(cards(page)).toHaveCount(3);
+});
+
+test("the catalog loads no Swagger UI code", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("response", async (response) => {
+    if (response.request().resourceType() === "script") scripts.push(await response.text());
+  });
+  await page.goto("/apis");
+  await page.waitForLoadState("networkidle");
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const source of scripts) expect(source).not.toMatch(/swagger-ui|SwaggerUI/);
+});
+
+test("the catalog has no serious accessibility violations and fits 375 px", async ({ page }) => {
+  await page.goto("/apis");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/apis?q=token");
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the catalog renders and searches", async ({ page }) => {
+    await page.goto("/apis");
+    await expect(cards(page)).toHaveCount(3);
+    await page.getByRole("searchbox", { name: "Search APIs" }).fill("platform");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/q=platform/);
+    await expect(cards(page).getByRole("heading")).toHaveText(["Platform Access Token"]);
+  });
+
+  test("the API page's Overview and Client Credentials tabs render", async ({ page }) => {
+    await page.goto("/apis/notifications");
+    await expect(page.getByRole("heading", { name: "Changelog" })).toBeVisible();
+    await expect(page.getByText("5 December 2022").first()).toBeVisible();
+    await page.getByRole("link", { name: "Client Credentials" }).click();
+    await expect(page.getByRole("heading", { name: "Get Global SSO credentials for Global SSO QA" })).toBeVisible();
+  });
+});
