@@ -1,0 +1,73 @@
+import "server-only";
+import { config } from "../config";
+import { db as defaultDb, type Db } from "../db";
+import { log } from "../log";
+import { createNotifications } from "../notifications/create-notifications";
+import { recordAudit, SYSTEM_ACTOR } from "./audit";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type Notice = "week" | "day";
+
+/**
+ * Notifies the owning client, through the Notifications API, a week and a day
+ * before one of its secrets expires. Secrets already replaced by a newer one
+ * (rotated out with a grace period) are skipped: their end was chosen.
+ * Each notice is claimed before it is sent, so concurrent sweeps send it once.
+ */
+export async function sendSecretExpiryNotices(input: { db?: Db; now?: Date } = {}): Promise<{ week: number; day: number }> {
+  const db = input.db ?? defaultDb();
+  const now = input.now ?? new Date();
+  const candidates = await db.credentialSecret.findMany({
+    where: {
+      revokedAt: null,
+      expiresAt: { gt: now, lte: new Date(now.getTime() + 7 * DAY_MS) },
+      OR: [{ weekNoticeSentAt: null }, { dayNoticeSentAt: null }],
+      credential: { status: "ACTIVE" },
+    },
+    include: { credential: { include: { environment: true, secrets: { where: { revokedAt: null }, select: { createdAt: true } } } } },
+  });
+  const sent = { week: 0, day: 0 };
+  for (const secret of candidates) {
+    if (secret.credential.secrets.some((other) => other.createdAt > secret.createdAt)) continue;
+    const notice: Notice | null =
+      secret.expiresAt!.getTime() - now.getTime() <= DAY_MS ? (secret.dayNoticeSentAt ? null : "day") : secret.weekNoticeSentAt ? null : "week";
+    if (!notice) continue;
+    const claimed = await db.credentialSecret.updateMany({
+      where: { id: secret.id, ...(notice === "day" ? { dayNoticeSentAt: null } : { weekNoticeSentAt: null }) },
+      data: notice === "day" ? { dayNoticeSentAt: now, weekNoticeSentAt: secret.weekNoticeSentAt ?? now } : { weekNoticeSentAt: now },
+    });
+    if (claimed.count === 0) continue;
+    const { clientId, environment } = secret.credential;
+    const when = secret.expiresAt!.toISOString().slice(0, 16).replace("T", " ");
+    await createNotifications({
+      db,
+      environmentId: environment.id,
+      recipients: { clientIds: [clientId] },
+      title: `Client secret ending in ${secret.hint} expires ${notice === "day" ? "within a day" : "within a week"}`,
+      body: `The secret ending in ${secret.hint} of ${clientId} in ${environment.name} stops working at ${when} UTC. Rotate it under Settings → Client Credentials and deploy the new secret before then.`,
+      category: "security",
+      severity: notice === "day" ? "critical" : "warning",
+      link: `${config().publicUrl}/settings/credentials`,
+    });
+    await recordAudit(db, SYSTEM_ACTOR, {
+      action: `credential.secret.expiry-notice.${notice}`,
+      targetType: "credential",
+      targetId: clientId,
+      details: { hint: secret.hint, expiresAt: secret.expiresAt!.toISOString() },
+    });
+    sent[notice] += 1;
+  }
+  return sent;
+}
+
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const globalForSweep = globalThis as unknown as { gatehouseExpirySweepAt?: number };
+
+/** Runs the sweep in the background at most every 10 minutes per process, driven by portal traffic. */
+export function scheduleSecretExpirySweep(): void {
+  const last = globalForSweep.gatehouseExpirySweepAt ?? 0;
+  if (Date.now() - last < SWEEP_INTERVAL_MS) return;
+  globalForSweep.gatehouseExpirySweepAt = Date.now();
+  sendSecretExpiryNotices().catch((error: unknown) => log.error({ err: error }, "secret expiry sweep failed"));
+}
