@@ -138,7 +138,7 @@ const PROBLEMS: ProblemAdvice[] = [
     advice: "Send the body as JSON with `Content-Type: application/json`.",
   },
   {
-    code: "upstream-unavailable",
+    code: "upstream-unreachable",
     title: "API behind the gateway is unreachable",
     status: 502,
     explanation: "The gateway accepted the request but could not reach the service that implements the API.",
@@ -152,11 +152,102 @@ const PROBLEMS: ProblemAdvice[] = [
     advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
   },
   {
+    code: "conflict",
+    title: "Changed by someone else meanwhile",
+    status: 409,
+    explanation: "The resource kept changing while your update was applied, so it was not applied.",
+    advice: "Send the same request again.",
+  },
+  {
     code: "internal-error",
     title: "Internal server error",
     status: 500,
     explanation: "The server failed to answer this request. Nothing you sent caused it.",
     advice: "Retry once. If it happens again, report it through Contact Us and quote the request id.",
+  },
+  {
+    code: "database-unavailable",
+    title: "Service unavailable",
+    status: 503,
+    explanation: "Gatehouse cannot reach its database right now.",
+    advice: "Retry in a little while. If it persists, tell the operators of this Gatehouse.",
+  },
+  {
+    code: "unauthenticated",
+    title: "Sign in first",
+    status: 401,
+    explanation: "This portal action needs a signed-in user, and the request carried no valid session.",
+    advice: "Sign in to the portal and try again; sessions end after a while or when you sign out.",
+  },
+  {
+    code: "forbidden",
+    title: "Not allowed for your role",
+    status: 403,
+    explanation: "You are signed in, but this portal action needs another role, such as administrator.",
+    advice: "Ask an administrator to do it, or to change your role.",
+  },
+  {
+    code: "cross-site-request",
+    title: "Cross-site request refused",
+    status: 403,
+    explanation: "Changes in the portal are accepted only from the portal's own pages; this request came from elsewhere.",
+    advice: "Make the change from the portal itself. Scripts should call the APIs through the gateway instead.",
+  },
+  {
+    code: "approval-required",
+    title: "Approval required",
+    status: 403,
+    explanation: "Credentials for this environment are not self-service: an administrator approves each one.",
+    advice: "Request them through Contact Us; once approved, you generate the secret yourself under Settings.",
+  },
+  {
+    code: "credential-exists",
+    title: "Credential already exists",
+    status: 409,
+    explanation: "This application already has an active credential in that environment.",
+    advice: "Rotate the existing credential's secret, or revoke it before creating a new one.",
+  },
+  {
+    code: "credential-revoked",
+    title: "Credential revoked",
+    status: 409,
+    explanation: "The credential has been revoked and can no longer get secrets or tokens.",
+    advice: "Create a new credential under Settings → Client Credentials, or request one through Contact Us.",
+  },
+  {
+    code: "secret-exists",
+    title: "Secret already exists",
+    status: 409,
+    explanation: "The credential already has a secret; a first secret can be generated only once.",
+    advice: "Rotate the secret instead: the old one stays valid for the grace period you choose.",
+  },
+  {
+    code: "already-decided",
+    title: "Request already decided",
+    status: 409,
+    explanation: "Another administrator approved or rejected this access request first.",
+    advice: "Reload the queue to see its current status.",
+  },
+  {
+    code: "requester-without-account",
+    title: "Requester has no account",
+    status: 409,
+    explanation: "Approving provisions a credential for the requester, but no portal user has the requester's email.",
+    advice: "Create the user first (Admin → Users), then approve the request.",
+  },
+  {
+    code: "own-account",
+    title: "Cannot change your own account",
+    status: 409,
+    explanation: "Administrators cannot change their own role or access, so nobody locks themselves out.",
+    advice: "Ask another administrator to make the change.",
+  },
+  {
+    code: "too-many-requests",
+    title: "Too many messages",
+    status: 429,
+    explanation: "You sent more portal messages than allowed in a short time.",
+    advice: "Wait the time given in the answer (the `Retry-After` header) before sending another.",
   },
 ];
 
@@ -213,6 +304,6 @@ export function adviceForResponseBody(body: unknown): ProblemAdvice | undefined 
     const code = problemCodeFromType(type);
     return code ? problemAdvice(code) : undefined;
   }
-  if (typeof error === "string" && error in OAUTH_ERRORS) return { code: error, ...OAUTH_ERRORS[error]! };
+  if (typeof error === "string" && Object.hasOwn(OAUTH_ERRORS, error)) return { code: error, ...OAUTH_ERRORS[error]! };
   return undefined;
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { catalogFilterSchema, filterCatalog } from "./catalog-filter";
+
+const NOTIFICATIONS = {
+  name: "Notifications API",
+  summary: "Inbox",
+  description: "Notices per environment.",
+  tags: ["messaging"],
+  environments: [
+    { slug: "sso-qa", credentialType: "GLOBAL_SSO" as const },
+    { slug: "platform-dev", credentialType: "PLATFORM" as const },
+  ],
+};
+const TOKEN = {
+  name: "Global SSO Access Token",
+  summary: "Tokens",
+  description: "OAuth 2.0.",
+  tags: ["oauth2"],
+  environments: [{ slug: "sso-qa", credentialType: "GLOBAL_SSO" as const }],
+};
+const APIS = [NOTIFICATIONS, TOKEN];
+
+const filter = (query: Record<string, unknown>) => filterCatalog(APIS, catalogFilterSchema.parse(query)).map((api) => api.name);
+
+describe("catalog filter", () => {
+  it("matches every search term, case-insensitively, in name, summary, description or tags", () => {
+    expect(filter({ q: "MESSAGING" })).toEqual(["Notifications API"]);
+    expect(filter({ q: "oauth sso" })).toEqual(["Global SSO Access Token"]);
+    expect(filter({ q: "oauth notices" })).toEqual([]);
+    expect(filter({})).toEqual(["Notifications API", "Global SSO Access Token"]);
+  });
+
+  it("needs one environment that satisfies the environment and the credential type at once", () => {
+    expect(filter({ type: "platform" })).toEqual(["Notifications API"]);
+    expect(filter({ env: "sso-qa", type: "platform" })).toEqual([]);
+    expect(filter({ env: "platform-dev" })).toEqual(["Notifications API"]);
+  });
+
+  it("drops values that make no sense instead of failing, and takes the first of repeated ones", () => {
+    expect(catalogFilterSchema.parse({ q: ["token", "other"], env: "<script>", type: "gold" })).toEqual({ q: "token" });
+    expect(catalogFilterSchema.parse({ q: "x".repeat(500) })).toEqual({ q: "" });
+  });
+});
