@@ -25,7 +25,7 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: P
           Filter
         </button>
       </form>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[40rem] border-collapse bg-white text-left text-sm">
           <caption className="sr-only">Newest events first</caption>
           <thead>

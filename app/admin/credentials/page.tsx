@@ -37,7 +37,7 @@ export default async function AdminCredentialsPage() {
           ]}
         />
       </section>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[40rem] border-collapse bg-white text-left text-sm">
           <caption className="sr-only">Every credential</caption>
           <thead>

@@ -13,7 +13,7 @@ export default async function AdminUsersPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Users and roles</h1>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[36rem] border-collapse bg-white text-left text-sm">
           <caption className="sr-only">Users</caption>
           <thead>

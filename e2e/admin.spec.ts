@@ -1,0 +1,64 @@
+import { expect, horizontalOverflow, seriousAccessibilityViolations, test } from "./fixtures";
+
+const PAGES = ["/admin/requests", "/admin/credentials", "/admin/apis", "/admin/apis/new", "/admin/environments", "/admin/users", "/admin/notifications", "/admin/audit", "/admin/usage"];
+
+test("an admin rejects a request with a reason the requester then reads", async ({ signInAs }) => {
+  const developer = await signInAs("developer");
+  await developer.goto("/contact");
+  await developer.getByLabel("Topic").selectOption({ label: "Other" });
+  await developer.getByLabel("Message").fill("Can I get a demo of the gateway?");
+  await developer.getByRole("button", { name: "Send" }).click();
+  await expect(developer.getByRole("status")).toContainText("Your message was sent");
+
+  const admin = await signInAs("admin");
+  await admin.goto("/admin/requests");
+  const request = admin.getByRole("listitem").filter({ hasText: "Can I get a demo of the gateway?" });
+  await request.getByRole("button", { name: "Reject…" }).click();
+  await request.getByRole("button", { name: "Reject request" }).click();
+  await expect(request.getByLabel("Reason for rejecting")).toHaveAccessibleDescription("Give a reason");
+  await request.getByLabel("Reason for rejecting").fill("We do not run demos; the docs cover it.");
+  await request.getByRole("button", { name: "Reject request" }).click();
+  await expect(request).toBeHidden();
+
+  await developer.goto("/settings/requests");
+  await expect(developer.getByText("Reason: We do not run demos; the docs cover it.")).toBeVisible();
+  await admin.goto("/admin/audit?action=access-request.reject");
+  await expect(admin.getByRole("cell", { name: "access-request.reject" })).toBeVisible();
+});
+
+test("an admin sends a notification to every client of an environment", async ({ signInAs }) => {
+  const admin = await signInAs("admin");
+  await admin.goto("/admin/notifications");
+  await admin.getByLabel("Environment").selectOption({ label: "Platform Development" });
+  await admin.getByLabel("Title").fill("Maintenance on Sunday");
+  await admin.getByRole("button", { name: "Send notification" }).click();
+  await expect(admin.getByRole("status").filter({ hasText: "Notification sent." })).toBeVisible();
+});
+
+test("the admin pages are accessible and fit 375 px", async ({ signInAs }) => {
+  const admin = await signInAs("admin");
+  for (const path of PAGES) {
+    await admin.setViewportSize({ width: 1280, height: 800 });
+    await admin.goto(path);
+    expect(await seriousAccessibilityViolations(admin), path).toEqual([]);
+  }
+  await admin.setViewportSize({ width: 375, height: 800 });
+  for (const path of PAGES) {
+    await admin.goto(path);
+    expect(await horizontalOverflow(admin), path).toBeLessThanOrEqual(0);
+  }
+});
+
+test("the settings pages and sign-in page are accessible and fit 375 px", async ({ page, signInAs }) => {
+  await page.goto("/login");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  const developer = await signInAs("developer");
+  for (const path of ["/settings/credentials", "/settings/requests"]) {
+    await developer.setViewportSize({ width: 1280, height: 800 });
+    await developer.goto(path);
+    expect(await seriousAccessibilityViolations(developer), path).toEqual([]);
+    await developer.setViewportSize({ width: 375, height: 800 });
+    await developer.reload();
+    expect(await horizontalOverflow(developer), path).toBeLessThanOrEqual(0);
+  }
+});
