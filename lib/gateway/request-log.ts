@@ -1,6 +1,7 @@
 import "server-only";
 import type { Logger } from "pino";
 import type { Db } from "../db";
+import { Prisma } from "../generated/prisma/sqlite/client";
 
 export type RequestLogEntry = {
   at: Date;
@@ -21,14 +22,20 @@ const MAX_BUFFERED = 20_000;
 /** Request log rows are buffered and written in batches, off the request path. */
 export function createRequestRecorder(input: { db: Db; log: Logger; flushMs?: number; batchSize?: number }): RequestRecorder {
   const { db, log } = input;
+  // 9 parameters a row: 4,500 per batch, well under SQLite's and PostgreSQL's limits.
   const batchSize = input.batchSize ?? 500;
   let buffer: RequestLogEntry[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
 
+  /** One multi-row INSERT: a fraction of what createMany costs per row, which matters at gateway rates. */
   async function write(batch: RequestLogEntry[]): Promise<void> {
+    const rows = batch.map(
+      (entry) =>
+        Prisma.sql`(${entry.at}, ${entry.environment}, ${entry.api}, ${entry.clientId}, ${entry.method}, ${entry.route}, ${entry.status}, ${entry.latencyMs}, ${entry.requestId})`,
+    );
     try {
-      await db.requestLog.createMany({ data: batch });
+      await db.$executeRaw`INSERT INTO "RequestLog" ("at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId") VALUES ${Prisma.join(rows)}`;
     } catch (error) {
       log.warn({ err: error, rows: batch.length }, "could not write the request log");
     }
