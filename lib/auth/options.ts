@@ -60,7 +60,9 @@ export function authOptions(): NextAuthOptions {
     callbacks: {
       async signIn({ account, profile }) {
         if (account?.provider !== GLOBAL_SSO_PROVIDER_ID) return true;
-        const user = await linkSsoUser(account.providerAccountId, profile?.email, profile?.name);
+        // An address the identity provider has not verified must not take over an existing account.
+        const verified = (profile as { email_verified?: boolean } | undefined)?.email_verified !== false;
+        const user = await linkSsoUser(account.providerAccountId, verified ? profile?.email : undefined, profile?.name);
         return user !== null;
       },
       async jwt({ token, user, account }) {
