@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { ACCOUNTS, expect, test } from "./fixtures";
 
@@ -111,4 +113,18 @@ test("rotation keeps the old secret through the grace period and revocation stop
   for (const secret of [first.secret, second.secret]) {
     await expect.poll(() => tokenStatus(developer.request, "platform-dev", first.clientId, secret), { timeout: 7_000 }).toBe(401);
   }
+});
+
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+test("no client secret is in the built client bundles", () => {
+  const bundles = join(import.meta.dirname, "..", process.env.NEXT_DIST_DIR || ".next", "static");
+  const files = filesUnder(bundles);
+  expect(files.length).toBeGreaterThan(0);
+  expect(files.filter((file) => /gsk_[A-Za-z0-9_-]{43}/.test(readFileSync(file, "utf8")))).toEqual([]);
 });

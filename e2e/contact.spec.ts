@@ -5,14 +5,15 @@ test("a visitor sees each field's error next to it, then a confirmation", async 
   await page.getByLabel("Topic").selectOption({ label: "Request API access" });
   await page.getByLabel("Email").fill("not-an-email");
   await page.getByRole("button", { name: "Send" }).click();
-  for (const [field, message] of [
+  const expected: [string, string][] = [
     ["API", "Choose an API"],
     ["Environment", "Choose an environment"],
     ["Application", "Name the application"],
     ["Name", "Enter your name"],
     ["Email", "Enter an email address"],
     ["Message", "Write a message"],
-  ]) {
+  ];
+  for (const [field, message] of expected) {
     await expect(page.getByLabel(field, { exact: true })).toHaveAccessibleDescription(new RegExp(message));
   }
   await page.getByLabel("API").selectOption({ label: "Notifications API" });
