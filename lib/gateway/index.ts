@@ -55,7 +55,7 @@ function buildGateway(): (request: Request) => Promise<Response> {
     tokenService,
     authenticate: createAuthenticator({ verify: createTokenVerifier({ keys, publicUrl, environmentSlugOf }), revocations, states }),
     rateLimiter,
-    recorder: createRequestRecorder({ db: database, log }),
+    recorder: createRequestRecorder({ db: database, log, databaseUrl: config().databaseUrl }),
     builtInRoutes: { NOTIFICATIONS: notificationRoutes },
     upstreamTimeoutMs,
   });

@@ -1,52 +1,63 @@
 import "server-only";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Db } from "../db";
-import { Prisma } from "../generated/prisma/sqlite/client";
+import { insertRequestLog, type RequestLogEntry } from "./request-log-insert";
 
-export type RequestLogEntry = {
-  at: Date;
-  environment: string;
-  api: string;
-  clientId: string | null;
-  method: string;
-  route: string;
-  status: number;
-  latencyMs: number;
-  requestId: string;
-};
+export type { RequestLogEntry } from "./request-log-insert";
 
 export type RequestRecorder = { record(entry: RequestLogEntry): void; flush(): Promise<void> };
 
 const MAX_BUFFERED = 20_000;
 
+type Writer = (batch: RequestLogEntry[]) => Promise<void>;
+
+/**
+ * Under `npm start` (tsx), a worker thread writes the batches; where the
+ * worker's source is not on disk (Next's bundle in `next dev`), or it fails,
+ * batches are written in this thread.
+ */
+function createWriter(db: Db, log: Logger, databaseUrl: string | undefined): Writer {
+  const inProcess: Writer = (batch) => insertRequestLog(db, batch);
+  const source = join(dirname(fileURLToPath(import.meta.url)), "request-log-worker.mjs");
+  if (!databaseUrl || !existsSync(source)) return inProcess;
+  let worker: Worker | undefined = new Worker(source, { workerData: { databaseUrl } });
+  worker.unref();
+  worker.on("message", (message: { ready?: boolean; failed?: number; reason?: string }) => {
+    if (message.ready) log.debug("request log worker ready");
+    if (message.failed) log.warn({ rows: message.failed, reason: message.reason }, "could not write the request log");
+  });
+  worker.on("error", (error) => {
+    log.warn({ err: error }, "request log worker failed; writing in process");
+    worker = undefined;
+  });
+  return async (batch) => {
+    if (!worker) return inProcess(batch);
+    worker.postMessage(batch);
+  };
+}
+
 /** Request log rows are buffered and written in batches, off the request path. */
-export function createRequestRecorder(input: { db: Db; log: Logger; flushMs?: number; batchSize?: number }): RequestRecorder {
+export function createRequestRecorder(input: { db: Db; log: Logger; databaseUrl?: string; flushMs?: number; batchSize?: number }): RequestRecorder {
   const { db, log } = input;
   // 9 parameters a row: 4,500 per batch, well under SQLite's and PostgreSQL's limits.
   const batchSize = input.batchSize ?? 500;
+  const write = createWriter(db, log, input.databaseUrl);
   let buffer: RequestLogEntry[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
-
-  /** One multi-row INSERT: a fraction of what createMany costs per row, which matters at gateway rates. */
-  async function write(batch: RequestLogEntry[]): Promise<void> {
-    const rows = batch.map(
-      (entry) =>
-        Prisma.sql`(${entry.at}, ${entry.environment}, ${entry.api}, ${entry.clientId}, ${entry.method}, ${entry.route}, ${entry.status}, ${entry.latencyMs}, ${entry.requestId})`,
-    );
-    try {
-      await db.$executeRaw`INSERT INTO "RequestLog" ("at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId") VALUES ${Prisma.join(rows)}`;
-    } catch (error) {
-      log.warn({ err: error, rows: batch.length }, "could not write the request log");
-    }
-  }
 
   function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = undefined;
     const batch = buffer;
     buffer = [];
-    if (batch.length > 0) writing = writing.then(() => write(batch));
+    if (batch.length > 0) {
+      writing = writing.then(() => write(batch)).catch((error: unknown) => log.warn({ err: error, rows: batch.length }, "could not write the request log"));
+    }
     return writing;
   }
 
