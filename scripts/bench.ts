@@ -21,14 +21,8 @@ type Result = {
   errors: number;
   timeouts: number;
 };
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-}) => Promise<Result>;
+type Target = { url: string; method?: string; headers?: Record<string, string>; body?: string };
+type Autocannon = (options: Target & { connections: number; duration: number }) => Promise<Result>;
 
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
@@ -111,7 +105,7 @@ async function prepareClient(databaseUrl: string) {
   }
 }
 
-async function measure(name: string, options: Parameters<Autocannon>[0], expectStatus = 200): Promise<Result> {
+async function measure(name: string, options: Target, expectStatus = 200): Promise<Result> {
   const check = await fetch(options.url, { method: options.method, headers: options.headers, body: options.body });
   if (check.status !== expectStatus) throw new Error(`${name}: expected ${expectStatus}, got ${check.status}: ${await check.text()}`);
   await autocannon({ ...options, connections: CONNECTIONS, duration: Math.min(2, SECONDS) });
