@@ -50,8 +50,12 @@ export function sharedThrottle(name: string, limit: number, windowMs: number) {
   return throttle;
 }
 
-/** The client's address as the proxy in front of us reports it, else a shared bucket. */
+/**
+ * The client's address: the last X-Forwarded-For entry, which the nearest
+ * proxy (or Next itself, from the socket) wrote; earlier entries are the
+ * client's to invent.
+ */
 export function clientAddress(headers: Headers | Record<string, string | string[] | undefined>): string {
   const read = (name: string) => (headers instanceof Headers ? headers.get(name) : [headers[name]].flat()[0]);
-  return read("x-forwarded-for")?.split(",")[0]?.trim() || read("x-real-ip") || "unknown";
+  return read("x-forwarded-for")?.split(",").at(-1)?.trim() || "unknown";
 }

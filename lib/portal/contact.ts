@@ -27,12 +27,14 @@ export const contactSchema = z
 export type ContactInput = z.infer<typeof contactSchema>;
 
 const TEN_MINUTES = 10 * 60 * 1000;
-const submissionsPerAddress = () => sharedThrottle("contact-address", 5, TEN_MINUTES);
+const submissionsPerSender = () => sharedThrottle("contact-sender", 5, TEN_MINUTES);
+/** A ceiling for all visitors together, since addresses behind proxies can be forged. */
+const anonymousSubmissions = () => sharedThrottle("contact-anonymous", 100, TEN_MINUTES);
 
 /** Stores a Contact Us message; requests for credentials or access join the admins' queue. */
 export async function submitContact(input: unknown, requester: PortalUser | null, headers: Headers) {
   const key = requester ? `user:${requester.id}` : `address:${clientAddress(headers)}`;
-  const retryAfter = submissionsPerAddress().retryAfter(key);
+  const retryAfter = Math.max(submissionsPerSender().retryAfter(key), requester ? 0 : anonymousSubmissions().retryAfter("all"));
   if (retryAfter > 0) {
     throw new ProblemError(429, "too-many-requests", "Too many messages", {
       detail: `Wait ${Math.ceil(retryAfter / 60)} minutes before sending another message.`,
@@ -49,7 +51,8 @@ export async function submitContact(input: unknown, requester: PortalUser | null
     ...(data.api && !api ? [{ in: "body" as const, field: "api", message: "There is no such API" }] : []),
   ];
   if (errors.length > 0) throw validationProblem(errors);
-  submissionsPerAddress().record(key);
+  submissionsPerSender().record(key);
+  if (!requester) anonymousSubmissions().record("all");
   return db().$transaction(async (tx) => {
     const request = await tx.accessRequest.create({
       data: {
