@@ -23,6 +23,7 @@ function startUpstream(): Promise<Server> {
     req.on("end", () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
       if (req.url?.startsWith("/base/slow")) return void setTimeout(() => res.end("late"), 3_000);
+      if (req.url?.startsWith("/base/big")) return void res.end(Buffer.alloc(8 * 1024 * 1024, "z"));
       res.writeHead(201, { "content-type": "application/json", "x-upstream": "yes", "proxy-authenticate": "Basic realm=upstream" });
       res.end(JSON.stringify({ echoed: Buffer.concat(chunks).toString() }));
     });
@@ -120,6 +121,14 @@ describe("proxying to a registered upstream", () => {
     const response = await fetch(`${server.url}/gw/sso-qa/echo/upload`, { method: "PUT", headers: { authorization: `Bearer ${token}` }, body: payload });
     expect(response.status).toBe(201);
     expect(seen[0]!.body.length).toBe(payload.length);
+  });
+
+  it("streams a large upstream response back whole", async () => {
+    const response = await fetch(`${server.url}/gw/sso-qa/echo/big`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(body.length).toBe(8 * 1024 * 1024);
+    expect(body.every((byte) => byte === 0x7a)).toBe(true);
   });
 
   it("still enforces authentication before proxying", async () => {
