@@ -1,7 +1,6 @@
 import "server-only";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Db } from "../db";
@@ -16,15 +15,16 @@ const MAX_BUFFERED = 20_000;
 type Writer = (batch: RequestLogEntry[]) => Promise<void>;
 
 /**
- * Under `npm start` (tsx), a worker thread writes the batches; where the
- * worker's source is not on disk (Next's bundle in `next dev`), or it fails,
- * batches are written in this thread.
+ * Under `npm start` (tsx, run from the project folder), a worker thread writes
+ * the batches; where the worker's source is not there, or it fails, batches
+ * are written in this thread.
  */
 function createWriter(db: Db, log: Logger, databaseUrl: string | undefined): Writer {
   const inProcess: Writer = (batch) => insertRequestLog(db, batch);
-  const source = join(dirname(fileURLToPath(import.meta.url)), "request-log-worker.mjs");
-  if (!databaseUrl || !existsSync(source)) return inProcess;
-  let worker: Worker | undefined = new Worker(source, { workerData: { databaseUrl } });
+  // Resolved at run time from the working directory so that Next's bundler does not try to bundle the worker.
+  const source = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "gateway", "request-log-worker.mjs");
+  if (!databaseUrl || !existsSync(/*turbopackIgnore: true*/ source)) return inProcess;
+  let worker: Worker | undefined = new Worker(/*turbopackIgnore: true*/ source, { workerData: { databaseUrl } });
   worker.unref();
   worker.on("message", (message: { ready?: boolean; failed?: number; reason?: string }) => {
     if (message.ready) log.debug("request log worker ready");
