@@ -8,7 +8,7 @@ import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
 import { recordAudit } from "./audit";
 import { createCredential, ensureApplication } from "./credentials";
-import { actorOf } from "./my-credentials";
+import { actorOf } from "./portal-actor";
 
 export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
 

@@ -4,7 +4,7 @@ import type { PortalUser } from "../auth/session";
 import { db } from "../db";
 import { validationProblem, zodProblem } from "../http/problem";
 import { createCredential, ensureApplication, listAllCredentials, revokeCredential } from "./credentials";
-import { actorOf } from "./my-credentials";
+import { actorOf } from "./portal-actor";
 
 export const issueCredentialSchema = z.object({
   owner: z.email("Enter the owner's email").max(320),

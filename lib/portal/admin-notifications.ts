@@ -5,7 +5,7 @@ import { db } from "../db";
 import { validationProblem, zodProblem } from "../http/problem";
 import { createNotifications } from "../notifications/create-notifications";
 import { recordAudit } from "./audit";
-import { actorOf } from "./my-credentials";
+import { actorOf } from "./portal-actor";
 
 export const composeSchema = z.object({
   environment: z.string().trim().min(1, "Choose an environment"),

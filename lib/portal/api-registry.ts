@@ -5,7 +5,7 @@ import { db } from "../db";
 import { ProblemError, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "./audit";
-import { actorOf } from "./my-credentials";
+import { actorOf } from "./portal-actor";
 import { checkOpenApiDocument } from "./openapi-check";
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);

@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { db } from "../db";
 import { ProblemError, validationProblem, zodProblem } from "../http/problem";
-import type { Actor } from "./audit";
 import {
   type CredentialSummary,
   createCredential,
@@ -15,6 +14,7 @@ import {
   revokeCredential,
   rotateSecret,
 } from "./credentials";
+import { actorOf } from "./portal-actor";
 
 /** A secret that expires in this many days, or never. */
 const expiresInDaysSchema = z.preprocess(
@@ -43,10 +43,6 @@ function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   return parsed.data;
-}
-
-export function actorOf(user: PortalUser): Actor {
-  return { userId: user.id, label: user.email };
 }
 
 function expiryFrom(days: number): Date | null {

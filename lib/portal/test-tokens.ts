@@ -3,7 +3,8 @@ import type { PortalUser } from "../auth/session";
 import { db } from "../db";
 import { mintAccessToken } from "../oauth/mint-access-token";
 import { recordAudit } from "./audit";
-import { actorOf, ownCredentialOrThrow } from "./my-credentials";
+import { ownCredentialOrThrow } from "./my-credentials";
+import { actorOf } from "./portal-actor";
 
 /** A 15-minute token for the user's own credential, minted from the session: no secret passes through the browser. */
 export async function mintMyTestToken(user: PortalUser, clientId: string) {

@@ -1,0 +1,7 @@
+import type { PortalUser } from "../auth/session";
+import type { Actor } from "./audit";
+
+/** How a signed-in user appears in the audit log. */
+export function actorOf(user: PortalUser): Actor {
+  return { userId: user.id, label: user.email };
+}
