@@ -154,7 +154,7 @@ describe("authentication failures (DESIGN.md §6)", () => {
     const doomedToken = await accessToken(server, "sso-qa", doomed);
     expect((await call(`Bearer ${doomedToken}`)).status).toBe(200);
     await revokeCredential({ db, actor: CLI_ACTOR, clientId: doomed.clientId });
-    expect(await eventually(async () => (await call(`Bearer ${doomedToken}`)).status === 401, 5_500)).toBe(true);
+    expect(await eventually(async () => (await call(`Bearer ${doomedToken}`)).status === 401, 6_000)).toBe(true);
     await expectProblem(await call(`Bearer ${doomedToken}`), 401, "token-revoked");
   });
 
