@@ -78,6 +78,14 @@ test("self-service credential, secret once, request for production, approval, fi
   await production.getByRole("button", { name: "Generate secret" }).click();
   const prod = await shownSecret(production);
   expect(await tokenStatus(developer.request, "sso-prod", prod.clientId, prod.secret)).toBe(200);
+
+  const token = await developer.request.post("/gw/sso-prod/oauth2/token", {
+    form: { grant_type: "client_credentials", client_id: prod.clientId, client_secret: prod.secret },
+  });
+  const { access_token: accessToken } = await token.json();
+  const inbox = await developer.request.get("/gw/sso-prod/notifications/v1/notifications", { headers: { authorization: `Bearer ${accessToken}` } });
+  expect(inbox.status()).toBe(200);
+  expect((await inbox.json()).items.map((item: { title: string }) => item.title)).toContain("Access approved in Global SSO Production");
 });
 
 test("the developer is refused the admin console", async ({ signInAs }) => {

@@ -16,7 +16,7 @@ export function AdminAction({ action, body = {}, label, confirm }: { action: str
     setPending(true);
     const result = await portalFetch(action, "POST", body);
     setPending(false);
-    setError(result.ok ? "" : result.message);
+    setError(result.ok ? "" : (Object.values(result.fieldErrors)[0] ?? result.message));
     router.refresh();
   }
 

@@ -80,7 +80,7 @@ export function ApiForm({ initial, environments, editing, proxied }: { initial: 
         </Field>
       </div>
       <Field id="api-description" label="Description" error={errors.description}>
-        <textarea id="api-description" value={values.description} onChange={set("description")} rows={3} className={INPUT_CLASS} />
+        <textarea id="api-description" aria-describedby={errors.description ? "api-description-error" : undefined} value={values.description} onChange={set("description")} rows={3} className={INPUT_CLASS} />
       </Field>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">Environments{proxied ? " and upstream URLs" : ""}</legend>
@@ -102,6 +102,7 @@ export function ApiForm({ initial, environments, editing, proxied }: { initial: 
                 <Field id={`upstream-${env.slug}`} label={`Upstream URL in ${env.name}`} error={envError(index, "upstreamUrl")}>
                   <input
                     id={`upstream-${env.slug}`}
+                    aria-describedby={envError(index, "upstreamUrl") ? `upstream-${env.slug}-error` : undefined}
                     value={values.environments[env.slug] ?? ""}
                     onChange={(event) => setValues({ ...values, environments: { ...values.environments, [env.slug]: event.target.value } })}
                     placeholder="https://orders.internal.example/api"
@@ -119,7 +120,7 @@ export function ApiForm({ initial, environments, editing, proxied }: { initial: 
             <input id="api-openapi-file" type="file" accept=".json,.yaml,.yml,application/json" onChange={upload} className="text-sm" />
           </Field>
           <Field id="api-openapiDocument" label="OpenAPI document (JSON or YAML)" error={errors.openapiDocument}>
-            <textarea id="api-openapiDocument" value={values.openapiDocument} onChange={set("openapiDocument")} rows={10} className={`${INPUT_CLASS} font-mono text-xs`} />
+            <textarea id="api-openapiDocument" aria-describedby={errors.openapiDocument ? "api-openapiDocument-error" : undefined} value={values.openapiDocument} onChange={set("openapiDocument")} rows={10} className={`${INPUT_CLASS} font-mono text-xs`} />
           </Field>
         </>
       ) : (

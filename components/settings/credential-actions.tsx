@@ -22,7 +22,7 @@ export function CredentialActions({ clientId, hasSecret }: { clientId: string; h
     setPending(true);
     const result = await portalFetch<ShownSecret>(`${base}/${path}`, "POST", body);
     setPending(false);
-    setError(result.ok ? "" : result.message);
+    setError(result.ok ? "" : (Object.values(result.fieldErrors)[0] ?? result.message));
     if (result.ok && showsSecret) setSecret(result.data);
     router.refresh();
   }

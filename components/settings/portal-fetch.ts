@@ -15,7 +15,8 @@ export async function portalFetch<T>(url: string, method: string, body?: unknown
     if (response.ok) return { ok: true, data: payload as T };
     const fieldErrors: FieldErrors = {};
     for (const error of (payload.errors ?? []) as { field: string; message: string }[]) fieldErrors[error.field] ??= error.message;
-    return { ok: false, message: payload.detail ?? payload.title ?? `Request failed (${response.status})`, fieldErrors };
+    const message = Object.keys(fieldErrors).length > 0 ? "Check the fields marked below." : (payload.detail ?? payload.title ?? `Request failed (${response.status})`);
+    return { ok: false, message, fieldErrors };
   } catch {
     return { ok: false, message: "The portal could not be reached. Try again.", fieldErrors: {} };
   }

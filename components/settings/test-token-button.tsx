@@ -16,7 +16,7 @@ export function TestTokenButton({ candidates }: { candidates: Candidate[] }) {
     setPending(true);
     const result = await portalFetch<{ accessToken: string; expiresIn: number }>(`/api/portal/credentials/${encodeURIComponent(clientId)}/test-token`, "POST", {});
     setPending(false);
-    if (!result.ok) return setStatus({ text: result.message, ok: false });
+    if (!result.ok) return setStatus({ text: Object.values(result.fieldErrors)[0] ?? result.message, ok: false });
     window.dispatchEvent(new CustomEvent("gatehouse:authorize", { detail: { token: result.data.accessToken } }));
     setStatus({ text: `Test token applied; it expires in ${Math.round(result.data.expiresIn / 60)} minutes.`, ok: true });
   }

@@ -1,0 +1,30 @@
+import { expect, test } from "./fixtures";
+
+const DOCUMENT = JSON.stringify({
+  openapi: "3.1.0",
+  info: { title: "Inventory", version: "1.0.0" },
+  paths: { "/v1/items": { get: { summary: "List items", responses: { "200": { description: "Items" } } } } },
+});
+
+test("an admin registers an API with a pasted OpenAPI document that is checked on save", async ({ signInAs }) => {
+  const admin = await signInAs("admin");
+  await admin.goto("/admin/apis/new");
+  await admin.getByLabel("Name").fill("Inventory API");
+  await admin.getByLabel("Slug").fill("inventory");
+  await admin.getByLabel("Summary").fill("Stock levels of the warehouse.");
+  await admin.getByLabel("Scopes").fill("inventory:read");
+  await admin.getByRole("checkbox", { name: "Platform Development" }).check();
+  await admin.getByLabel("Upstream URL in Platform Development").fill("http://127.0.0.1:9/inventory");
+  await admin.getByLabel("OpenAPI document (JSON or YAML)").fill("swagger: '2.0'");
+  await admin.getByRole("button", { name: "Create API" }).click();
+  await expect(admin.getByLabel("OpenAPI document (JSON or YAML)")).toHaveAccessibleDescription(/The document is not an OpenAPI 3 document: openapi/);
+  await expect(admin.getByRole("alert").filter({ hasText: "Check the fields" })).toBeVisible();
+
+  await admin.getByLabel("OpenAPI document (JSON or YAML)").fill(DOCUMENT);
+  await admin.getByRole("button", { name: "Create API" }).click();
+  await expect(admin).toHaveURL(/\/admin\/apis\/inventory$/);
+  await expect(admin.getByRole("heading", { name: "Edit Inventory API" })).toBeVisible();
+
+  await admin.goto("/apis/inventory?env=platform-dev");
+  await expect(admin.getByRole("heading", { level: 1, name: "Inventory API" })).toBeVisible();
+});
