@@ -110,6 +110,15 @@ describe("credentials of one user", () => {
     expect(stored.secrets).toHaveLength(1);
   });
 
+  it("show a warning badge for a secret that expires within a week", async () => {
+    const before = await (await developer.get("/settings/credentials")).text();
+    expect(before).not.toContain("Expires soon");
+    const credential = await database.credential.findUniqueOrThrow({ where: { clientId } });
+    await database.credentialSecret.updateMany({ where: { credentialId: credential.id }, data: { expiresAt: new Date(Date.now() + 3 * 24 * 3600_000) } });
+    const after = await (await developer.get("/settings/credentials")).text();
+    expect(after).toContain("Expires soon");
+  });
+
   it("mint a 15-minute test token for their owner from the session alone", async () => {
     const minted = await developer.post(`/api/portal/credentials/${clientId}/test-token`, {});
     expect(minted.status).toBe(201);
