@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { CLI_ACTOR } from "../../lib/portal/audit";
-import { revokeCredential } from "../../lib/portal/credentials";
+import { revokeCredential, rotateSecret } from "../../lib/portal/credentials";
 import { startServer, type TestServer } from "../support/server";
-import { accessToken, basic, decodeJwtPart, eventually, newCredential, openDb, tokenRequest } from "./gateway-support";
+import { accessToken, basic, decodeJwtPart, eventually, newCredential, openDb, SERVER_AUTH_SECRET, tokenRequest } from "./gateway-support";
 
 let server: TestServer;
 let db: Db;
@@ -134,6 +134,20 @@ describe("POST /gw/{env}/oauth2/token", () => {
       return response.status === 401 && (await response.json()).error === "invalid_client";
     });
     expect(refused).toBe(true);
+  });
+
+  it("accepts both secrets during a rotation's grace period", async () => {
+    const rotating = await newCredential(db, "sso-qa");
+    const next = await rotateSecret({ db, actor: CLI_ACTOR, clientId: rotating.clientId, graceSeconds: 600, authSecret: SERVER_AUTH_SECRET });
+    expect(await accessToken(server, "sso-qa", rotating)).toBeTruthy();
+    expect(await accessToken(server, "sso-qa", { clientId: rotating.clientId, clientSecret: next.clientSecret })).toBeTruthy();
+  });
+
+  it("refuses an expired secret with invalid_client", async () => {
+    const expiring = await newCredential(db, "sso-qa");
+    await db.credentialSecret.updateMany({ where: { credentialId: expiring.credentialId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    const response = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(expiring.clientId, expiring.clientSecret) }, body: GRANT });
+    await expectOAuthError(response, 401, "invalid_client");
   });
 
   it("answers 405 with Allow for other methods", async () => {
