@@ -2,10 +2,8 @@ import { execFileSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
-async function seriousAccessibilityViolations(page: Page, exclude?: string) {
-  const builder = new AxeBuilder({ page });
-  if (exclude) builder.exclude(exclude);
-  const results = await builder.analyze();
+async function seriousAccessibilityViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
@@ -89,6 +87,20 @@ test("a failed try-it call shows plain advice from the problem type", async ({ p
   const advice = list.getByRole("note", { name: "What to do" });
   await expect(advice).toContainText("No access token");
   await expect(advice.getByRole("link", { name: "More about this problem" })).toHaveAttribute("href", "/problems/token-missing");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+test("a failed token request in the Reference shows the token endpoint's advice, accessibly", async ({ page }) => {
+  await page.goto("/apis/global-sso-token?tab=reference&env=sso-qa");
+  const token = page.locator(".swagger-ui .opblock").filter({ hasText: "/oauth2/token" }).first();
+  await token.locator(".opblock-summary").click();
+  await token.getByLabel("grant_type").selectOption("client_credentials");
+  await token.getByLabel("client_id").fill(`gci_nobody${Date.now()}`);
+  await token.getByLabel("client_secret").fill("gsk_wrong");
+  await token.getByRole("button", { name: "Execute" }).click();
+  await expect(responseStatus(token)).toHaveText(/^401/);
+  await expect(token.getByRole("note", { name: "What to do" })).toContainText("Client authentication failed");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 
 test("a token API shows no Authorize control, and switching environment moves the server", async ({ page, baseURL }) => {

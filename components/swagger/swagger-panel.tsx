@@ -22,17 +22,39 @@ type SwaggerSystem = {
 
 export const AUTHORIZE_EVENT = "gatehouse:authorize";
 
-/**
- * Swagger UI renders enum parameters as <select>s without a label; name each
- * after its parameter so screen readers can tell them apart.
- */
-function labelParameterControls(root: HTMLElement) {
-  for (const row of root.querySelectorAll<HTMLElement>("tr[data-param-name]")) {
-    const label = `${row.dataset.paramName} (${row.dataset.paramIn ?? "parameter"})`;
-    for (const control of row.querySelectorAll("select:not([aria-label]), input:not([aria-label])")) {
-      control.setAttribute("aria-label", label);
-    }
+/** What an unlabelled form control of Swagger UI is about, from where it sits. */
+function controlLabel(control: Element): string {
+  const field = control.closest<HTMLElement>("tr[data-param-name], tr[data-property-name]");
+  if (field) {
+    const name = field.dataset.paramName ?? field.dataset.propertyName;
+    return field.dataset.paramIn ? `${name} (${field.dataset.paramIn})` : `${name}`;
   }
+  if (control.classList.contains("examples-select-element")) {
+    const response = control.closest<HTMLElement>("tr[data-code]");
+    return response ? `Example of the ${response.dataset.code} response` : "Request example";
+  }
+  return control.getAttribute("placeholder") || control.getAttribute("title") || "Value";
+}
+
+/**
+ * Swagger UI renders enum parameters, form fields and example pickers as
+ * controls without a label; name each after what it sets, for screen readers.
+ */
+function labelControls(root: HTMLElement) {
+  for (const control of root.querySelectorAll("select:not([aria-label]), input:not([aria-label]):not([type=hidden])")) {
+    if (control.id && root.querySelector(`label[for="${CSS.escape(control.id)}"]`)) continue;
+    control.setAttribute("aria-label", controlLabel(control));
+  }
+}
+
+/**
+ * Try-it calls go to the gateway, which needs no portal cookies. Without
+ * credentials the browser also never opens its own login dialog for the token
+ * endpoint's `WWW-Authenticate: Basic` answers, which would block the call.
+ */
+function withoutCredentials<R extends { credentials?: RequestCredentials }>(request: R): R {
+  request.credentials = "omit";
+  return request;
 }
 
 export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerPanelProps) {
@@ -63,7 +85,7 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerP
   useEffect(() => {
     const root = container.current;
     if (!root) return;
-    const observer = new MutationObserver(() => labelParameterControls(root));
+    const observer = new MutationObserver(() => labelControls(root));
     observer.observe(root, { childList: true, subtree: true });
     return () => observer.disconnect();
   }, []);
@@ -74,6 +96,7 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerP
         spec={spec}
         plugins={plugins}
         persistAuthorization
+        requestInterceptor={withoutCredentials}
         tryItOutEnabled
         displayRequestDuration
         docExpansion="list"
