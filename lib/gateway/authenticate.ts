@@ -4,6 +4,7 @@ import { TokenRejection, type VerifiedAccessToken } from "../oauth/access-tokens
 import type { CredentialState, CredentialStates } from "../oauth/credential-states";
 import type { RevocationList } from "../oauth/revoked-tokens";
 import type { TokenVerifier } from "../oauth/token-verifier";
+import type { UsageMarks } from "../oauth/usage-marks";
 import type { GatewayEnvironment } from "./catalog";
 
 export type Authenticated = { token: VerifiedAccessToken; credential: CredentialState };
@@ -41,7 +42,7 @@ export type Authenticator = (request: Request, env: GatewayEnvironment) => Promi
  * (signature, algorithm, typ, iss, aud, exp/nbf), jti not revoked, credential
  * still active. Each failure names its check in the problem type.
  */
-export function createAuthenticator(deps: { verify: TokenVerifier; revocations: RevocationList; states: CredentialStates }): Authenticator {
+export function createAuthenticator(deps: { verify: TokenVerifier; revocations: RevocationList; states: CredentialStates; usage: UsageMarks }): Authenticator {
   return async (request, env) => {
     const header = request.headers.get("authorization");
     if (header === null) {
@@ -72,6 +73,7 @@ export function createAuthenticator(deps: { verify: TokenVerifier; revocations: 
     if (!credential || !credential.active || credential.environmentId !== env.id) {
       throw invalidToken(env, "token-revoked", "Access token revoked", "The client credential of this token has been revoked.");
     }
+    deps.usage.mark(credential.id);
     return { token, credential };
   };
 }

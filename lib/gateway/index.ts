@@ -39,13 +39,14 @@ function buildGateway(): (request: Request) => Promise<Response> {
   const revocations = createRevocationList({ db: database });
   const { rateLimiter, failures } = counters();
   const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
+  const usage = createUsageMarks({ db: database, log });
   const tokenService = createTokenService({
     catalog,
     keys,
     states,
     revocations,
     authenticate: createClientAuthenticator({ states, failures, authSecret, log }),
-    usage: createUsageMarks({ db: database, log }),
+    usage,
     publicUrl,
     log,
   });
@@ -53,7 +54,7 @@ function buildGateway(): (request: Request) => Promise<Response> {
     catalog,
     log,
     tokenService,
-    authenticate: createAuthenticator({ verify: createTokenVerifier({ keys, publicUrl, environmentSlugOf }), revocations, states }),
+    authenticate: createAuthenticator({ verify: createTokenVerifier({ keys, publicUrl, environmentSlugOf }), revocations, states, usage }),
     rateLimiter,
     recorder: createRequestRecorder({ db: database, log, databaseUrl: config().databaseUrl }),
     builtInRoutes: { NOTIFICATIONS: notificationRoutes },

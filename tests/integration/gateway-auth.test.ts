@@ -203,6 +203,16 @@ describe("routing", () => {
     expect(response.headers.get("ratelimit")).toMatch(/^"client";r=\d+;t=\d+$/);
   });
 
+  it("marks the credential as used by gateway calls, not only by token requests", async () => {
+    const user = await newCredential(db, "sso-qa");
+    const userToken = await accessToken(server, "sso-qa", user);
+    const lastUsed = async () => (await db.credential.findUniqueOrThrow({ where: { id: user.credentialId } })).lastUsedAt;
+    expect(await eventually(async () => (await lastUsed()) !== null, 8_000)).toBe(true);
+    await db.credential.update({ where: { id: user.credentialId }, data: { lastUsedAt: null } });
+    expect((await call(`Bearer ${userToken}`)).status).toBe(200);
+    expect(await eventually(async () => (await lastUsed()) !== null, 8_000)).toBe(true);
+  }, 20_000);
+
   it("records each request with its route template, off the hot path", async () => {
     const requestId = `log-${createHash("sha256").update(randomUUID()).digest("hex").slice(0, 12)}`;
     await call(`Bearer ${token}`, `${LIST}/ntf_unknown`, { headers: { "x-request-id": requestId } });
