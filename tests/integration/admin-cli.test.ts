@@ -28,7 +28,7 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
   try {
     const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, APP_ENV: "test", DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", APP_ENV: "test", DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
