@@ -54,8 +54,18 @@ export function createGateway(deps: GatewayDeps): (request: Request) => Promise<
     });
   }
 
+  function proxy(request: Request, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, clientId: string | null) {
+    if (!api.upstreamUrl) throw notFound(`The API "${api.slug}" has no upstream in "${env.slug}".`);
+    return proxyRequest({ request, url, upstreamUrl: api.upstreamUrl, remainder, clientId, requestId, timeoutMs: deps.upstreamTimeoutMs });
+  }
+
   async function serveApi(request: Request, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, outcome: Outcome) {
     if (api.kind === "TOKEN") throw notFound(`"${api.slug}" is served at ${url.origin}/gw/${env.slug}/oauth2/token.`);
+    // A public proxied API is open to anyone: no token, and so no client to grant, scope or rate-limit.
+    if (api.kind === "PROXY" && api.isPublic) {
+      outcome.route = "/*";
+      return proxy(request, url, env, api, remainder, requestId, null);
+    }
     const caller = await authenticate(request, env);
     outcome.clientId = caller.token.clientId;
     authorizeApi(env, api, caller);
@@ -68,18 +78,10 @@ export function createGateway(deps: GatewayDeps): (request: Request) => Promise<
       const call = { request, url, params, env, caller: { clientId: caller.token.clientId, scopes: caller.token.scopes }, requestId };
       return route.handle(call);
     }
-    if (api.kind !== "PROXY" || !api.upstreamUrl) throw notFound(`The API "${api.slug}" has no upstream in "${env.slug}".`);
+    if (api.kind !== "PROXY") throw notFound(`The API "${api.slug}" is not served by this gateway.`);
     outcome.route = "/*";
     await rateLimit(env, caller, outcome);
-    return proxyRequest({
-      request,
-      url,
-      upstreamUrl: api.upstreamUrl,
-      remainder,
-      clientId: caller.token.clientId,
-      requestId,
-      timeoutMs: deps.upstreamTimeoutMs,
-    });
+    return proxy(request, url, env, api, remainder, requestId, caller.token.clientId);
   }
 
   async function route(request: Request, url: URL, requestId: string, outcome: Outcome): Promise<Response> {

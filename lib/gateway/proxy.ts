@@ -47,7 +47,8 @@ export type ProxyCall = {
   upstreamUrl: string;
   /** the path after `/gw/{env}/{api}` */
   remainder: string;
-  clientId: string;
+  /** the authenticated client; null for a public API, whose calls carry no identity */
+  clientId: string | null;
   requestId: string;
   timeoutMs: number;
 };
@@ -63,7 +64,7 @@ export function upstreamTarget(upstreamUrl: string, remainder: string, search: s
 export async function proxyRequest(call: ProxyCall): Promise<Response> {
   const { request, url } = call;
   const headers = forwardable(request.headers, IDENTITY);
-  headers.set("x-client-id", call.clientId);
+  if (call.clientId) headers.set("x-client-id", call.clientId);
   headers.set("x-request-id", call.requestId);
   headers.set("forwarded", `host=${quotedHost(url.host)};proto=${url.protocol.replace(":", "")}`);
   // fetch would decompress silently and leave Content-Encoding wrong for our client.

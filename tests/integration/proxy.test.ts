@@ -31,7 +31,7 @@ function startUpstream(): Promise<Server> {
   return new Promise((resolve) => upstreamServer.listen(0, "127.0.0.1", () => resolve(upstreamServer)));
 }
 
-async function registerProxyApi(slug: string, upstreamUrl: string) {
+async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = false) {
   const env = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
   await db.api.create({
     data: {
@@ -43,6 +43,7 @@ async function registerProxyApi(slug: string, upstreamUrl: string) {
       version: "1.0.0",
       tags: [],
       kind: "PROXY",
+      isPublic,
       changelog: [],
       environments: { create: [{ environmentId: env.id, upstreamUrl }] },
     },
@@ -68,6 +69,7 @@ beforeAll(async () => {
   db = openDb(server);
   await registerProxyApi("echo", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base/`);
   await registerProxyApi("gone", `http://127.0.0.1:${await freePort()}`);
+  await registerProxyApi("open", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, true);
   const client = await newCredential(db, "sso-qa");
   clientId = client.clientId;
   token = await accessToken(server, "sso-qa", client);
@@ -136,6 +138,14 @@ describe("proxying to a registered upstream", () => {
     const response = await fetch(`${server.url}/gw/sso-qa/echo/v1/items`);
     expect(response.status).toBe(401);
     expect(seen).toEqual([]);
+  });
+
+  it("proxies a public API without a token, and without any client identity", async () => {
+    seen = [];
+    const response = await fetch(`${server.url}/gw/sso-qa/open/status`, { headers: { "x-client-id": "gci_spoofed" } });
+    expect(response.status).toBe(201);
+    expect(seen[0]!.url).toBe("/base/status");
+    expect(seen[0]!.headers["x-client-id"]).toBeUndefined();
   });
 
   it("answers 504 when the upstream times out", async () => {
