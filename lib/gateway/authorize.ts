@@ -31,3 +31,17 @@ export function authorizeScope(env: GatewayEnvironment, api: GatewayApi, caller:
     requiredScope: scope,
   });
 }
+
+/**
+ * For a proxied API the gateway knows no operations; when the API defines
+ * scopes, the token must carry at least one of them.
+ */
+export function authorizeAnyScope(env: GatewayEnvironment, api: GatewayApi, caller: Authenticated): void {
+  if (api.scopes.length === 0) return;
+  const granted = caller.credential.grants.get(api.id);
+  if (api.scopes.some((scope) => caller.token.scopes.has(scope) && granted?.has(scope))) return;
+  const wanted = api.scopes.join(" ");
+  throw forbidden(env, "scope-missing", "Scope missing", `Calls to "${api.slug}" need one of the scopes "${wanted}", which the token does not carry.`, wanted, {
+    requiredScope: wanted,
+  });
+}

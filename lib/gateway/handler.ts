@@ -5,7 +5,7 @@ import { ProblemError, problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
 import type { Authenticated, Authenticator } from "./authenticate";
-import { authorizeApi, authorizeScope } from "./authorize";
+import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
 import type { Catalog, GatewayApi, GatewayEnvironment } from "./catalog";
 import { proxyRequest } from "./proxy";
 import { type RateLimiter, rateLimitHeaders } from "./rate-limit";
@@ -80,6 +80,7 @@ export function createGateway(deps: GatewayDeps): (request: Request) => Promise<
     }
     if (api.kind !== "PROXY") throw notFound(`The API "${api.slug}" is not served by this gateway.`);
     outcome.route = "/*";
+    authorizeAnyScope(env, api, caller);
     await rateLimit(env, caller, outcome);
     return proxy(request, url, env, api, remainder, requestId, caller.token.clientId);
   }

@@ -31,7 +31,7 @@ function startUpstream(): Promise<Server> {
   return new Promise((resolve) => upstreamServer.listen(0, "127.0.0.1", () => resolve(upstreamServer)));
 }
 
-async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = false) {
+async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = false, scopes: string[] = []) {
   const env = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
   await db.api.create({
     data: {
@@ -45,6 +45,7 @@ async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = fa
       kind: "PROXY",
       isPublic,
       changelog: [],
+      scopes: { create: scopes.map((name) => ({ name, description: name })) },
       environments: { create: [{ environmentId: env.id, upstreamUrl }] },
     },
   });
@@ -70,6 +71,7 @@ beforeAll(async () => {
   await registerProxyApi("echo", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base/`);
   await registerProxyApi("gone", `http://127.0.0.1:${await freePort()}`);
   await registerProxyApi("open", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, true);
+  await registerProxyApi("scoped", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, false, ["scoped:use"]);
   const client = await newCredential(db, "sso-qa");
   clientId = client.clientId;
   token = await accessToken(server, "sso-qa", client);
@@ -146,6 +148,17 @@ describe("proxying to a registered upstream", () => {
     expect(response.status).toBe(201);
     expect(seen[0]!.url).toBe("/base/status");
     expect(seen[0]!.headers["x-client-id"]).toBeUndefined();
+  });
+
+  it("requires one of a scoped proxied API's scopes in the token", async () => {
+    const client = await newCredential(db, "sso-qa");
+    const withScope = await accessToken(server, "sso-qa", client, "scoped:use");
+    const without = await accessToken(server, "sso-qa", client, "notifications:read");
+    expect((await fetch(`${server.url}/gw/sso-qa/scoped/x`, { headers: { authorization: `Bearer ${withScope}` } })).status).toBe(201);
+    const refused = await fetch(`${server.url}/gw/sso-qa/scoped/x`, { headers: { authorization: `Bearer ${without}` } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="sso-qa", error="insufficient_scope", scope="scoped:use"');
+    expect((await refused.json()).type).toBe(`${server.url}/problems/scope-missing`);
   });
 
   it("answers 504 when the upstream times out", async () => {
