@@ -123,6 +123,15 @@ test("the hook for a test token authorizes Swagger UI", async ({ page }) => {
   expect(await page.evaluate(() => localStorage.getItem("authorized"))).toContain("header.payload.signature");
 });
 
+test("a problem type page explains what to do, accessibly, at 375 px", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/problems/token-wrong-environment");
+  await expect(page.getByRole("heading", { level: 1, name: "Token belongs to another environment" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "What to do" })).toBeVisible();
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
 for (const tab of ["overview", "reference", "credentials"]) {
   test(`the ${tab} tab has no serious accessibility violations and fits 375 px`, async ({ page }) => {
     await page.goto(`/apis/notifications?tab=${tab}&env=sso-qa`);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { ApiTabs } from "@/components/api-page/api-tabs";
 import { ClientCredentialsTab } from "@/components/api-page/client-credentials-tab";
 import { EnvironmentSwitcher } from "@/components/api-page/environment-switcher";
@@ -25,10 +26,13 @@ type Props = {
 
 const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
+/** One query per request, shared by the metadata and the page. */
+const findApi = cache((slug: string, pinnedEnvironment: string | undefined) => findCatalogApi(db(), slug, { pinnedEnvironment }));
+
 async function loadView({ params, searchParams }: Props) {
   const [{ api: slug }, query] = await Promise.all([params, searchParams]);
   const { portalEnvironment } = config();
-  const api = await findCatalogApi(db(), slug, { pinnedEnvironment: portalEnvironment });
+  const api = await findApi(slug, portalEnvironment);
   const env = api && selectEnvironment(api.environments, firstValue(query.env));
   if (!api || !env) notFound();
   return { api, env, tab: parseTab(query.tab), pinned: portalEnvironment !== undefined };
