@@ -59,7 +59,8 @@ export function upstreamTarget(upstreamUrl: string, remainder: string, search: s
 
 /**
  * Streams the request to the environment's upstream and its answer back.
- * Times out with 504; a refused or broken connection is 502.
+ * No response headers within the timeout is 504; a refused or broken
+ * connection is 502; a body that stalls for the timeout is cut off.
  */
 export async function proxyRequest(call: ProxyCall): Promise<Response> {
   const { request, url } = call;
@@ -70,6 +71,8 @@ export async function proxyRequest(call: ProxyCall): Promise<Response> {
   // fetch would decompress silently and leave Content-Encoding wrong for our client.
   headers.set("accept-encoding", "identity");
   const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== null;
+  const abort = new AbortController();
+  let timer = setTimeout(() => abort.abort(), call.timeoutMs);
   let upstream: Response;
   try {
     upstream = await fetch(upstreamTarget(call.upstreamUrl, call.remainder, url.search), {
@@ -77,15 +80,32 @@ export async function proxyRequest(call: ProxyCall): Promise<Response> {
       headers,
       body: hasBody ? request.body : undefined,
       redirect: "manual",
-      signal: AbortSignal.timeout(call.timeoutMs),
+      signal: abort.signal,
       ...(hasBody ? { duplex: "half" } : {}),
     } as RequestInit);
-  } catch (error) {
-    if (error instanceof Error && error.name === "TimeoutError") {
+  } catch {
+    clearTimeout(timer);
+    if (abort.signal.aborted) {
       throw new ProblemError(504, "upstream-timeout", "Gateway Timeout", { detail: `The upstream service did not answer within ${call.timeoutMs} ms.` });
     }
     throw new ProblemError(502, "upstream-unreachable", "Bad Gateway", { detail: "The upstream service could not be reached." });
   }
+  clearTimeout(timer);
+  // Past the headers, the timeout applies to silence between chunks, so long downloads are not cut off.
+  const idle = new TransformStream<Uint8Array, Uint8Array>({
+    start() {
+      timer = setTimeout(() => abort.abort(), call.timeoutMs);
+    },
+    transform(chunk, controller) {
+      timer.refresh();
+      controller.enqueue(chunk);
+    },
+    flush() {
+      clearTimeout(timer);
+    },
+  });
   const responseHeaders = forwardable(upstream.headers, new Set(["content-encoding"]));
-  return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: responseHeaders });
+  const body = upstream.body ? upstream.body.pipeThrough(idle) : null;
+  if (!body) clearTimeout(timer);
+  return new Response(body, { status: upstream.status, statusText: upstream.statusText, headers: responseHeaders });
 }

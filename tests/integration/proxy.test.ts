@@ -23,6 +23,10 @@ function startUpstream(): Promise<Server> {
     req.on("end", () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
       if (req.url?.startsWith("/base/slow")) return void setTimeout(() => res.end("late"), 3_000);
+      if (req.url?.startsWith("/base/stall")) {
+        res.writeHead(200, { "content-type": "text/plain" });
+        return void res.write("partial");
+      }
       if (req.url?.startsWith("/base/big")) return void res.end(Buffer.alloc(8 * 1024 * 1024, "z"));
       res.writeHead(201, { "content-type": "application/json", "x-upstream": "yes", "proxy-authenticate": "Basic realm=upstream" });
       res.end(JSON.stringify({ echoed: Buffer.concat(chunks).toString() }));
@@ -80,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.$disconnect();
   await server?.stop();
+  upstream?.closeAllConnections();
   await new Promise((resolve) => upstream?.close(resolve));
 });
 
@@ -166,6 +171,12 @@ describe("proxying to a registered upstream", () => {
     expect(response.status).toBe(504);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect((await response.json()).type).toBe(`${server.url}/problems/upstream-timeout`);
+  });
+
+  it("cuts off a response body that stalls for the timeout", async () => {
+    const response = await fetch(`${server.url}/gw/sso-qa/echo/stall`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
   });
 
   it("answers 502 when the upstream cannot be reached", async () => {
