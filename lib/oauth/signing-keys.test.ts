@@ -21,3 +21,26 @@ describe("private key sealing", () => {
     expect(() => decryptPrivateKey([version, iv, tag, flipped].join("."), SECRET)).toThrow();
   });
 });
+
+describe("key store after AUTH_SECRET changes", () => {
+  it("retires a key it can no longer open and signs with a new one, keeping the old one published", async () => {
+    const { migratedDatabase } = await import("../../tests/support/db");
+    const { seed } = await import("../../prisma/seed");
+    const { createKeyStore } = await import("./signing-keys");
+    const fixture = await migratedDatabase();
+    try {
+      await seed(fixture.db, { seedDemo: false, seedAdminPassword: undefined, seedDeveloperPassword: undefined });
+      const env = await fixture.db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
+      const before = await createKeyStore({ db: fixture.db, authSecret: SECRET }).signingKey(env.id);
+      const after = await createKeyStore({ db: fixture.db, authSecret: `${SECRET}-rotated` }).signingKey(env.id);
+      expect(after.kid).not.toBe(before.kid);
+      const old = await fixture.db.signingKey.findUniqueOrThrow({ where: { id: before.kid } });
+      expect(old.retiredAt).not.toBeNull();
+      expect(old.publishedUntil!.getTime()).toBeGreaterThan(Date.now() + 3_600_000);
+      const jwks = await createKeyStore({ db: fixture.db, authSecret: `${SECRET}-rotated` }).jwks(env.id);
+      expect(jwks.keys.map((key) => key.kid).sort()).toEqual([before.kid, after.kid].sort());
+    } finally {
+      await fixture.close();
+    }
+  });
+});

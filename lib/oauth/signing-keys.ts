@@ -37,6 +37,18 @@ export async function createSigningKey(db: Pick<Db, "signingKey">, environmentId
   });
 }
 
+/** Retires the environment's signing keys (still published until their tokens expire) and creates the next one. */
+async function replaceSigningKeys(db: Db, environment: { id: string; tokenLifetimeSeconds: number }, authSecret: string) {
+  const now = new Date();
+  const publishedUntil = new Date(now.getTime() + (environment.tokenLifetimeSeconds + 60) * 1000);
+  const signing = await db.signingKey.findMany({ where: { environmentId: environment.id, retiredAt: null } });
+  const created = await createSigningKey(db, environment.id, authSecret);
+  if (signing.length > 0) {
+    await db.signingKey.updateMany({ where: { id: { in: signing.map((key) => key.id) } }, data: { retiredAt: now, publishedUntil } });
+  }
+  return { created, retired: signing.map((key) => key.id), publishedUntil: signing.length > 0 ? publishedUntil : null };
+}
+
 /**
  * `key rotate`: a new key signs from now on; the keys it replaces stay
  * published until every token they signed has expired (lifetime + leeway).
@@ -45,14 +57,8 @@ export async function rotateSigningKey(input: { db: Db; envSlug: string; authSec
   const { db, envSlug, authSecret } = input;
   const environment = await db.environment.findUnique({ where: { slug: envSlug } });
   if (!environment) return undefined;
-  const now = new Date();
-  const publishedUntil = new Date(now.getTime() + (environment.tokenLifetimeSeconds + 60) * 1000);
-  const signing = await db.signingKey.findMany({ where: { environmentId: environment.id, retiredAt: null } });
-  const created = await createSigningKey(db, environment.id, authSecret);
-  if (signing.length > 0) {
-    await db.signingKey.updateMany({ where: { id: { in: signing.map((key) => key.id) } }, data: { retiredAt: now, publishedUntil } });
-  }
-  return { kid: created.id, env: envSlug, retired: signing.map((key) => key.id), retiredPublishedUntil: signing.length > 0 ? publishedUntil : null };
+  const { created, retired, publishedUntil } = await replaceSigningKeys(db, environment, authSecret);
+  return { kid: created.id, env: envSlug, retired, retiredPublishedUntil: publishedUntil };
 }
 
 export type PublishedKey = { kid: string; environmentId: string; jwk: JWK; key: CryptoKey };
@@ -108,11 +114,26 @@ export function createKeyStore(input: { db: Db; authSecret: string; maxAgeMs?: n
     return reload();
   }
 
+  /** The private key, or undefined when it was sealed under another AUTH_SECRET. */
+  function openPrivateKey(sealed: string): string | undefined {
+    try {
+      return decryptPrivateKey(sealed, authSecret);
+    } catch {
+      return undefined;
+    }
+  }
+
   async function loadSigningKey(environmentId: string): Promise<SigningKeyInUse> {
-    const row =
-      (await db.signingKey.findFirst({ where: { environmentId, retiredAt: null }, orderBy: { createdAt: "desc" } })) ??
-      (await createSigningKey(db, environmentId, authSecret));
-    const key = (await importPKCS8(decryptPrivateKey(row.privateKeyEncrypted, authSecret), SIGNING_ALGORITHM)) as CryptoKey;
+    let row = await db.signingKey.findFirst({ where: { environmentId, retiredAt: null }, orderBy: { createdAt: "desc" } });
+    let pem = row && openPrivateKey(row.privateKeyEncrypted);
+    if (!row) row = await createSigningKey(db, environmentId, authSecret);
+    else if (!pem) {
+      // Sealed under a previous AUTH_SECRET: retire it like a rotated key and sign with a new one.
+      const environment = await db.environment.findUniqueOrThrow({ where: { id: environmentId } });
+      row = (await replaceSigningKeys(db, environment, authSecret)).created;
+    }
+    pem ??= decryptPrivateKey(row.privateKeyEncrypted, authSecret);
+    const key = (await importPKCS8(pem, SIGNING_ALGORITHM)) as CryptoKey;
     published = undefined;
     return { kid: row.id, key };
   }
