@@ -93,7 +93,8 @@ export function createGateway(deps: GatewayDeps): (request: Request) => Promise<
     outcome.env = env;
     const servicePath = `${target.apiSlug}${target.remainder}`;
     if (target.apiSlug === "oauth2" || target.apiSlug === ".well-known") {
-      outcome.api = "token-service";
+      // Usage is charted per catalog API, and the token endpoints are the environment's token API.
+      outcome.api = (await catalog.apis(env.id)).find((api) => api.kind === "TOKEN")?.slug ?? "token-service";
       if (!isTokenServicePath(servicePath)) throw notFound(`The token service of "${env.slug}" has no endpoint /${servicePath}.`);
       outcome.route = `/${servicePath}`;
       return tokenService(request, url, env, servicePath);

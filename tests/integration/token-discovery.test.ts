@@ -2,7 +2,7 @@ import * as openid from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { startServer, type TestServer } from "../support/server";
-import { accessToken, basic, newCredential, openDb } from "./gateway-support";
+import { accessToken, basic, eventually, newCredential, openDb } from "./gateway-support";
 
 let server: TestServer;
 let db: Db;
@@ -103,6 +103,9 @@ describe("revocation and introspection", () => {
     expect(unauthenticated.status).toBe(401);
     expect((await unauthenticated.json()).error).toBe("invalid_client");
     expect(await db.revokedToken.count()).toBe(1);
+    const revokeLogged = () => db.requestLog.findFirst({ where: { route: "/oauth2/revoke", status: 200 } });
+    expect(await eventually(async () => (await revokeLogged()) !== null, 6_000)).toBe(true);
+    expect(await revokeLogged()).toMatchObject({ environment: "sso-qa", api: "global-sso-token", method: "POST" });
   });
 
   it("does not let one client revoke another's token", async () => {
