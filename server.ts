@@ -12,6 +12,7 @@ import { handleGatewayRequest } from "./lib/gateway";
 import { requestIdFrom } from "./lib/http/request-id";
 import { sendFetchResponse, toFetchRequest } from "./lib/http/node-fetch";
 import { log } from "./lib/log";
+import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
 import { printSeedReport, seed } from "./prisma/seed";
 import { applyMigrations } from "./scripts/db/migrations";
 
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
       });
   });
   server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
+  startSecretExpirySweeps();
   const stop = () => server.close(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

@@ -3,7 +3,6 @@ import type { Role } from "../db";
 import { problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { log } from "../log";
-import { scheduleSecretExpirySweep } from "../portal/secret-expiry";
 import { assertSameOrigin } from "./same-origin";
 import { apiUser, currentUser, type PortalUser } from "./session";
 
@@ -17,7 +16,6 @@ function wrap<U>(resolveUser: () => Promise<U>, handler: (input: Input<U>) => Pr
     const requestId = requestIdFrom(request.headers);
     try {
       if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-      scheduleSecretExpirySweep();
       const user = await resolveUser();
       const response = await handler({ request, user, params: await context.params });
       response.headers.set("cache-control", "no-store");

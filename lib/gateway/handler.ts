@@ -122,7 +122,7 @@ export function createGateway(deps: GatewayDeps): (request: Request) => Promise<
       if (outcome.headers && problem.status !== 429) for (const [name, value] of Object.entries(outcome.headers)) response.headers.set(name, value);
     }
     const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
-    log.info({ requestId, method: request.method, route: outcome.route ?? url.pathname, status: response.status, latencyMs });
+    log.info({ requestId, method: request.method, route: outcome.route ?? url.pathname, status: response.status, latencyMs, clientId: outcome.clientId });
     if (outcome.env) {
       recorder.record({
         at: new Date(),

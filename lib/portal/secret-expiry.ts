@@ -62,12 +62,12 @@ export async function sendSecretExpiryNotices(input: { db?: Db; now?: Date } = {
 }
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-const globalForSweep = globalThis as unknown as { gatehouseExpirySweepAt?: number };
 
-/** Runs the sweep in the background at most every 10 minutes per process, driven by portal traffic. */
-export function scheduleSecretExpirySweep(): void {
-  const last = globalForSweep.gatehouseExpirySweepAt ?? 0;
-  if (Date.now() - last < SWEEP_INTERVAL_MS) return;
-  globalForSweep.gatehouseExpirySweepAt = Date.now();
-  sendSecretExpiryNotices().catch((error: unknown) => log.error({ err: error }, "secret expiry sweep failed"));
+/** Sweeps now and every 10 minutes for as long as the process runs (server.ts starts it). */
+export function startSecretExpirySweeps(): void {
+  const sweep = () => {
+    sendSecretExpiryNotices().catch((error: unknown) => log.error({ err: error }, "secret expiry sweep failed"));
+  };
+  sweep();
+  setInterval(sweep, SWEEP_INTERVAL_MS).unref();
 }

@@ -4,14 +4,12 @@ import { NewCredentialForm } from "@/components/settings/new-credential-form";
 import { requireUser } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { myApplications } from "@/lib/portal/my-credentials";
-import { scheduleSecretExpirySweep } from "@/lib/portal/secret-expiry";
 
 export const metadata: Metadata = { title: "Client Credentials" };
 export const dynamic = "force-dynamic";
 
 export default async function CredentialsPage() {
   const user = await requireUser("/settings/credentials");
-  scheduleSecretExpirySweep();
   const [applications, environments] = await Promise.all([
     myApplications(user),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true, selfService: true } }),
