@@ -28,7 +28,8 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination,
+    // Asynchronous writes keep a log line per request off the request path.
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 

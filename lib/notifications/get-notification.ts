@@ -6,7 +6,9 @@ import type { StoredNotification } from "./representation";
 
 /** One notification of the calling client, in one query; 404 when it is not theirs. */
 export async function getNotification({ db, id, ...owner }: NotificationOwner & { db: Db; id: string }): Promise<StoredNotification> {
-  const row = await db.notification.findFirst({ where: { id, ...ownerWhere(owner) } });
+  const { environmentId, clientId } = ownerWhere(owner);
+  const [row] = await db.$queryRaw<StoredNotification[]>`
+    SELECT * FROM "Notification" WHERE "id" = ${id} AND "environmentId" = ${environmentId} AND "clientId" = ${clientId}`;
   if (!row) throw notificationNotFound(id);
   return row;
 }
