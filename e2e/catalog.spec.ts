@@ -1,16 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-
-async function seriousAccessibilityViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
-
-async function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-}
+import { horizontalOverflow, seriousAccessibilityViolations } from "./fixtures";
 
 const cards = (page: Page) => page.getByRole("main").getByRole("article");
 const cardTitles = (page: Page) => cards(page).getByRole("heading", { level: 2 });

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
+import { SectionNav } from "@/components/section-nav";
 import { requireAdmin } from "@/lib/auth/session";
 
 const SECTIONS = [
@@ -17,17 +17,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   await requireAdmin("/admin");
   return (
     <div className="space-y-6">
-      <nav aria-label="Admin">
-        <ul className="flex flex-wrap gap-4 border-b border-slate-200 pb-2 text-sm font-medium">
-          {SECTIONS.map((section) => (
-            <li key={section.href}>
-              <Link href={section.href} className="text-slate-700 hover:text-blue-700 hover:underline">
-                {section.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <SectionNav label="Admin" sections={SECTIONS} />
       {children}
     </div>
   );
