@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEVELOPMENT_AUTH_SECRET } from "../lib/config";
 import { createDb } from "../lib/db";
-import { newId } from "../lib/ids";
+import { createNotifications } from "../lib/notifications/create-notifications";
 import { CLI_ACTOR } from "../lib/portal/audit";
 import { createCredential, ensureApplication } from "../lib/portal/credentials";
 
@@ -88,18 +88,21 @@ async function prepareClient(databaseUrl: string) {
     const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: null, name: "Benchmark" });
     const { credential, secret } = await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: ENV, authSecret: DEVELOPMENT_AUTH_SECRET });
     const environment = await db.environment.findUniqueOrThrow({ where: { slug: ENV } });
-    const notification = await db.notification.create({
-      data: {
-        id: newId("ntf"),
-        environmentId: environment.id,
-        clientId: credential.clientId,
-        title: "Benchmark",
-        body: "A notification to read again and again.",
-        category: "system",
-        severity: "info",
-      },
-    });
-    return { clientId: credential.clientId, clientSecret: secret!.clientSecret, notificationId: notification.id };
+    // A full page for the list measurement; the read measurement reads the first one.
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      ids.push(
+        ...(await createNotifications({
+          db,
+          environmentId: environment.id,
+          recipients: { clientIds: [credential.clientId] },
+          title: `Benchmark ${i + 1}`,
+          body: "A notification to read again and again.",
+          createdAt: new Date(Date.now() - i * 1000),
+        })),
+      );
+    }
+    return { clientId: credential.clientId, clientSecret: secret!.clientSecret, notificationId: ids[0]! };
   } finally {
     await db.$disconnect();
   }
@@ -152,6 +155,10 @@ async function main(): Promise<void> {
       url: `${origin}/gw/${ENV}/notifications/v1/notifications/${client.notificationId}`,
       headers: { authorization: `Bearer ${token}` },
     });
+    const list = await measure("gateway GET /v1/notifications (20)", {
+      url: `${origin}/gw/${ENV}/notifications/v1/notifications?limit=20`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     const nextRoute = await measure("Next route GET /api/next-ping", { url: `${origin}/api/next-ping` });
     const bareNode = await measure("bare node:http", { url: `http://127.0.0.1:${barePort}/` });
     const tokens = await measure("token endpoint POST /oauth2/token", tokenOptions);
@@ -162,6 +169,7 @@ async function main(): Promise<void> {
       "",
       `Gatehouse benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, loopback`,
       row("gateway GET /v1/notifications/{id}", gateway),
+      row("gateway GET /v1/notifications (20)", list),
       row("Next route GET /api/next-ping", nextRoute),
       row("bare node:http", bareNode),
       row("token endpoint POST /oauth2/token", tokens),

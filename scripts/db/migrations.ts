@@ -1,8 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as Engine from "@prisma/schema-engine-wasm";
-import Database from "better-sqlite3";
-import { sqlitePath } from "../../lib/config";
 import { withSchemaEngine } from "./schema-engine";
 import { type Dialect, DIALECTS, MIGRATIONS_ROOT, dialectOf, schemaFor } from "./schema";
 
@@ -40,18 +38,7 @@ export function readMigrations(dialect: Dialect): Engine.MigrationList {
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   const migrationsList = readMigrations(dialectOf(databaseUrl));
   const { appliedMigrationNames } = await withSchemaEngine(databaseUrl, (engine) => engine.applyMigrations({ migrationsList, filters: NO_FILTER }));
-  if (dialectOf(databaseUrl) === "sqlite") useWriteAheadLog(databaseUrl);
   return appliedMigrationNames;
-}
-
-/**
- * The request log is written from a worker thread while requests read: in WAL
- * mode readers never wait for that writer. The mode is stored in the file.
- */
-function useWriteAheadLog(databaseUrl: string): void {
-  const database = new Database(sqlitePath(databaseUrl));
-  database.pragma("journal_mode = WAL");
-  database.close();
 }
 
 async function diffScript(from: Engine.DiffTarget, to: Engine.DiffTarget): Promise<string> {
