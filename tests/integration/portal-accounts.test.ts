@@ -3,7 +3,7 @@ import { createDb, type Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
 import { hashPassword } from "../../lib/portal/passwords";
 import { startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
-import { type PortalClient, signIn, signInError } from "./portal-session";
+import { type PortalClient, signedIn, signIn, signInError } from "./portal-session";
 
 let server: TestServer;
 let database: Db;
@@ -21,9 +21,9 @@ beforeAll(async () => {
   server = await startServer();
   database = createDb(server.databaseUrl);
   await createUser("other@example.com", OTHER_PASSWORD);
-  developer = (await signIn(server, "developer@example.com", TEST_DEVELOPER_PASSWORD))!;
-  other = (await signIn(server, "other@example.com", OTHER_PASSWORD))!;
-  admin = (await signIn(server, "admin@example.com", TEST_ADMIN_PASSWORD))!;
+  developer = await signedIn(server, "developer@example.com", TEST_DEVELOPER_PASSWORD);
+  other = await signedIn(server, "other@example.com", OTHER_PASSWORD);
+  admin = await signedIn(server, "admin@example.com", TEST_ADMIN_PASSWORD);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../lib/db";
 import { startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
-import { type PortalClient, signIn } from "./portal-session";
+import { type PortalClient, signedIn } from "./portal-session";
 
 let server: TestServer;
 let database: Db;
@@ -11,8 +11,8 @@ let admin: PortalClient;
 beforeAll(async () => {
   server = await startServer();
   database = createDb(server.databaseUrl);
-  developer = (await signIn(server, "developer@example.com", TEST_DEVELOPER_PASSWORD))!;
-  admin = (await signIn(server, "admin@example.com", TEST_ADMIN_PASSWORD))!;
+  developer = await signedIn(server, "developer@example.com", TEST_DEVELOPER_PASSWORD);
+  admin = await signedIn(server, "admin@example.com", TEST_ADMIN_PASSWORD);
 });
 
 afterAll(async () => {

@@ -10,8 +10,8 @@ function cookiesFrom(response: Response): string[] {
   return response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!);
 }
 
-/** Signs in through next-auth's credentials callback; null when the sign-in was refused. */
-export async function signIn(server: TestServer, email: string, password: string): Promise<PortalClient | null> {
+/** next-auth's credentials callback, as the login form posts it. */
+async function postCredentials(server: TestServer, email: string, password: string) {
   const csrf = await fetch(`${server.url}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const jar = cookiesFrom(csrf);
@@ -21,6 +21,12 @@ export async function signIn(server: TestServer, email: string, password: string
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; ") },
     body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
   });
+  return { jar, callback };
+}
+
+/** Signs in through next-auth's credentials callback; null when the sign-in was refused. */
+export async function signIn(server: TestServer, email: string, password: string): Promise<PortalClient | null> {
+  const { jar, callback } = await postCredentials(server, email, password);
   const session = cookiesFrom(callback).find((cookie) => cookie.startsWith("next-auth.session-token="));
   if (!session) return null;
   const cookie = [...jar, session].join("; ");
@@ -38,14 +44,14 @@ export async function signIn(server: TestServer, email: string, password: string
 
 /** The next-auth error code of a refused sign-in (CredentialsSignin, TooManyAttempts). */
 export async function signInError(server: TestServer, email: string, password: string): Promise<string | null> {
-  const csrf = await fetch(`${server.url}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const callback = await fetch(`${server.url}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookiesFrom(csrf).join("; ") },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-  });
+  const { callback } = await postCredentials(server, email, password);
   const location = callback.headers.get("location") ?? (((await callback.json().catch(() => ({}))) as { url?: string }).url ?? "");
   return new URL(location, server.url).searchParams.get("error");
+}
+
+/** A user the test expects to get in; a refused sign-in fails the test here, not later. */
+export async function signedIn(server: TestServer, email: string, password: string): Promise<PortalClient> {
+  const client = await signIn(server, email, password);
+  if (!client) throw new Error(`${email} could not sign in`);
+  return client;
 }
