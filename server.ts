@@ -10,7 +10,8 @@ import { ConfigError, config } from "./lib/config";
 import { db } from "./lib/db";
 import { handleGatewayRequest } from "./lib/gateway";
 import { requestIdFrom } from "./lib/http/request-id";
-import { sendFetchResponse, toFetchRequest } from "./lib/http/node-fetch";
+import { isFetchMethod, sendFetchResponse, toFetchRequest } from "./lib/http/node-fetch";
+import { ProblemError, problemResponse } from "./lib/http/problem";
 import { log } from "./lib/log";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
 import { printSeedReport, seed } from "./prisma/seed";
@@ -53,6 +54,16 @@ function servePortal(handle: (req: IncomingMessage, res: ServerResponse) => Prom
   };
 }
 
+/** TRACE and friends cannot become a Fetch Request; they get their 405 here, not a crash. */
+async function answerGateway(req: IncomingMessage, publicUrl: string): Promise<Response> {
+  if (isFetchMethod(req.method)) return handleGatewayRequest(toFetchRequest(req, publicUrl));
+  const problem = new ProblemError(405, "method-not-allowed", "Method Not Allowed", {
+    detail: `The gateway does not serve ${req.method} requests.`,
+    headers: { allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" },
+  });
+  return problemResponse(problem, { instance: new URL(req.url ?? "/", publicUrl).pathname, requestId: requestIdFrom(new Headers({ "x-request-id": String(req.headers["x-request-id"] ?? "") })) });
+}
+
 async function main(): Promise<void> {
   const { port, publicUrl } = config();
   await prepareDatabase();
@@ -62,7 +73,7 @@ async function main(): Promise<void> {
   const portal = servePortal(app.getRequestHandler());
   const server = createServer((req, res) => {
     if (!GATEWAY_PATH.test(req.url ?? "")) return portal(req, res);
-    handleGatewayRequest(toFetchRequest(req, publicUrl))
+    answerGateway(req, publicUrl)
       .then((response) => sendFetchResponse(response, res))
       .catch((error: unknown) => {
         log.error({ err: error }, "gateway response failed");

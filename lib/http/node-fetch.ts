@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 
+/** Methods Node's HTTP parser accepts but a Fetch `Request` refuses to carry (it throws). */
+const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+export function isFetchMethod(method: string | undefined): boolean {
+  return !FETCH_FORBIDDEN_METHODS.has((method ?? "").toUpperCase());
+}
+
 /** A Fetch `Request` for a Node request, addressed at `origin`. Bodies stream, unread. */
 export function toFetchRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();

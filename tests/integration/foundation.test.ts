@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../support/server";
 
@@ -88,5 +89,21 @@ describe("production server", () => {
     await fetch(`${server.url}/api/health?access_token=${secret}`, { headers: { authorization: `Bearer ${secret}` } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.output()).not.toContain("THIS-must-never-be-logged");
+  });
+
+  it("answers methods that Fetch cannot carry (TRACE) with a 405 problem and keeps serving", async () => {
+    const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/gw/sso-qa/notifications/v1/notifications`, { method: "TRACE" }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(answer.status).toBe(405);
+    expect(answer.type).toBe("application/problem+json");
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 405, type: `${server.url}/problems/method-not-allowed` });
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });
 });
