@@ -80,6 +80,10 @@ export function problemResponse(problem: ProblemError, context: ProblemContext):
 /** Anything not a ProblemError becomes a bare 500; the caller logs the cause, the client never sees it. */
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
+  // PostgreSQL refuses NUL characters in text; only a client's input can carry one there.
+  if (error instanceof Error && error.message.includes("invalid byte sequence for encoding")) {
+    return new ProblemError(400, "validation-failed", "The request is not valid", { detail: "Text values may not contain NUL characters." });
+  }
   return new ProblemError(500, "internal-error", "Internal Server Error", {
     detail: "The server failed to answer this request. Quote the request id when you report it.",
   });

@@ -1,4 +1,5 @@
 import { validationProblem } from "../http/problem";
+import { isNotificationId } from "./not-found";
 
 /** A position in the newest-first order: the last item a page returned. */
 export type Cursor = { createdAt: Date; id: string };
@@ -20,8 +21,7 @@ export function decodeCursor(value: string): Cursor {
     decoded.length === 2 &&
     Number.isSafeInteger(decoded[0]) &&
     typeof decoded[1] === "string" &&
-    decoded[1].length > 0 &&
-    decoded[1].length <= 100
+    isNotificationId(decoded[1])
   ) {
     const createdAt = new Date(decoded[0] as number);
     if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: decoded[1] };

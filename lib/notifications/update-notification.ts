@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "../db";
 import { type FieldError, ProblemError, validationProblem } from "../http/problem";
 import { ifMatchSatisfied, notificationEtag } from "./etag";
-import { notificationNotFound } from "./not-found";
+import { isNotificationId, notificationNotFound } from "./not-found";
 import { type NotificationOwner, ownerWhere } from "./owner";
 import { type StoredNotification, toResource } from "./representation";
 import { READ_ONLY_FIELDS, type UpdateNotificationBody } from "./schemas";
@@ -48,6 +48,7 @@ function readOnlyMismatches(input: UpdateNotificationBody, row: StoredNotificati
  */
 export async function updateNotification({ db, id, input, ifMatch, ...owner }: UpdateNotificationArgs): Promise<StoredNotification> {
   const where = { id, ...ownerWhere(owner) };
+  if (!isNotificationId(id)) throw notificationNotFound(id);
   for (let attempt = 1; ; attempt++) {
     const current = await db.notification.findFirst({ where });
     if (!current) throw notificationNotFound(id);

@@ -180,6 +180,7 @@ describe("GET /v1/notifications", () => {
     ["?since=yesterday", ["query:since"]],
     ["?cursor=not-a-cursor", ["query:cursor"]],
     ["?cursor=", ["query:cursor"]],
+    [`?cursor=${Buffer.from(JSON.stringify([0, "ntf_\u0000"])).toString("base64url")}`, ["query:cursor"]],
     ["?limit=0&category=gossip&extra=1", ["query:extra", "query:category", "query:limit"]],
   ])("answers %s with a 400 naming the parameter", async (query, fields) => {
     expect((await fieldsNamed(await call(alice, query))).sort()).toEqual([...fields].sort());
@@ -206,6 +207,13 @@ describe("GET /v1/notifications/{id}", () => {
   it("answers 404 for an unknown id", async () => {
     const body = await problem(await call(alice, "/ntf_doesnotexist"), 404);
     expect(body).toMatchObject({ title: "Not Found", instance: "/gw/sso-qa/notifications/v1/notifications/ntf_doesnotexist" });
+  });
+
+  it("answers 404, not 500, for ids that cannot exist (NUL, which PostgreSQL refuses)", async () => {
+    for (const id of ["%00", "ntf_%00", "not-an-id"]) {
+      await problem(await call(alice, `/${id}`), 404);
+      await problem(await put(alice, id, { status: "read" }), 404);
+    }
   });
 });
 
