@@ -1,7 +1,7 @@
 import "server-only";
 import type { Logger } from "pino";
 import type { FailureCounter } from "../gateway/rate-limit";
-import { clientSecretMatches } from "./client-secrets";
+import { hashClientSecret, isClientIdShaped, secretHashesEqual } from "./client-secrets";
 import type { CredentialState, CredentialStates } from "./credential-states";
 import { OAuthError } from "./oauth-error";
 
@@ -57,8 +57,16 @@ export function createClientAuthenticator(deps: { states: CredentialStates; fail
         "retry-after": String(Math.max(1, failures.resetSeconds)),
       });
     }
-    const credential = await deps.states.get(presented.clientId);
-    const secret = credential?.secrets.find((candidate) => clientSecretMatches(presented.clientSecret, candidate.hash, deps.authSecret));
+    // Hashed before the lookup, so an unknown client id costs the same as a wrong secret.
+    const presentedHash = hashClientSecret(presented.clientSecret, deps.authSecret);
+    const matching = (state: CredentialState | undefined) => state?.secrets.find((candidate) => secretHashesEqual(presentedHash, candidate.hash));
+    let credential = await deps.states.get(presented.clientId);
+    let secret = matching(credential);
+    if (credential && !secret) {
+      // A secret created or rotated in the last few seconds is not in the kept state yet.
+      credential = await deps.states.refresh(presented.clientId);
+      secret = matching(credential);
+    }
     const reason = !credential
       ? "unknown client id"
       : credential.environmentId !== envId
@@ -70,7 +78,8 @@ export function createClientAuthenticator(deps: { states: CredentialStates; fail
             : undefined;
     if (reason || !credential || !secret) {
       await deps.failures.record(failureKey);
-      deps.log.info({ clientId: presented.clientId, env: envSlug, reason }, "client authentication failed");
+      const clientId = isClientIdShaped(presented.clientId) ? presented.clientId : "(not a client id)";
+      deps.log.info({ clientId, env: envSlug, reason }, "client authentication failed");
       throw new OAuthError(401, "invalid_client", "Client authentication failed.", { "www-authenticate": `Basic realm="${envSlug}"` });
     }
     return { credential, secretId: secret.id };

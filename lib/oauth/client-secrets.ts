@@ -3,10 +3,15 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { deriveKey } from "./derived-keys";
 
 /** `gsk_` + 43 base64url characters (256 random bits): secret scanners look for the prefix. */
-export const CLIENT_SECRET_PATTERN = /^gsk_[A-Za-z0-9_-]{43}$/;
-
 export function generateClientSecret(): string {
   return `gsk_${randomBytes(32).toString("base64url")}`;
+}
+
+const CLIENT_ID_PATTERN = /^gci_[0-9a-f]{24}$/;
+
+/** Whether a presented client id has the shape we issue; anything else may be a pasted secret and is never logged. */
+export function isClientIdShaped(value: string): boolean {
+  return CLIENT_ID_PATTERN.test(value);
 }
 
 /** `gci_` + 24 hex characters. */
@@ -33,11 +38,15 @@ export function hashClientSecret(secret: string, authSecret: string): string {
   return createHmac("sha256", pepperFor(authSecret)).update(secret).digest("base64url");
 }
 
-/** Constant-time comparison of a presented secret with one stored hash. */
-export function clientSecretMatches(secret: string, storedHash: string, authSecret: string): boolean {
-  const actual = Buffer.from(hashClientSecret(secret, authSecret));
+/** Constant-time comparison of a presented secret's hash with one stored hash. */
+export function secretHashesEqual(presentedHash: string, storedHash: string): boolean {
+  const actual = Buffer.from(presentedHash);
   const expected = Buffer.from(storedHash);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+export function clientSecretMatches(secret: string, storedHash: string, authSecret: string): boolean {
+  return secretHashesEqual(hashClientSecret(secret, authSecret), storedHash);
 }
 
 /** The last four characters, shown so owners can tell their secrets apart. */

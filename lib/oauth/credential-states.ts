@@ -15,6 +15,8 @@ export type CredentialState = {
 export type CredentialStates = {
   /** the state of `clientId`, at most `maxAgeMs` old; undefined for an unknown client */
   get(clientId: string): Promise<CredentialState | undefined>;
+  /** the state of `clientId` read now, replacing what was kept */
+  refresh(clientId: string): Promise<CredentialState | undefined>;
 };
 
 /**
@@ -48,16 +50,21 @@ export function createCredentialStates(input: { db: Db; maxAgeMs?: number; maxEn
     };
   }
 
+  function refresh(clientId: string): Promise<CredentialState | undefined> {
+    const entry = { state: load(clientId), loadedAt: Date.now() };
+      cache.delete(clientId);
+      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+      cache.set(clientId, entry);
+    entry.state.catch(() => cache.delete(clientId));
+    return entry.state;
+  }
+
   return {
     get(clientId) {
       const cached = cache.get(clientId);
       if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached.state;
-      const entry = { state: load(clientId), loadedAt: Date.now() };
-      cache.delete(clientId);
-      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-      cache.set(clientId, entry);
-      entry.state.catch(() => cache.delete(clientId));
-      return entry.state;
+      return refresh(clientId);
     },
+    refresh,
   };
 }

@@ -143,6 +143,13 @@ describe("POST /gw/{env}/oauth2/token", () => {
     expect(await accessToken(server, "sso-qa", { clientId: rotating.clientId, clientSecret: next.clientSecret })).toBeTruthy();
   });
 
+  it("accepts a secret rotated in right after a token request, without waiting for the kept credential state", async () => {
+    const rotating = await newCredential(db, "sso-qa");
+    expect(await accessToken(server, "sso-qa", rotating)).toBeTruthy();
+    const next = await rotateSecret({ db, actor: CLI_ACTOR, clientId: rotating.clientId, graceSeconds: 600, authSecret: SERVER_AUTH_SECRET });
+    expect(await accessToken(server, "sso-qa", { clientId: rotating.clientId, clientSecret: next.clientSecret })).toBeTruthy();
+  });
+
   it("refuses an expired secret with invalid_client", async () => {
     const expiring = await newCredential(db, "sso-qa");
     await db.credentialSecret.updateMany({ where: { credentialId: expiring.credentialId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
@@ -183,7 +190,9 @@ describe("POST /gw/{env}/oauth2/token", () => {
     await expectOAuthError(throttled, 429, "temporarily_unavailable");
   });
 
-  it("never writes a secret to the log", async () => {
+  it("never writes a secret to the log, even one sent in place of the client id", async () => {
+    const swapped = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(client.clientSecret, client.clientId) }, body: GRANT });
+    await expectOAuthError(swapped, 401, "invalid_client");
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.output()).not.toContain(client.clientSecret);
   });
