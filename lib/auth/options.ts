@@ -60,8 +60,9 @@ export function authOptions(): NextAuthOptions {
     callbacks: {
       async signIn({ account, profile }) {
         if (account?.provider !== GLOBAL_SSO_PROVIDER_ID) return true;
-        // An address the identity provider has not verified must not take over an existing account.
-        const verified = (profile as { email_verified?: boolean } | undefined)?.email_verified !== false;
+        // Only an address the identity provider vouches for may link to an account: a
+        // provider that leaves email_verified out would otherwise hand over any account.
+        const verified = (profile as { email_verified?: unknown } | undefined)?.email_verified === true;
         const user = await linkSsoUser(account.providerAccountId, verified ? profile?.email : undefined, profile?.name);
         return user !== null;
       },

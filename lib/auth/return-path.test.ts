@@ -8,6 +8,9 @@ describe("safeReturnPath", () => {
     ["//evil.example/x", "/settings"],
     ["/\\evil.example", "/settings"],
     ["https://evil.example", "/settings"],
+    ["/\t/evil.example", "/settings"],
+    ["/\n/evil.example", "/settings"],
+    ["/%09/evil.example", "/%09/evil.example"],
     [undefined, "/settings"],
     [["/a", "/b"], "/settings"],
   ])("%j becomes %j", (input, expected) => {

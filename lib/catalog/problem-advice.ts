@@ -232,8 +232,8 @@ const PROBLEMS: ProblemAdvice[] = [
     code: "requester-without-account",
     title: "Requester has no account",
     status: 409,
-    explanation: "Approving provisions a credential for the requester, but no portal user has the requester's email.",
-    advice: "Create the user first (Admin → Users), then approve the request.",
+    explanation: "Approving provisions a credential for the requester's account, but the request was sent without signing in (or by a disabled account), so it names no account to provision into.",
+    advice: "Ask the requester to sign in and send the request again from Contact Us, then approve that one.",
   },
   {
     code: "own-account",

@@ -27,10 +27,15 @@ async function claimPending(id: string, admin: PortalUser, status: "APPROVED" | 
   throw new ProblemError(409, "already-decided", "Already decided", { detail: `The access request "${id}" was already decided.` });
 }
 
-/** The account the request came from: the signed-in requester, else the user with the email they gave. */
-async function requesterOf(request: { requesterId: string | null; email: string }) {
-  if (request.requesterId) return db().user.findUnique({ where: { id: request.requesterId } });
-  return db().user.findUnique({ where: { email: request.email.toLowerCase() } });
+/**
+ * The account the request came from, and only when it was sent signed in: an
+ * email typed by an anonymous visitor proves nothing, and provisioning into
+ * that address's account would hand its owner a credential they never asked for.
+ */
+async function requesterOf(request: { requesterId: string | null }) {
+  if (!request.requesterId) return null;
+  const user = await db().user.findUnique({ where: { id: request.requesterId } });
+  return user && !user.disabledAt ? user : null;
 }
 
 /**
@@ -46,7 +51,7 @@ export async function approveAccessRequest(admin: PortalUser, id: string) {
   const requester = provisions ? await requesterOf(request) : null;
   if (provisions && !requester) {
     throw new ProblemError(409, "requester-without-account", "Requester has no account", {
-      detail: `No user has the email ${request.email}; create the account first (Users), then approve.`,
+      detail: `The request was not sent by an active signed-in account; ask ${request.email} to sign in and send it again from Contact Us.`,
     });
   }
   await claimPending(id, admin, "APPROVED", null);

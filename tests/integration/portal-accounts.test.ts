@@ -196,6 +196,21 @@ describe("Contact Us and the access-request queue", () => {
     expect(audit.map((event) => event.action).sort()).toEqual(["access-request.approve", "access-request.created"]);
   });
 
+  it("does not provision a request sent without signing in into the account with that email", async () => {
+    const sent = await fetch(`${server.url}/api/portal/contact`, {
+      method: "POST",
+      headers: { origin: server.url, "content-type": "application/json", "x-forwarded-for": "203.0.113.77" },
+      body: JSON.stringify({ topic: "CREDENTIALS", environment: "sso-prod", application: "Planted App", name: "Someone", email: "developer@example.com", message: "For the developer" }),
+    });
+    expect(sent.status).toBe(201);
+    const { id } = await sent.json();
+    const refused = await admin.post(`/api/portal/admin/requests/${id}/approve`);
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).type).toBe(`${server.url}/problems/requester-without-account`);
+    expect(await database.application.count({ where: { name: "Planted App" } })).toBe(0);
+    expect((await database.accessRequest.findUniqueOrThrow({ where: { id } })).status).toBe("PENDING");
+  });
+
   it("rejects with a reason that the requester sees", async () => {
     const sent = await developer.post("/api/portal/contact", { topic: "OTHER", name: "Dev", email: "developer@example.com", message: "Hello" });
     const { id } = await sent.json();

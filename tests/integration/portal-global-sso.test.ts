@@ -8,7 +8,7 @@ import { startServer, type TestServer } from "../support/server";
 const CLIENT_ID = "gatehouse-portal";
 const CLIENT_SECRET = "global-sso-client-secret-for-tests";
 
-type Identity = { sub: string; email: string; name: string };
+type Identity = { sub: string; email: string; name: string; emailVerified?: boolean };
 
 /**
  * A minimal OpenID Provider: discovery, an authorize endpoint that signs the
@@ -48,7 +48,7 @@ async function startIssuer(identity: () => Identity) {
       for await (const chunk of req) body += chunk;
       const who = codes.get(new URLSearchParams(body).get("code") ?? "");
       if (!who) return send(400, { error: "invalid_grant" });
-      const idToken = await new SignJWT({ email: who.email, name: who.name })
+      const idToken = await new SignJWT({ email: who.email, name: who.name, ...(who.emailVerified === undefined ? {} : { email_verified: who.emailVerified }) })
         .setProtectedHeader({ alg: "RS256", kid: "test-key" })
         .setIssuer(issuer)
         .setAudience(CLIENT_ID)
@@ -117,13 +117,21 @@ describe("Global SSO", () => {
   });
 
   it("links an existing account by email and keeps its role", async () => {
-    nextIdentity = { sub: "sso-admin", email: "admin@example.com", name: "Ada" };
+    nextIdentity = { sub: "sso-admin", email: "admin@example.com", name: "Ada", emailVerified: true };
     expect(await signInThroughGlobalSso()).toMatchObject({ email: "admin@example.com", role: "ADMIN" });
     expect((await database.user.findUniqueOrThrow({ where: { email: "admin@example.com" } })).ssoSubject).toBe("sso-admin");
   });
 
+  it("does not link an existing account when the provider does not say the email is verified", async () => {
+    for (const [sub, emailVerified] of [["sso-unverified", false], ["sso-unstated", undefined]] as const) {
+      nextIdentity = { sub, email: "developer@example.com", name: "Impostor", emailVerified };
+      expect(await signInThroughGlobalSso()).toBeUndefined();
+    }
+    expect((await database.user.findUniqueOrThrow({ where: { email: "developer@example.com" } })).ssoSubject).toBeNull();
+  });
+
   it("creates a developer on first sign-in and refuses disabled accounts", async () => {
-    nextIdentity = { sub: "sso-new", email: "New.Person@example.com", name: "New Person" };
+    nextIdentity = { sub: "sso-new", email: "New.Person@example.com", name: "New Person", emailVerified: true };
     expect(await signInThroughGlobalSso()).toMatchObject({ email: "new.person@example.com", role: "DEVELOPER" });
     await database.user.update({ where: { email: "new.person@example.com" }, data: { disabledAt: new Date() } });
     expect(await signInThroughGlobalSso()).toBeUndefined();
