@@ -2,13 +2,14 @@ import type { Metadata } from "next";
 import { ContactForm } from "@/components/contact/contact-form";
 import { currentUser } from "@/lib/auth/session";
 import { contactChoices } from "@/lib/portal/contact";
+import { firstParam, type SearchParams } from "@/lib/http/search-params";
 
 export const metadata: Metadata = { title: "Contact Us" };
 export const dynamic = "force-dynamic";
 
-export default async function ContactPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ContactPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const [user, choices, params] = await Promise.all([currentUser(), contactChoices(), searchParams]);
-  const pick = (name: string) => (typeof params[name] === "string" ? (params[name] as string) : "");
+  const pick = (name: string) => firstParam(params[name]) ?? "";
   return (
     <div className="mx-auto max-w-2xl space-y-6">
       <h1 className="text-2xl font-bold">Contact Us</h1>

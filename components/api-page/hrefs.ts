@@ -1,3 +1,5 @@
+import { firstParam } from "@/lib/http/search-params";
+
 export const API_TABS = [
   { id: "overview", label: "Overview" },
   { id: "reference", label: "Reference" },
@@ -7,7 +9,7 @@ export const API_TABS = [
 export type ApiTab = (typeof API_TABS)[number]["id"];
 
 export function parseTab(value: string | string[] | undefined): ApiTab {
-  const first = Array.isArray(value) ? value[0] : value;
+  const first = firstParam(value);
   return API_TABS.find((tab) => tab.id === first)?.id ?? "overview";
 }
 

@@ -32,7 +32,8 @@ export const apiInputSchema = z.object({
   credentialType: z.enum(["", "GLOBAL_SSO", "PLATFORM"]).default("").transform((value) => value || null),
   environments: z
     .array(z.object({ slug: z.string(), upstreamUrl: z.string().trim().max(2000).default("") }))
-    .min(1, "Offer the API in at least one environment"),
+    .min(1, "Offer the API in at least one environment")
+    .refine((rows) => new Set(rows.map((row) => row.slug)).size === rows.length, "List each environment once"),
   openapiDocument: z.string().max(2_000_000, "Keep the document under 2 MB").default(""),
 });
 

@@ -64,6 +64,9 @@ describe("API registry", () => {
     const errors = (await second.json()).errors as { field: string; message: string }[];
     expect(errors.map((error) => error.field)).toEqual(["environments.0.slug", "environments.0.upstreamUrl", "openapiDocument"]);
     expect(errors[2]!.message).toContain("openapi");
+    const twice = await admin.post("/api/portal/admin/apis", { ...orders, slug: "orders-twice", environments: [orders.environments[0], orders.environments[0]] });
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()).errors as { field: string }[]).map((error) => error.field)).toEqual(["environments"]);
   });
 
   it("creates a proxied API that the catalog lists and the gateway protects, then edits it", async () => {

@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import { requireAdmin } from "@/lib/auth/session";
 import { recentAuditEvents } from "@/lib/portal/audit-log";
+import { firstParam, type SearchParams } from "@/lib/http/search-params";
 
 export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
 
-export default async function AdminAuditPage({ searchParams }: { searchParams: Promise<{ action?: string; target?: string }> }) {
+export default async function AdminAuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin("/admin/audit");
   const filter = await searchParams;
-  const events = await recentAuditEvents({ action: filter.action?.slice(0, 100), target: filter.target?.slice(0, 100) });
+  const events = await recentAuditEvents({ action: firstParam(filter.action, 100), target: firstParam(filter.target, 100) });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Audit log</h1>

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { RequestDecision } from "@/components/admin/request-decision";
 import { requireAdmin } from "@/lib/auth/session";
 import { accessRequestQueue } from "@/lib/portal/access-requests";
+import { firstParam, type SearchParams } from "@/lib/http/search-params";
 
 export const metadata: Metadata = { title: "Access requests" };
 export const dynamic = "force-dynamic";
@@ -10,9 +11,9 @@ export const dynamic = "force-dynamic";
 const STATUSES = ["PENDING", "APPROVED", "REJECTED"] as const;
 const TOPIC_LABELS = { CREDENTIALS: "Credentials", API_ACCESS: "API access", OTHER: "Other" } as const;
 
-export default async function AdminRequestsPage({ searchParams }: { searchParams: Promise<{ status?: string }> }) {
+export default async function AdminRequestsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin("/admin/requests");
-  const wanted = (await searchParams).status?.toUpperCase();
+  const wanted = firstParam((await searchParams).status)?.toUpperCase();
   const status = STATUSES.find((candidate) => candidate === wanted) ?? "PENDING";
   const requests = await accessRequestQueue(status);
   return (

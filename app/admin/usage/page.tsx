@@ -3,11 +3,10 @@ import { UsageChart } from "@/components/admin/usage-chart";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { USAGE_WINDOWS, type UsageBreakdown, type UsageWindow, usageReport } from "@/lib/portal/usage";
+import { firstParam, type SearchParams } from "@/lib/http/search-params";
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
-
-type Query = { window?: string; api?: string; environment?: string; clientId?: string };
 
 function Breakdown({ title, rows }: { title: string; rows: UsageBreakdown[] }) {
   return (
@@ -39,13 +38,13 @@ function Breakdown({ title, rows }: { title: string; rows: UsageBreakdown[] }) {
   );
 }
 
-export default async function AdminUsagePage({ searchParams }: { searchParams: Promise<Query> }) {
+export default async function AdminUsagePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin("/admin/usage");
-  const query = await searchParams;
-  const window: UsageWindow = query.window === "7d" ? "7d" : "24h";
-  const pick = (value: string | undefined) => (value ? value.slice(0, 100) : undefined);
+  const params = await searchParams;
+  const query = { api: firstParam(params.api, 100), environment: firstParam(params.environment, 100), clientId: firstParam(params.clientId, 100) };
+  const window: UsageWindow = firstParam(params.window) === "7d" ? "7d" : "24h";
   const [report, apis, environments] = await Promise.all([
-    usageReport({ window, api: pick(query.api), environment: pick(query.environment), clientId: pick(query.clientId) }),
+    usageReport({ window, api: query.api || undefined, environment: query.environment || undefined, clientId: query.clientId || undefined }),
     db().api.findMany({ orderBy: { name: "asc" }, select: { slug: true, name: true } }),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
   ]);

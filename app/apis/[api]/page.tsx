@@ -16,6 +16,7 @@ import { findFirstCall } from "@/lib/catalog/first-call";
 import { apiServerUrl, selectEnvironment } from "@/lib/catalog/environment-urls";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { firstParam } from "@/lib/http/search-params";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +25,6 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** One query per request, shared by the metadata and the page. */
 const findApi = cache((slug: string, pinnedEnvironment: string | undefined) => findCatalogApi(db(), slug, { pinnedEnvironment }));
@@ -33,7 +33,7 @@ async function loadView({ params, searchParams }: Props) {
   const [{ api: slug }, query] = await Promise.all([params, searchParams]);
   const { portalEnvironment } = config();
   const api = await findApi(slug, portalEnvironment);
-  const env = api && selectEnvironment(api.environments, firstValue(query.env));
+  const env = api && selectEnvironment(api.environments, firstParam(query.env));
   if (!api || !env) notFound();
   return { api, env, tab: parseTab(query.tab), pinned: portalEnvironment !== undefined };
 }
