@@ -16,7 +16,11 @@ export async function signedInPage(browser: Browser, baseURL: string, who: keyof
     form: { csrfToken, email: ACCOUNTS[who].email, password: ACCOUNTS[who].password, json: "true" },
     maxRedirects: 0,
   });
-  if (response.status() >= 400) throw new Error(`sign-in as ${who} failed with ${response.status()}`);
+  // A refused sign-in still answers 200 or 302 (with ?error=); only the session cookie tells.
+  const cookies = await context.cookies();
+  if (!cookies.some((cookie) => cookie.name === "next-auth.session-token")) {
+    throw new Error(`sign-in as ${who} was refused (${response.status()})`);
+  }
   return page;
 }
 
