@@ -40,12 +40,13 @@ test("the filters narrow the catalog and stay in the URL", async ({ page }) => {
 });
 
 test("the catalog loads no Swagger UI code", async ({ page }) => {
-  const scripts: string[] = [];
-  page.on("response", async (response) => {
-    if (response.request().resourceType() === "script") scripts.push(await response.text());
+  const bodies: Promise<string>[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") bodies.push(response.text());
   });
   await page.goto("/apis");
   await page.waitForLoadState("networkidle");
+  const scripts = await Promise.all(bodies);
   expect(scripts.length).toBeGreaterThan(0);
   for (const source of scripts) expect(source).not.toMatch(/swagger-ui|SwaggerUI/);
 });

@@ -40,9 +40,12 @@ type Snapshot = {
 /**
  * Environments and API registrations change rarely and are read on every
  * request, so the gateway reads them all at once and keeps them for `maxAgeMs`.
+ * Past that age requests go on with the snapshot they have while one reload
+ * runs; only the first load is waited for.
  */
 export function createCatalog(db: Db, maxAgeMs = 5_000): Catalog {
-  let snapshot: Promise<Snapshot> | undefined;
+  let latest: Snapshot | undefined;
+  let loading: Promise<Snapshot> | undefined;
 
   async function load(): Promise<Snapshot> {
     const [environments, availability] = await Promise.all([
@@ -74,11 +77,17 @@ export function createCatalog(db: Db, maxAgeMs = 5_000): Catalog {
     };
   }
 
+  function reload(): Promise<Snapshot> {
+    loading ??= load()
+      .then((loaded) => (latest = loaded))
+      .finally(() => (loading = undefined));
+    return loading;
+  }
+
   async function current(): Promise<Snapshot> {
-    const cached = snapshot && (await snapshot.catch(() => undefined));
-    if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached;
-    snapshot = load();
-    return snapshot;
+    if (!latest) return reload();
+    if (Date.now() - latest.loadedAt >= maxAgeMs) reload().catch(() => undefined);
+    return latest;
   }
 
   return {

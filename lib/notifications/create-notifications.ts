@@ -22,7 +22,7 @@ async function recipientClientIds(db: Db, environmentId: string, recipients: Cre
   const wanted = [...new Set(recipients.clientIds)];
   if (wanted.length === 0) throw validationProblem([{ in: "body", field: "clientIds", message: "must name at least one client" }]);
   const known = new Set(
-    (await db.credential.findMany({ where: { environmentId, clientId: { in: wanted } }, select: { clientId: true } })).map(
+    (await db.credential.findMany({ where: { environmentId, status: "ACTIVE", clientId: { in: wanted } }, select: { clientId: true } })).map(
       (credential) => credential.clientId,
     ),
   );

@@ -142,10 +142,14 @@ describe("listNotifications", () => {
   });
 
   it("never shows another client's or another environment's notifications", async () => {
-    const aliceIds = (await listNotifications({ db, ...alice, query: query({ limit: "100" }) })).items;
-    expect(aliceIds.every((item) => item.clientId === alice.clientId && item.environmentId === alice.environmentId)).toBe(true);
-    const elsewhere = (await listNotifications({ db, ...aliceElsewhere, query: query() })).items;
-    expect(elsewhere.every((item) => item.clientId === aliceElsewhere.clientId)).toBe(true);
+    const mine = await notify(alice, "isolation: alice");
+    const bobs = await notify(bob, "isolation: bob");
+    const elsewhere = await notify(aliceElsewhere, "isolation: alice in prod");
+    const titled = async (owner: Owner) =>
+      (await listNotifications({ db, ...owner, query: query({ limit: "100" }) })).items.filter((item) => item.title.startsWith("isolation:")).map((item) => item.id);
+    expect(await titled(alice)).toEqual([mine]);
+    expect(await titled(bob)).toEqual([bobs]);
+    expect(await titled(aliceElsewhere)).toEqual([elsewhere]);
   });
 
   it("answers a forged cursor with a 400 naming cursor", async () => {
