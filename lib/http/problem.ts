@@ -46,11 +46,24 @@ export function validationProblem(errors: FieldError[], detail?: string): Proble
   return new ProblemError(400, "validation-failed", "The request is not valid", { detail: detail ?? summary, errors });
 }
 
+/**
+ * Each zod issue as a field error. Unknown keys, which zod reports together on
+ * the parent object, become one error per key so that each is named.
+ */
+export function zodFieldErrors(error: z.ZodError, location: FieldLocation): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    const parent = issue.path.map(String);
+    if (issue.code === "unrecognized_keys") {
+      const what = location === "query" ? "parameter" : "field";
+      return issue.keys.map((key) => ({ in: location, field: [...parent, key].join("."), message: `is not a known ${what}` }));
+    }
+    return [{ in: location, field: parent.join("."), message: issue.message }];
+  });
+}
+
 /** A zod failure as a 400 problem naming each failing field. */
 export function zodProblem(error: z.ZodError, location: FieldLocation): ProblemError {
-  return validationProblem(
-    error.issues.map((issue) => ({ in: location, field: issue.path.map(String).join("."), message: issue.message })),
-  );
+  return validationProblem(zodFieldErrors(error, location));
 }
 
 export type ProblemContext = { instance: string; requestId: string };

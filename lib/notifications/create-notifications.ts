@@ -1,8 +1,7 @@
 import "server-only";
 import type { Db } from "../db";
-import { ProblemError, validationProblem } from "../http/problem";
+import { ProblemError, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
-import { invalidInput } from "./field-errors";
 import { type CreateNotificationInput, createNotificationInputSchema } from "./schemas";
 
 type CreateNotificationsArgs = CreateNotificationInput & {
@@ -40,7 +39,7 @@ async function recipientClientIds(db: Db, environmentId: string, recipients: Cre
 export async function createNotifications({ db, environmentId, recipients, createdAt, ...fields }: CreateNotificationsArgs): Promise<string[]> {
   if (!environmentId) throw new ProblemError(400, "validation-failed", "The request is not valid", { detail: "An environment is required." });
   const input = createNotificationInputSchema.safeParse(fields);
-  if (!input.success) throw invalidInput(input.error, "body");
+  if (!input.success) throw zodProblem(input.error, "body");
   const clientIds = await recipientClientIds(db, environmentId, recipients);
   const at = createdAt ?? new Date();
   const rows = clientIds.map((clientId) => ({ id: newId("ntf"), environmentId, clientId, ...input.data, createdAt: at, updatedAt: at }));

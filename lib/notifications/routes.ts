@@ -1,8 +1,8 @@
 import "server-only";
 import { type Db, db as processDb } from "../db";
 import type { BuiltInRoute, RouteCall } from "../gateway/types";
+import { zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
-import { invalidInput } from "./field-errors";
 import { getNotification } from "./get-notification";
 import { jsonResponse, queryObject, readJsonObject } from "./http";
 import { listNotifications } from "./list-notifications";
@@ -32,7 +32,7 @@ export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
       scope: NOTIFICATIONS_READ_SCOPE,
       async handle(call) {
         const query = listNotificationsQuerySchema.safeParse(queryObject(call.url));
-        if (!query.success) throw invalidInput(query.error, "query");
+        if (!query.success) throw zodProblem(query.error, "query");
         const page = await listNotifications({ db: database(), ...owner(call), query: query.data });
         return jsonResponse(
           { items: page.items.map(toResource), nextCursor: page.nextCursor },
@@ -60,7 +60,7 @@ export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
       scope: NOTIFICATIONS_WRITE_SCOPE,
       async handle(call) {
         const body = updateNotificationBodySchema.safeParse(await readJsonObject(call.request));
-        if (!body.success) throw invalidInput(body.error, "body");
+        if (!body.success) throw zodProblem(body.error, "body");
         const row = await updateNotification({
           db: database(),
           ...owner(call),

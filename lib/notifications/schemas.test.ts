@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrors } from "./field-errors";
+import { zodFieldErrors } from "../http/problem";
 import { listNotificationsQuerySchema, updateNotificationBodySchema } from "./schemas";
 
 describe("listNotificationsQuerySchema", () => {
@@ -14,14 +14,14 @@ describe("listNotificationsQuerySchema", () => {
   it("names every bad or unknown parameter", () => {
     const result = listNotificationsQuerySchema.safeParse({ limit: "0", sort: "asc", order: "x", severity: "high" });
     expect(result.success).toBe(false);
-    expect(fieldErrors(result.error!, "query").map((error) => error.field).sort()).toEqual(["limit", "order", "severity", "sort"]);
+    expect(zodFieldErrors(result.error!, "query").map((error) => error.field).sort()).toEqual(["limit", "order", "severity", "sort"]);
   });
 });
 
 describe("updateNotificationBodySchema", () => {
   it("needs status and rejects fields the resource does not have", () => {
     const result = updateNotificationBodySchema.safeParse({ version: 2 });
-    expect(fieldErrors(result.error!, "body")).toEqual([
+    expect(zodFieldErrors(result.error!, "body")).toEqual([
       { in: "body", field: "status", message: expect.any(String) },
       { in: "body", field: "version", message: "is not a known field" },
     ]);
