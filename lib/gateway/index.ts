@@ -40,6 +40,7 @@ function buildGateway(): (request: Request) => Promise<Response> {
   const { rateLimiter, failures } = counters();
   const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
   const usage = createUsageMarks({ db: database, log });
+  const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf });
   const tokenService = createTokenService({
     catalog,
     keys,
@@ -47,6 +48,7 @@ function buildGateway(): (request: Request) => Promise<Response> {
     revocations,
     authenticate: createClientAuthenticator({ states, failures, authSecret, log }),
     usage,
+    verify,
     publicUrl,
     log,
   });
@@ -54,7 +56,7 @@ function buildGateway(): (request: Request) => Promise<Response> {
     catalog,
     log,
     tokenService,
-    authenticate: createAuthenticator({ verify: createTokenVerifier({ keys, publicUrl, environmentSlugOf }), revocations, states, usage }),
+    authenticate: createAuthenticator({ verify, revocations, states, usage }),
     rateLimiter,
     recorder: createRequestRecorder({ db: database, log, databaseUrl: config().databaseUrl }),
     builtInRoutes: { NOTIFICATIONS: notificationRoutes },

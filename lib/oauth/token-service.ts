@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Catalog, GatewayEnvironment } from "../gateway/catalog";
 import { ProblemError } from "../http/problem";
-import { issueAccessToken, TokenRejection, verifyAccessToken } from "./access-tokens";
+import { issueAccessToken, TokenRejection } from "./access-tokens";
+import type { TokenVerifier } from "./token-verifier";
 import type { ClientAuthenticator } from "./client-authentication";
 import { presentedClient } from "./client-authentication";
 import type { CredentialStates } from "./credential-states";
@@ -22,6 +23,8 @@ export type TokenServiceDeps = {
   revocations: RevocationList;
   authenticate: ClientAuthenticator;
   usage: UsageMarks;
+  /** the gateway's cached verifier, so revoke and introspect reuse verified tokens */
+  verify: TokenVerifier;
   publicUrl: string;
   log: Logger;
 };
@@ -53,8 +56,7 @@ function refuseSecretsInUrl(url: URL): void {
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
-  const { catalog, keys, states, revocations, authenticate, usage, publicUrl } = deps;
-  const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
+  const { catalog, keys, states, revocations, authenticate, usage, verify, publicUrl } = deps;
 
   async function parsed<T extends z.ZodType>(request: Request, url: URL, schema: T): Promise<z.infer<T>> {
     if (request.method !== "POST") throw new OAuthError(405, "invalid_request", "This endpoint accepts POST only.", { allow: "POST" });
@@ -86,7 +88,7 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function verifiedOrUndefined(env: GatewayEnvironment, token: string) {
     try {
-      return await verifyAccessToken({ keys, publicUrl, env, token, environmentSlugOf });
+      return await verify(env, token);
     } catch (error) {
       if (error instanceof TokenRejection) return undefined;
       throw error;
