@@ -54,6 +54,9 @@ test("the Reference tab authorizes with a pasted token, calls the gateway, and k
 
   const list = page.locator(".swagger-ui #operations-Notifications-listNotifications");
   await list.locator(".opblock-summary").click();
+  // Swagger UI shows Execute before it has set up the operation's parameters; a
+  // click in that instant leaves the call "loading" for good, which no person is fast enough to hit.
+  await expect(list.locator('tr[data-param-name="limit"]')).toBeVisible();
   await list.getByRole("button", { name: "Execute" }).click();
   await expect(responseStatus(list)).toHaveText("200");
 
@@ -61,6 +64,7 @@ test("the Reference tab authorizes with a pasted token, calls the gateway, and k
   await expect(authorizeButton(page)).toHaveClass(/locked/);
   const again = page.locator(".swagger-ui #operations-Notifications-listNotifications");
   await again.locator(".opblock-summary").click();
+  await expect(again.locator('tr[data-param-name="limit"]')).toBeVisible();
   await again.getByRole("button", { name: "Execute" }).click();
   await expect(responseStatus(again)).toHaveText("200");
 });
