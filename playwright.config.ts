@@ -8,8 +8,6 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  // Two shared cores: Swagger UI's lazy chunks can take more than the default 5 s on a cold server.
-  expect: { timeout: 15_000 },
   reporter: process.env.CI ? "line" : "list",
   use: {
     baseURL,
