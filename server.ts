@@ -8,10 +8,9 @@ import { join } from "node:path";
 import next from "next";
 import { ConfigError, config } from "./lib/config";
 import { db } from "./lib/db";
-import { handleGatewayRequest } from "./lib/gateway";
+import { gateway } from "./lib/gateway";
+import { nodeHeaders, nodeRequest, writePlainResponse } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
-import { isFetchMethod, sendFetchResponse, toFetchRequest } from "./lib/http/node-fetch";
-import { ProblemError, problemResponse } from "./lib/http/problem";
 import { log } from "./lib/log";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
 import { printSeedReport, seed } from "./prisma/seed";
@@ -36,7 +35,7 @@ async function prepareDatabase(): Promise<void> {
 function servePortal(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const startedAt = performance.now();
-    const requestId = requestIdFrom(new Headers({ "x-request-id": String(req.headers["x-request-id"] ?? "") }));
+    const requestId = requestIdFrom(nodeHeaders(req));
     res.setHeader("x-request-id", requestId);
     res.on("finish", () => {
       log.info({
@@ -54,16 +53,6 @@ function servePortal(handle: (req: IncomingMessage, res: ServerResponse) => Prom
   };
 }
 
-/** TRACE and friends cannot become a Fetch Request; they get their 405 here, not a crash. */
-async function answerGateway(req: IncomingMessage, publicUrl: string): Promise<Response> {
-  if (isFetchMethod(req.method)) return handleGatewayRequest(toFetchRequest(req, publicUrl));
-  const problem = new ProblemError(405, "method-not-allowed", "Method Not Allowed", {
-    detail: `The gateway does not serve ${req.method} requests.`,
-    headers: { allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" },
-  });
-  return problemResponse(problem, { instance: new URL(req.url ?? "/", publicUrl).pathname, requestId: requestIdFrom(new Headers({ "x-request-id": String(req.headers["x-request-id"] ?? "") })) });
-}
-
 async function main(): Promise<void> {
   const { port, publicUrl } = config();
   await prepareDatabase();
@@ -71,10 +60,11 @@ async function main(): Promise<void> {
   const app = next({ dev: false, dir: ROOT, port });
   await app.prepare();
   const portal = servePortal(app.getRequestHandler());
+  const serveGateway = gateway();
   const server = createServer((req, res) => {
     if (!GATEWAY_PATH.test(req.url ?? "")) return portal(req, res);
-    answerGateway(req, publicUrl)
-      .then((response) => sendFetchResponse(response, res))
+    serveGateway(nodeRequest(req, publicUrl))
+      .then((response) => writePlainResponse(response, res))
       .catch((error: unknown) => {
         log.error({ err: error }, "gateway response failed");
         if (!res.headersSent) res.writeHead(500).end();

@@ -1,4 +1,5 @@
 import "server-only";
+import type { IncomingRequest } from "../http/message";
 import { ProblemError } from "../http/problem";
 import { TokenRejection, type VerifiedAccessToken } from "../oauth/access-tokens";
 import type { CredentialState, CredentialStates } from "../oauth/credential-states";
@@ -35,7 +36,7 @@ const REJECTION_TITLES: Record<TokenRejection["code"], string> = {
   "token-wrong-environment": "Access token of another environment",
 };
 
-export type Authenticator = (request: Request, env: GatewayEnvironment) => Promise<Authenticated>;
+export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment) => Promise<Authenticated>;
 
 /**
  * The authenticate stage: header present and well formed, token verified

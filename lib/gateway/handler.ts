@@ -1,7 +1,8 @@
 import "server-only";
 import type { Logger } from "pino";
 import type { ApiKind } from "../db";
-import { ProblemError, problemResponse, toProblem } from "../http/problem";
+import type { IncomingRequest, PlainResponse } from "../http/message";
+import { ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
 import type { Authenticated, Authenticator } from "./authenticate";
@@ -25,6 +26,16 @@ export type GatewayDeps = {
   upstreamTimeoutMs: number;
 };
 
+/** Node's parser also passes TRACE, TRACK and the like; the gateway serves none of them. */
+const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+function methodNotServed(method: string): ProblemError {
+  return new ProblemError(405, "method-not-allowed", "Method Not Allowed", {
+    detail: `The gateway does not serve ${method.slice(0, 20)} requests.`,
+    headers: { allow: [...SERVED_METHODS].join(", ") },
+  });
+}
+
 function notFound(detail: string): ProblemError {
   return new ProblemError(404, "not-found", "Not Found", { detail });
 }
@@ -32,12 +43,13 @@ function notFound(detail: string): ProblemError {
 /** What the record stage needs to know about a request once it is answered. */
 type Outcome = { env?: GatewayEnvironment; api?: string; clientId?: string; route?: string; headers?: Record<string, string> };
 
+export type Gateway = (request: IncomingRequest) => Promise<PlainResponse>;
+
 /**
- * The gateway: one Fetch-API function, free of React and Next. Stages:
- * authenticate, authorize, rate-limit, route (built-in, token service or
- * proxy), record.
+ * The gateway, free of React and Next. Stages: authenticate, authorize,
+ * rate-limit, route (built-in, token service or proxy), record.
  */
-export function createGateway(deps: GatewayDeps): (request: Request) => Promise<Response> {
+export function createGateway(deps: GatewayDeps): Gateway {
   const { catalog, log, tokenService, authenticate, rateLimiter, recorder } = deps;
   const routeTables = new Map<ApiKind, RouteTable>(
     Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]),
@@ -54,12 +66,12 @@ export function createGateway(deps: GatewayDeps): (request: Request) => Promise<
     });
   }
 
-  function proxy(request: Request, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, clientId: string | null) {
+  function proxy(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, clientId: string | null) {
     if (!api.upstreamUrl) throw notFound(`The API "${api.slug}" has no upstream in "${env.slug}".`);
     return proxyRequest({ request, url, upstreamUrl: api.upstreamUrl, remainder, clientId, requestId, timeoutMs: deps.upstreamTimeoutMs });
   }
 
-  async function serveApi(request: Request, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, outcome: Outcome) {
+  async function serveApi(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, outcome: Outcome) {
     if (api.kind === "TOKEN") throw notFound(`"${api.slug}" is served at ${url.origin}/gw/${env.slug}/oauth2/token.`);
     // A public proxied API is open to anyone: no token, and so no client to grant, scope or rate-limit.
     if (api.kind === "PROXY" && api.isPublic) {
@@ -85,7 +97,8 @@ export function createGateway(deps: GatewayDeps): (request: Request) => Promise<
     return proxy(request, url, env, api, remainder, requestId, caller.token.clientId);
   }
 
-  async function route(request: Request, url: URL, requestId: string, outcome: Outcome): Promise<Response> {
+  async function route(request: IncomingRequest, url: URL, requestId: string, outcome: Outcome): Promise<PlainResponse> {
+    if (!SERVED_METHODS.has(request.method)) throw methodNotServed(request.method);
     const target = parseTarget(url.pathname);
     if (!target) throw notFound("Gateway URLs look like /gw/{environment}/{api}/...");
     const env = await catalog.environment(target.envSlug);
@@ -105,21 +118,20 @@ export function createGateway(deps: GatewayDeps): (request: Request) => Promise<
     return serveApi(request, url, env, api, target.remainder, requestId, outcome);
   }
 
-  return async function handleGatewayRequest(request: Request): Promise<Response> {
+  return async function handleGatewayRequest(request) {
     const startedAt = performance.now();
     const requestId = requestIdFrom(request.headers);
     const url = new URL(request.url);
     const outcome: Outcome = {};
-    let response: Response;
+    let response: PlainResponse;
     try {
       response = await route(request, url, requestId, outcome);
-      response.headers.set("x-request-id", requestId);
-      if (outcome.headers) for (const [name, value] of Object.entries(outcome.headers)) response.headers.set(name, value);
+      Object.assign(response.headers, outcome.headers, { "x-request-id": requestId });
     } catch (error) {
       const problem = toProblem(error);
       if (problem.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");
-      response = problemResponse(problem, { instance: url.pathname, requestId });
-      if (outcome.headers && problem.status !== 429) for (const [name, value] of Object.entries(outcome.headers)) response.headers.set(name, value);
+      response = problemPlainResponse(problem, { instance: url.pathname, requestId });
+      if (problem.status !== 429) Object.assign(response.headers, outcome.headers);
     }
     const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
     log.info({ requestId, method: request.method, route: outcome.route ?? url.pathname, status: response.status, latencyMs, clientId: outcome.clientId });

@@ -1,6 +1,7 @@
 import "server-only";
 import { config } from "../config";
 import { db } from "../db";
+import { toFetchResponse } from "../http/message";
 import { log } from "../log";
 import { notificationRoutes } from "../notifications/routes";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
@@ -12,7 +13,7 @@ import { createTokenVerifier } from "../oauth/token-verifier";
 import { createUsageMarks } from "../oauth/usage-marks";
 import { createAuthenticator } from "./authenticate";
 import { createCatalog } from "./catalog";
-import { createGateway } from "./handler";
+import { createGateway, type Gateway } from "./handler";
 import type { FailureCounter, RateLimiter } from "./rate-limit";
 import { createMemoryFailureCounter, createMemoryRateLimiter } from "./rate-limit-memory";
 import { connectRedis, createRedisFailureCounter, createRedisRateLimiter } from "./rate-limit-redis";
@@ -30,7 +31,7 @@ function counters(): { rateLimiter: RateLimiter; failures: FailureCounter } {
   };
 }
 
-function buildGateway(): (request: Request) => Promise<Response> {
+function buildGateway(): Gateway {
   const { publicUrl, authSecret, upstreamTimeoutMs } = config();
   const database = db();
   const catalog = createCatalog(database);
@@ -64,10 +65,15 @@ function buildGateway(): (request: Request) => Promise<Response> {
   });
 }
 
-let instance: ((request: Request) => Promise<Response>) | undefined;
+let instance: Gateway | undefined;
 
 /** The process's gateway, built on first use so that importing it reads no configuration. */
-export function handleGatewayRequest(request: Request): Promise<Response> {
+export function gateway(): Gateway {
   instance ??= buildGateway();
-  return instance(request);
+  return instance;
+}
+
+/** The gateway as a Fetch-API function, for Next's route handlers (`next dev`). */
+export async function handleGatewayRequest(request: Request): Promise<Response> {
+  return toFetchResponse(await gateway()(request));
 }

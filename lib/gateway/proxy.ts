@@ -1,3 +1,4 @@
+import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/message";
 import { ProblemError } from "../http/problem";
 
 /** RFC 9110 §7.6.1 connection-specific fields, plus what fetch sets itself. */
@@ -19,7 +20,7 @@ const HOP_BY_HOP = new Set([
 /** Identity the gateway vouches for; whatever the client sent under these names is dropped. */
 const IDENTITY = new Set(["authorization", "x-client-id", "x-request-id", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"]);
 
-function connectionListed(headers: Headers): Set<string> {
+function connectionListed(headers: HeaderReader): Set<string> {
   return new Set(
     (headers.get("connection") ?? "")
       .split(",")
@@ -28,12 +29,29 @@ function connectionListed(headers: Headers): Set<string> {
   );
 }
 
-function forwardable(headers: Headers, extraDrops: Set<string>): Headers {
+function isForwardable(name: string, listed: Set<string>, extraDrops: Set<string>): boolean {
+  return !HOP_BY_HOP.has(name) && !listed.has(name) && !extraDrops.has(name);
+}
+
+function forwardableRequestHeaders(headers: HeaderReader): Headers {
   const listed = connectionListed(headers);
   const result = new Headers();
   headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && !listed.has(name) && !extraDrops.has(name)) result.append(name, value);
+    if (isForwardable(name, listed, IDENTITY)) result.append(name, value);
   });
+  return result;
+}
+
+/** Set-Cookie stays one field per cookie; Fetch's `forEach` would join them into one. */
+function forwardableResponseHeaders(headers: Headers): Record<string, string | string[]> {
+  const listed = connectionListed(headers);
+  const drops = new Set(["content-encoding", "set-cookie"]);
+  const result: Record<string, string | string[]> = {};
+  headers.forEach((value, name) => {
+    if (isForwardable(name, listed, drops)) result[name] = value;
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0 && !listed.has("set-cookie")) result["set-cookie"] = cookies;
   return result;
 }
 
@@ -42,7 +60,7 @@ function quotedHost(host: string): string {
 }
 
 export type ProxyCall = {
-  request: Request;
+  request: IncomingRequest;
   url: URL;
   upstreamUrl: string;
   /** the path after `/gw/{env}/{api}` */
@@ -62,15 +80,15 @@ export function upstreamTarget(upstreamUrl: string, remainder: string, search: s
  * No response headers within the timeout is 504; a refused or broken
  * connection is 502; a body that stalls for the timeout is cut off.
  */
-export async function proxyRequest(call: ProxyCall): Promise<Response> {
+export async function proxyRequest(call: ProxyCall): Promise<PlainResponse> {
   const { request, url } = call;
-  const headers = forwardable(request.headers, IDENTITY);
+  const headers = forwardableRequestHeaders(request.headers);
   if (call.clientId) headers.set("x-client-id", call.clientId);
   headers.set("x-request-id", call.requestId);
   headers.set("forwarded", `host=${quotedHost(url.host)};proto=${url.protocol.replace(":", "")}`);
   // fetch would decompress silently and leave Content-Encoding wrong for our client.
   headers.set("accept-encoding", "identity");
-  const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== null;
+  const requestBody = request.method === "GET" || request.method === "HEAD" ? null : request.body;
   const abort = new AbortController();
   let timer = setTimeout(() => abort.abort(), call.timeoutMs);
   let upstream: Response;
@@ -78,10 +96,10 @@ export async function proxyRequest(call: ProxyCall): Promise<Response> {
     upstream = await fetch(upstreamTarget(call.upstreamUrl, call.remainder, url.search), {
       method: request.method,
       headers,
-      body: hasBody ? request.body : undefined,
+      body: requestBody ?? undefined,
       redirect: "manual",
       signal: abort.signal,
-      ...(hasBody ? { duplex: "half" } : {}),
+      ...(requestBody ? { duplex: "half" } : {}),
     } as RequestInit);
   } catch {
     clearTimeout(timer);
@@ -104,8 +122,7 @@ export async function proxyRequest(call: ProxyCall): Promise<Response> {
       clearTimeout(timer);
     },
   });
-  const responseHeaders = forwardable(upstream.headers, new Set(["content-encoding"]));
   const body = upstream.body ? upstream.body.pipeThrough(idle) : null;
   if (!body) clearTimeout(timer);
-  return new Response(body, { status: upstream.status, statusText: upstream.statusText, headers: responseHeaders });
+  return { status: upstream.status, headers: forwardableResponseHeaders(upstream.headers), body };
 }

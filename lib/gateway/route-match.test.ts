@@ -3,7 +3,7 @@ import { ProblemError } from "../http/problem";
 import { createRouteTable } from "./route-match";
 import type { BuiltInRoute } from "./types";
 
-const handle = async () => new Response(null);
+const handle = async () => ({ status: 204, headers: {}, body: null });
 const routes: BuiltInRoute[] = [
   { method: "GET", path: "/v1/things", scope: "things:read", handle },
   { method: "GET", path: "/v1/things/{id}", scope: "things:read", handle },

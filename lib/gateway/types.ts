@@ -1,10 +1,11 @@
+import type { IncomingRequest, PlainResponse } from "../http/message";
 import type { GatewayEnvironment } from "./catalog";
 
 /** Who is calling, as established by the gateway from a verified access token. */
 export type Caller = { clientId: string; scopes: ReadonlySet<string> };
 
 export type RouteCall = {
-  request: Request;
+  request: IncomingRequest;
   url: URL;
   /** values of the `{name}` segments of the route's path */
   params: Record<string, string>;
@@ -23,5 +24,5 @@ export type BuiltInRoute = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   scope: string;
-  handle(call: RouteCall): Promise<Response>;
+  handle(call: RouteCall): Promise<PlainResponse>;
 };

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { config } from "../config";
+import { type PlainResponse, toFetchResponse } from "./message";
 
 /** Where in the request a bad value was found. */
 export type FieldLocation = "body" | "query" | "path" | "header";
@@ -8,7 +9,8 @@ export type FieldError = { in: FieldLocation; field: string; message: string };
 type ProblemOptions = {
   detail?: string;
   errors?: FieldError[];
-  headers?: HeadersInit;
+  /** lower-case names */
+  headers?: Record<string, string>;
   /** extension members, e.g. the environments named by token-wrong-environment */
   extensions?: Record<string, unknown>;
 };
@@ -20,7 +22,7 @@ type ProblemOptions = {
 export class ProblemError extends Error {
   readonly detail?: string;
   readonly errors?: FieldError[];
-  readonly headers?: HeadersInit;
+  readonly headers?: Record<string, string>;
   readonly extensions?: Record<string, unknown>;
 
   constructor(
@@ -82,12 +84,16 @@ export function problemBody(problem: ProblemError, context: ProblemContext): Rec
 }
 
 /** RFC 9457 `application/problem+json`. */
+export function problemPlainResponse(problem: ProblemError, context: ProblemContext): PlainResponse {
+  return {
+    status: problem.status,
+    headers: { ...problem.headers, "content-type": "application/problem+json", "x-request-id": context.requestId, "cache-control": "no-store" },
+    body: JSON.stringify(problemBody(problem, context)),
+  };
+}
+
 export function problemResponse(problem: ProblemError, context: ProblemContext): Response {
-  const headers = new Headers(problem.headers);
-  headers.set("content-type", "application/problem+json");
-  headers.set("x-request-id", context.requestId);
-  headers.set("cache-control", "no-store");
-  return new Response(JSON.stringify(problemBody(problem, context)), { status: problem.status, headers });
+  return toFetchResponse(problemPlainResponse(problem, context));
 }
 
 /** Anything not a ProblemError becomes a bare 500; the caller logs the cause, the client never sees it. */

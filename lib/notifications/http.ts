@@ -1,3 +1,4 @@
+import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
 import { ProblemError, validationProblem } from "../http/problem";
 
 /** PUT bodies larger than this are refused with 413. */
@@ -12,7 +13,7 @@ function isJsonMediaType(contentType: string | null): boolean {
   return mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
+async function readLimited(request: IncomingRequest): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw payloadTooLarge();
   if (!request.body) return new Uint8Array();
@@ -27,7 +28,7 @@ async function readLimited(request: Request): Promise<Uint8Array> {
 }
 
 /** A JSON object from the request body: 415 for other media types, 413 when too large, 400 when malformed. */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: IncomingRequest): Promise<Record<string, unknown>> {
   if (!isJsonMediaType(request.headers.get("content-type"))) {
     throw new ProblemError(415, "unsupported-media-type", "Unsupported Media Type", {
       detail: "Send the body as application/json.",
@@ -61,9 +62,6 @@ export function queryObject(url: URL): Record<string, string> {
   return result;
 }
 
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status: init.status ?? 200,
-    headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...init.headers },
-  });
+export function jsonResponse(body: unknown, headers: Record<string, string> = {}): PlainResponse {
+  return jsonPlainResponse(200, body, { "cache-control": "private, no-cache", ...headers });
 }

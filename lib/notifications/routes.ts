@@ -36,7 +36,7 @@ export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
         const page = await listNotifications({ db: database(), ...owner(call), query: query.data });
         return jsonResponse(
           { items: page.items.map(toResource), nextCursor: page.nextCursor },
-          { headers: page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {} },
+          page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {},
         );
       },
     },
@@ -49,9 +49,9 @@ export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
         const etag = notificationEtag(row.version);
         const ifNoneMatch = call.request.headers.get("if-none-match");
         if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {
-          return new Response(null, { status: 304, headers: { etag, "cache-control": "private, no-cache" } });
+          return { status: 304, headers: { etag, "cache-control": "private, no-cache" }, body: null };
         }
-        return jsonResponse(toResource(row), { headers: { etag } });
+        return jsonResponse(toResource(row), { etag });
       },
     },
     {
@@ -68,7 +68,7 @@ export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
           input: body.data,
           ifMatch: call.request.headers.get("if-match") ?? undefined,
         });
-        return jsonResponse(toResource(row), { headers: { etag: notificationEtag(row.version) } });
+        return jsonResponse(toResource(row), { etag: notificationEtag(row.version) });
       },
     },
   ];

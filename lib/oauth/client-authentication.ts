@@ -1,6 +1,7 @@
 import "server-only";
 import type { Logger } from "pino";
 import type { FailureCounter } from "../gateway/rate-limit";
+import type { IncomingRequest } from "../http/message";
 import { hashClientSecret, isClientIdShaped, secretHashesEqual } from "./client-secrets";
 import type { CredentialState, CredentialStates } from "./credential-states";
 import { OAuthError } from "./oauth-error";
@@ -29,7 +30,7 @@ function fromBasic(header: string): PresentedClient {
 }
 
 /** The client's id and secret, from HTTP Basic or the body; one method only (RFC 6749 §2.3). */
-export function presentedClient(request: Request, fields: { client_id?: string; client_secret?: string }): PresentedClient {
+export function presentedClient(request: IncomingRequest, fields: { client_id?: string; client_secret?: string }): PresentedClient {
   const authorization = request.headers.get("authorization");
   const inBody = fields.client_id !== undefined || fields.client_secret !== undefined;
   if (authorization !== null && inBody) {

@@ -1,3 +1,4 @@
+import { jsonPlainResponse, type PlainResponse } from "../http/message";
 import type { OAUTH_ERROR_CODES } from "./schemas";
 
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
@@ -16,10 +17,10 @@ export class OAuthError extends Error {
 
 export const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" } as const;
 
-export function oauthJson(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...NO_STORE, ...headers } });
+export function oauthJson(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {
+  return jsonPlainResponse(status, body, { ...NO_STORE, ...headers });
 }
 
-export function oauthErrorResponse(error: OAuthError): Response {
+export function oauthErrorResponse(error: OAuthError): PlainResponse {
   return oauthJson(error.status, { error: error.error, error_description: error.description }, error.headers);
 }

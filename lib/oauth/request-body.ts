@@ -1,3 +1,4 @@
+import type { IncomingRequest } from "../http/message";
 import { OAuthError } from "./oauth-error";
 
 /** RFC 6749 requests are small; anything larger is refused before it is read. */
@@ -7,7 +8,7 @@ function tooLarge(): OAuthError {
   return new OAuthError(413, "invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 }
 
-async function readLimited(request: Request): Promise<string> {
+async function readLimited(request: IncomingRequest): Promise<string> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   if (!request.body) return "";
@@ -59,7 +60,7 @@ function parseJson(text: string): Record<string, string> {
 }
 
 /** The fields of a form-urlencoded (or JSON) OAuth request body. */
-export async function readOAuthFields(request: Request): Promise<Record<string, string>> {
+export async function readOAuthFields(request: IncomingRequest): Promise<Record<string, string>> {
   const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "application/json") {
     throw new OAuthError(400, "invalid_request", "Send the parameters as application/x-www-form-urlencoded (or application/json).");

@@ -2,6 +2,7 @@ import "server-only";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Catalog, GatewayEnvironment } from "../gateway/catalog";
+import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
 import { ProblemError } from "../http/problem";
 import { issueAccessToken, TokenRejection } from "./access-tokens";
 import type { TokenVerifier } from "./token-verifier";
@@ -58,7 +59,7 @@ function refuseSecretsInUrl(url: URL): void {
 export function createTokenService(deps: TokenServiceDeps) {
   const { catalog, keys, states, revocations, authenticate, usage, verify, publicUrl } = deps;
 
-  async function parsed<T extends z.ZodType>(request: Request, url: URL, schema: T): Promise<z.infer<T>> {
+  async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
     if (request.method !== "POST") throw new OAuthError(405, "invalid_request", "This endpoint accepts POST only.", { allow: "POST" });
     refuseSecretsInUrl(url);
     const fields = await readOAuthFields(request);
@@ -67,7 +68,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     return result.data;
   }
 
-  async function token(request: Request, url: URL, env: GatewayEnvironment): Promise<Response> {
+  async function token(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     const body = await parsed(request, url, tokenRequestSchema);
     const { credential, secretId } = await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
     const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));
@@ -96,18 +97,18 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   /** RFC 7009: a client revokes one of its own tokens; unknown or foreign tokens still answer 200. */
-  async function revoke(request: Request, url: URL, env: GatewayEnvironment): Promise<Response> {
+  async function revoke(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     const body = await parsed(request, url, revocationRequestSchema);
     const { credential } = await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
     const verified = await verifiedOrUndefined(env, body.token);
     if (verified && verified.clientId === credential.clientId) {
       await revocations.revoke({ jti: verified.jti, environmentId: env.id, expiresAt: new Date(verified.expiresAt * 1000) });
     }
-    return new Response(null, { status: 200, headers: NO_STORE });
+    return { status: 200, headers: { ...NO_STORE }, body: null };
   }
 
   /** RFC 7662 for upstream services: anything but a live token of this environment is `{"active": false}`. */
-  async function introspect(request: Request, url: URL, env: GatewayEnvironment): Promise<Response> {
+  async function introspect(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     const body = await parsed(request, url, introspectionRequestSchema);
     await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
     const verified = await verifiedOrUndefined(env, body.token);
@@ -129,11 +130,12 @@ export function createTokenService(deps: TokenServiceDeps) {
     });
   }
 
-  async function metadata(env: GatewayEnvironment): Promise<Response> {
+  async function metadata(env: GatewayEnvironment): Promise<PlainResponse> {
     const issuer = issuerFor(publicUrl, env.slug);
     const scopes = [...new Set((await catalog.apis(env.id)).flatMap((api) => api.scopes))].sort();
     const authMethods = ["client_secret_basic", "client_secret_post"];
-    return Response.json(
+    return jsonPlainResponse(
+      200,
       {
         issuer,
         token_endpoint: `${issuer}/oauth2/token`,
@@ -148,18 +150,18 @@ export function createTokenService(deps: TokenServiceDeps) {
         scopes_supported: scopes,
         access_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
       },
-      { headers: { "cache-control": "public, max-age=300" } },
+      { "cache-control": "public, max-age=300" },
     );
   }
 
-  async function jwks(env: GatewayEnvironment): Promise<Response> {
+  async function jwks(env: GatewayEnvironment): Promise<PlainResponse> {
     // Make sure the environment has a key before anyone asks for tokens.
     await keys.signingKey(env.id);
-    return Response.json(await keys.jwks(env.id), { headers: { "cache-control": "public, max-age=60", "content-type": "application/jwk-set+json" } });
+    return jsonPlainResponse(200, await keys.jwks(env.id), { "cache-control": "public, max-age=60", "content-type": "application/jwk-set+json" });
   }
 
   /** Answers one token-service request of `env`; OAuth endpoints answer OAuth JSON, the rest problems. */
-  return async function handle(request: Request, url: URL, env: GatewayEnvironment, path: TokenServicePath): Promise<Response> {
+  return async function handle(request: IncomingRequest, url: URL, env: GatewayEnvironment, path: TokenServicePath): Promise<PlainResponse> {
     if (GET_ENDPOINTS.has(path)) {
       if (request.method !== "GET" && request.method !== "HEAD") {
         throw new ProblemError(405, "method-not-allowed", "Method Not Allowed", { detail: `${path} accepts GET only.`, headers: { allow: "GET, HEAD" } });

@@ -1,0 +1,39 @@
+/** Read access to request headers; names are matched case-insensitively. */
+export type HeaderReader = {
+  get(name: string): string | null;
+  forEach(callback: (value: string, name: string) => void): void;
+};
+
+/**
+ * What the gateway reads of a request. A Fetch `Request` is one, so the Next
+ * route passes its own; `server.ts` passes a view of the Node request that
+ * costs no Fetch objects (see docs/decisions/005).
+ */
+export type IncomingRequest = {
+  readonly method: string;
+  /** absolute URL */
+  readonly url: string;
+  readonly headers: HeaderReader;
+  /** null when the request carries no body */
+  readonly body: ReadableStream<Uint8Array> | null;
+};
+
+/** A response as plain data, so that writing it to Node creates no Fetch objects. Header names are lower case. */
+export type PlainResponse = {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string | ReadableStream<Uint8Array> | null;
+};
+
+export function jsonPlainResponse(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {
+  return { status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+}
+
+/** The Fetch `Response` for a plain one, for doors that speak Fetch (Next route handlers). */
+export function toFetchResponse(response: PlainResponse): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const each of Array.isArray(value) ? value : [value]) headers.append(name, each);
+  }
+  return new Response(response.body, { status: response.status, headers });
+}
