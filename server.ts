@@ -11,7 +11,7 @@ import { db } from "./lib/db";
 import { gateway } from "./lib/gateway";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
-import { log } from "./lib/log";
+import { accessLog, log } from "./lib/log";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
 import { printSeedReport, seed } from "./prisma/seed";
 import { applyMigrations } from "./scripts/db/migrations";
@@ -38,7 +38,7 @@ function servePortal(handle: (req: IncomingMessage, res: ServerResponse) => Prom
     const requestId = requestIdFrom(nodeHeaders(req));
     res.setHeader("x-request-id", requestId);
     res.on("finish", () => {
-      log.info({
+      accessLog.info({
         requestId,
         method: req.method,
         route: new URL(req.url ?? "/", "http://portal").pathname,

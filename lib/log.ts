@@ -36,3 +36,10 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
 const globalForLog = globalThis as unknown as { gatehouseLog?: pino.Logger };
 
 export const log: pino.Logger = (globalForLog.gatehouseLog ??= createLogger());
+
+/**
+ * The one line per request. Its fields (request id, method, route, status,
+ * latency, client id) are set by the server, never copied from a request, so
+ * it skips redaction, which costs three times the rest of the line.
+ */
+export const accessLog: pino.Logger = log.child({}, { redact: [] });

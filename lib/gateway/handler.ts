@@ -18,6 +18,8 @@ import type { BuiltInRoute } from "./types";
 export type GatewayDeps = {
   catalog: Catalog;
   log: Logger;
+  /** one line per request, see `accessLog` */
+  accessLog: Logger;
   tokenService: TokenService;
   authenticate: Authenticator;
   rateLimiter: RateLimiter;
@@ -134,7 +136,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (problem.status !== 429) Object.assign(response.headers, outcome.headers);
     }
     const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
-    log.info({ requestId, method: request.method, route: outcome.route ?? url.pathname, status: response.status, latencyMs, clientId: outcome.clientId });
+    deps.accessLog.info({ requestId, method: request.method, route: outcome.route ?? url.pathname, status: response.status, latencyMs, clientId: outcome.clientId });
     if (outcome.env) {
       recorder.record({
         at: new Date(),

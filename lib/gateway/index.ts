@@ -2,8 +2,9 @@ import "server-only";
 import { config } from "../config";
 import { db } from "../db";
 import { toFetchResponse } from "../http/message";
-import { log } from "../log";
-import { notificationRoutes } from "../notifications/routes";
+import { accessLog, log } from "../log";
+import { createNotificationReadCache } from "../notifications/read-cache";
+import { createNotificationRoutes } from "../notifications/routes";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
 import { createCredentialStates } from "../oauth/credential-states";
 import { createRevocationList } from "../oauth/revoked-tokens";
@@ -12,6 +13,7 @@ import { createTokenService } from "../oauth/token-service";
 import { createTokenVerifier } from "../oauth/token-verifier";
 import { createUsageMarks } from "../oauth/usage-marks";
 import { createAuthenticator } from "./authenticate";
+import { announceOverRedis } from "./change-announcements";
 import { createCatalog } from "./catalog";
 import { createGateway, type Gateway } from "./handler";
 import type { FailureCounter, RateLimiter } from "./rate-limit";
@@ -19,15 +21,19 @@ import { createMemoryFailureCounter, createMemoryRateLimiter } from "./rate-limi
 import { connectRedis, createRedisFailureCounter, createRedisRateLimiter } from "./rate-limit-redis";
 import { createRequestRecorder } from "./request-log";
 
-function counters(): { rateLimiter: RateLimiter; failures: FailureCounter } {
+type SharedState = { rateLimiter: RateLimiter; failures: FailureCounter; announceChange: (key: string) => void };
+
+/** What instances share through Redis when `REDIS_URL` is set, else this instance's own. */
+function sharedState(evict: (key: string) => void): SharedState {
   const { redisUrl, redisKeyPrefix } = config();
   const rateLimiter = createMemoryRateLimiter();
   const failures = createMemoryFailureCounter(FAILURE_WINDOW_SECONDS);
-  if (!redisUrl) return { rateLimiter, failures };
+  if (!redisUrl) return { rateLimiter, failures, announceChange: evict };
   const redis = connectRedis(redisUrl, log);
   return {
     rateLimiter: createRedisRateLimiter(redis, redisKeyPrefix, rateLimiter, log),
     failures: createRedisFailureCounter(redis, redisKeyPrefix, FAILURE_WINDOW_SECONDS, failures),
+    announceChange: announceOverRedis({ redis, channel: `${redisKeyPrefix}notifications:changed`, evict, log }),
   };
 }
 
@@ -38,7 +44,8 @@ function buildGateway(): Gateway {
   const keys = createKeyStore({ db: database, authSecret });
   const states = createCredentialStates({ db: database });
   const revocations = createRevocationList({ db: database });
-  const { rateLimiter, failures } = counters();
+  const readCache = createNotificationReadCache();
+  const { rateLimiter, failures, announceChange } = sharedState(readCache.evict);
   const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
   const usage = createUsageMarks({ db: database, log });
   const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf });
@@ -56,11 +63,12 @@ function buildGateway(): Gateway {
   return createGateway({
     catalog,
     log,
+    accessLog,
     tokenService,
     authenticate: createAuthenticator({ verify, revocations, states, usage }),
     rateLimiter,
     recorder: createRequestRecorder({ db: database, log, databaseUrl: config().databaseUrl }),
-    builtInRoutes: { NOTIFICATIONS: notificationRoutes },
+    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ db: database, readCache, announceChange }) },
     upstreamTimeoutMs,
   });
 }

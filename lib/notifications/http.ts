@@ -1,4 +1,4 @@
-import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
+import type { IncomingRequest, PlainResponse } from "../http/message";
 import { ProblemError, validationProblem } from "../http/problem";
 
 /** PUT bodies larger than this are refused with 413. */
@@ -62,6 +62,11 @@ export function queryObject(url: URL): Record<string, string> {
   return result;
 }
 
+/** A 200 answer of this API whose JSON body is already serialized. */
+export function jsonTextResponse(text: string, headers: Record<string, string> = {}): PlainResponse {
+  return { status: 200, headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...headers }, body: text };
+}
+
 export function jsonResponse(body: unknown, headers: Record<string, string> = {}): PlainResponse {
-  return jsonPlainResponse(200, body, { "cache-control": "private, no-cache", ...headers });
+  return jsonTextResponse(JSON.stringify(body), headers);
 }

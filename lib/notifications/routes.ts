@@ -1,11 +1,12 @@
 import "server-only";
-import { type Db, db as processDb } from "../db";
+import type { Db } from "../db";
 import type { BuiltInRoute, RouteCall } from "../gateway/types";
 import { zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
 import { getNotification } from "./get-notification";
-import { jsonResponse, queryObject, readJsonObject } from "./http";
+import { jsonResponse, jsonTextResponse, queryObject, readJsonObject } from "./http";
 import { listNotifications } from "./list-notifications";
+import { type NotificationReadCache, notificationCacheKey } from "./read-cache";
 import { toResource } from "./representation";
 import { listNotificationsQuerySchema, updateNotificationBodySchema } from "./schemas";
 import { updateNotification } from "./update-notification";
@@ -23,8 +24,15 @@ function nextLink(url: URL, cursor: string): string {
   return `<${next.toString()}>; rel="next"`;
 }
 
+export type NotificationRoutesDeps = {
+  db: Db;
+  readCache: NotificationReadCache;
+  /** Evicts a changed notification from this instance's cache and tells the other instances to. */
+  announceChange: (cacheKey: string) => void;
+};
+
 /** The Notifications API 1.0.0 operations, as the gateway mounts them under `/{env}/notifications`. */
-export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
+export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInRoute[] {
   return [
     {
       method: "GET",
@@ -33,7 +41,7 @@ export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
       async handle(call) {
         const query = listNotificationsQuerySchema.safeParse(queryObject(call.url));
         if (!query.success) throw zodProblem(query.error, "query");
-        const page = await listNotifications({ db: database(), ...owner(call), query: query.data });
+        const page = await listNotifications({ db: deps.db, ...owner(call), query: query.data });
         return jsonResponse(
           { items: page.items.map(toResource), nextCursor: page.nextCursor },
           page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {},
@@ -45,13 +53,16 @@ export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
       path: "/v1/notifications/{id}",
       scope: NOTIFICATIONS_READ_SCOPE,
       async handle(call) {
-        const row = await getNotification({ db: database(), ...owner(call), id: call.params.id ?? "" });
-        const etag = notificationEtag(row.version);
+        const id = call.params.id ?? "";
+        const { etag, body } = await deps.readCache.read(notificationCacheKey(owner(call), id), async () => {
+          const row = await getNotification({ db: deps.db, ...owner(call), id });
+          return { etag: notificationEtag(row.version), body: JSON.stringify(toResource(row)) };
+        });
         const ifNoneMatch = call.request.headers.get("if-none-match");
         if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {
           return { status: 304, headers: { etag, "cache-control": "private, no-cache" }, body: null };
         }
-        return jsonResponse(toResource(row), { etag });
+        return jsonTextResponse(body, { etag });
       },
     },
     {
@@ -61,17 +72,14 @@ export function createNotificationRoutes(database: () => Db): BuiltInRoute[] {
       async handle(call) {
         const body = updateNotificationBodySchema.safeParse(await readJsonObject(call.request));
         if (!body.success) throw zodProblem(body.error, "body");
-        const row = await updateNotification({
-          db: database(),
-          ...owner(call),
-          id: call.params.id ?? "",
-          input: body.data,
-          ifMatch: call.request.headers.get("if-match") ?? undefined,
-        });
+        const id = call.params.id ?? "";
+        const ifMatch = call.request.headers.get("if-match") ?? undefined;
+        // Announced after a 412 too: the cached copy may be the stale one the client read.
+        const row = await updateNotification({ db: deps.db, ...owner(call), id, input: body.data, ifMatch }).finally(() =>
+          deps.announceChange(notificationCacheKey(owner(call), id)),
+        );
         return jsonResponse(toResource(row), { etag: notificationEtag(row.version) });
       },
     },
   ];
 }
-
-export const notificationRoutes: BuiltInRoute[] = createNotificationRoutes(processDb);

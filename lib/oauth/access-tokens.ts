@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash, randomUUID } from "node:crypto";
+import { hash, randomUUID } from "node:crypto";
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from "jose";
 import { audienceFor, issuerFor } from "./issuer";
 import { type KeyStore, SIGNING_ALGORITHM } from "./signing-keys";
@@ -147,5 +147,5 @@ export async function verifyAccessToken(input: {
 
 /** Cache key of a verified token: its hash, so the cache holds no usable tokens. */
 export function tokenHash(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
+  return hash("sha256", token, "base64url");
 }
