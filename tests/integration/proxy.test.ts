@@ -28,6 +28,10 @@ function startUpstream(): Promise<Server> {
         return void res.write("partial");
       }
       if (req.url?.startsWith("/base/big")) return void res.end(Buffer.alloc(8 * 1024 * 1024, "z"));
+      if (req.url?.startsWith("/base/cookies")) {
+        res.writeHead(200, [["set-cookie", "a=1; Path=/"], ["set-cookie", "b=2; Path=/; Expires=Wed, 09 Jun 2027 10:18:14 GMT"]]);
+        return void res.end();
+      }
       res.writeHead(201, { "content-type": "application/json", "x-upstream": "yes", "proxy-authenticate": "Basic realm=upstream" });
       res.end(JSON.stringify({ echoed: Buffer.concat(chunks).toString() }));
     });
@@ -89,6 +93,20 @@ afterAll(async () => {
 });
 
 describe("proxying to a registered upstream", () => {
+  it("forwards a POST without a body as one without a body", async () => {
+    seen = [];
+    const response = await rawRequest(`${server.url}/gw/sso-qa/echo/v1/ping`, "POST", { authorization: `Bearer ${token}` }, "");
+    expect(response.status).toBe(201);
+    expect(seen[0]!.body).toBe("");
+    expect(seen[0]!.headers["transfer-encoding"]).toBeUndefined();
+  });
+
+  it("keeps each Set-Cookie of the upstream a field of its own", async () => {
+    const response = await rawRequest(`${server.url}/gw/sso-qa/echo/cookies`, "GET", { authorization: `Bearer ${token}` }, "");
+    expect(response.status).toBe(200);
+    expect(response.headers["set-cookie"]).toEqual(["a=1; Path=/", "b=2; Path=/; Expires=Wed, 09 Jun 2027 10:18:14 GMT"]);
+  });
+
   it("forwards method, path remainder, query and body, with the gateway's identity headers", async () => {
     seen = [];
     const response = await rawRequest(
