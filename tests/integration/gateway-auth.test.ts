@@ -135,8 +135,11 @@ describe("authentication failures (DESIGN.md §6)", () => {
     const response = await call(`Bearer ${expired}`);
     expect(response.headers.get("www-authenticate")).toContain('error="invalid_token"');
     await expectProblem(response, 401, "token-expired");
-    const withinLeeway = await signWithRealKey("sso-qa", { exp: Math.floor(Date.now() / 1000) - 5 });
+    const now = Math.floor(Date.now() / 1000);
+    const withinLeeway = await signWithRealKey("sso-qa", { iat: now - 600, exp: now - 20 });
     expect((await call(`Bearer ${withinLeeway}`)).status).toBe(200);
+    const pastLeeway = await signWithRealKey("sso-qa", { iat: now - 600, exp: now - 40 });
+    await expectProblem(await call(`Bearer ${pastLeeway}`), 401, "token-expired");
   });
 
   it("401 token-wrong-environment naming both environments", async () => {

@@ -93,6 +93,15 @@ describe("POST /gw/{env}/oauth2/token", () => {
     await expectOAuthError(await tokenRequest(server, "sso-qa", build(client)), 400, "invalid_request");
   });
 
+  it("form-decodes HTTP Basic credentials (RFC 6749 §2.3.1) and refuses a broken escape", async () => {
+    const everyCharEscaped = (value: string) => [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+    const encoded = `Basic ${Buffer.from(`${everyCharEscaped(client.clientId)}:${everyCharEscaped(client.clientSecret)}`).toString("base64")}`;
+    expect((await tokenRequest(server, "sso-qa", { headers: { authorization: encoded }, body: GRANT })).status).toBe(200);
+    const broken = `Basic ${Buffer.from(`${client.clientId}:%zz${client.clientSecret}`).toString("base64")}`;
+    const body = await expectOAuthError(await tokenRequest(server, "sso-qa", { headers: { authorization: broken }, body: GRANT }), 400, "invalid_request");
+    expect(body.error_description).toMatch(/form-urlencoded/);
+  });
+
   it("refuses client credentials in the URL", async () => {
     const response = await fetch(`${server.url}/gw/sso-qa/oauth2/token?client_secret=${client.clientSecret}`, {
       method: "POST",
