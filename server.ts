@@ -8,7 +8,7 @@ import { join } from "node:path";
 import next from "next";
 import { ConfigError, config } from "./lib/config";
 import { db } from "./lib/db";
-import { gateway } from "./lib/gateway";
+import { flushGateway, gateway } from "./lib/gateway";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
@@ -73,7 +73,13 @@ async function main(): Promise<void> {
   });
   server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
   startSecretExpirySweeps();
-  const stop = () => server.close(() => process.exit(0));
+  // Requests under way finish, then the buffered request log and credential use are written.
+  const stop = () =>
+    server.close(() =>
+      flushGateway()
+        .catch((error: unknown) => log.warn({ err: error }, "could not write buffered gateway records"))
+        .finally(() => process.exit(0)),
+    );
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }

@@ -37,7 +37,13 @@ function sharedState(evict: (key: string) => void): SharedState {
   };
 }
 
-function buildGateway(): Gateway {
+type ProcessGateway = {
+  serve: Gateway;
+  /** Writes what is buffered (request log rows, credential use) before the process stops. */
+  flush(): Promise<void>;
+};
+
+function buildGateway(): ProcessGateway {
   const { publicUrl, authSecret, upstreamTimeoutMs } = config();
   const database = db();
   const catalog = createCatalog(database);
@@ -60,25 +66,32 @@ function buildGateway(): Gateway {
     publicUrl,
     log,
   });
-  return createGateway({
+  const recorder = createRequestRecorder({ db: database, log, databaseUrl: config().databaseUrl });
+  const serve = createGateway({
     catalog,
     log,
     accessLog,
     tokenService,
     authenticate: createAuthenticator({ verify, revocations, states, usage }),
     rateLimiter,
-    recorder: createRequestRecorder({ db: database, log, databaseUrl: config().databaseUrl }),
+    recorder,
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ db: database, readCache, announceChange }) },
     upstreamTimeoutMs,
   });
+  return { serve, flush: () => Promise.all([recorder.flush(), usage.flush()]).then(() => undefined) };
 }
 
-let instance: Gateway | undefined;
+let instance: ProcessGateway | undefined;
 
 /** The process's gateway, built on first use so that importing it reads no configuration. */
 export function gateway(): Gateway {
   instance ??= buildGateway();
-  return instance;
+  return instance.serve;
+}
+
+/** Writes what the gateway has buffered; a no-op when it never served. */
+export async function flushGateway(): Promise<void> {
+  await instance?.flush();
 }
 
 /** The gateway as a Fetch-API function, for Next's route handlers (`next dev`). */

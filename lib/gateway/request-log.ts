@@ -17,7 +17,8 @@ type Writer = (batch: RequestLogEntry[]) => Promise<void>;
 /**
  * Under `npm start` (tsx, run from the project folder), a worker thread writes
  * the batches; where the worker's source is not there, or it fails, batches
- * are written in this thread.
+ * are written in this thread. A write resolves once the worker has answered
+ * for its batch, and the worker keeps the process alive while it has any.
  */
 function createWriter(db: Db, log: Logger, databaseUrl: string | undefined): Writer {
   const inProcess: Writer = (batch) => insertRequestLog(db, batch);
@@ -26,17 +27,30 @@ function createWriter(db: Db, log: Logger, databaseUrl: string | undefined): Wri
   if (!databaseUrl || !existsSync(/*turbopackIgnore: true*/ source)) return inProcess;
   let worker: Worker | undefined = new Worker(/*turbopackIgnore: true*/ source, { workerData: { databaseUrl } });
   worker.unref();
-  worker.on("message", (message: { ready?: boolean; failed?: number; reason?: string }) => {
+  // The worker answers each batch in the order it was sent.
+  const answered: (() => void)[] = [];
+  const settle = () => {
+    answered.shift()?.();
+    if (answered.length === 0) worker?.unref();
+  };
+  worker.on("message", (message: { ready?: boolean; written?: number; failed?: number; reason?: string }) => {
     if (message.ready) log.debug("request log worker ready");
     if (message.failed) log.warn({ rows: message.failed, reason: message.reason }, "could not write the request log");
+    if (message.written !== undefined || message.failed !== undefined) settle();
   });
   worker.on("error", (error) => {
     log.warn({ err: error }, "request log worker failed; writing in process");
     worker = undefined;
+    while (answered.length > 0) settle();
   });
-  return async (batch) => {
+  return (batch) => {
     if (!worker) return inProcess(batch);
-    worker.postMessage(batch);
+    const running = worker;
+    return new Promise<void>((resolve) => {
+      answered.push(resolve);
+      running.ref();
+      running.postMessage(batch);
+    });
   };
 }
 

@@ -2,7 +2,11 @@ import "server-only";
 import type { Logger } from "pino";
 import type { Db } from "../db";
 
-export type UsageMarks = { mark(credentialId: string, secretId?: string): void };
+export type UsageMarks = {
+  mark(credentialId: string, secretId?: string): void;
+  /** Writes what is marked now, e.g. before the process stops. */
+  flush(): Promise<void>;
+};
 
 /** `lastUsedAt` of credentials and secrets, written every `flushMs` rather than on every request. */
 export function createUsageMarks(input: { db: Db; log: Logger; flushMs?: number }): UsageMarks {
@@ -12,6 +16,7 @@ export function createUsageMarks(input: { db: Db; log: Logger; flushMs?: number 
   let timer: NodeJS.Timeout | undefined;
 
   async function flush(): Promise<void> {
+    clearTimeout(timer);
     timer = undefined;
     const now = new Date();
     const credentialIds = [...credentials];
@@ -29,5 +34,6 @@ export function createUsageMarks(input: { db: Db; log: Logger; flushMs?: number 
       timer ??= setTimeout(() => flush().catch((error: unknown) => log.warn({ err: error }, "could not record credential use")), input.flushMs ?? 5_000);
       timer.unref();
     },
+    flush,
   };
 }
