@@ -61,9 +61,11 @@ async function main(): Promise<void> {
   await app.prepare();
   const portal = servePortal(app.getRequestHandler());
   const serveGateway = gateway();
+  // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
+  const publicOrigin = new URL(publicUrl).origin;
   const server = createServer((req, res) => {
     if (!GATEWAY_PATH.test(req.url ?? "")) return portal(req, res);
-    serveGateway(nodeRequest(req, publicUrl))
+    serveGateway(nodeRequest(req, publicOrigin))
       .then((response) => writePlainResponse(response, res))
       .catch((error: unknown) => {
         log.error({ err: error }, "gateway response failed");

@@ -46,7 +46,7 @@ class NodeRequest implements IncomingRequest {
   }
 }
 
-/** The request as the gateway reads it, addressed at `origin`. */
+/** The request as the gateway reads it, addressed at `origin` (scheme, host and port only). */
 export function nodeRequest(req: IncomingMessage, origin: string): IncomingRequest {
   return new NodeRequest(req, origin);
 }

@@ -1,16 +1,14 @@
 // Reads of one notification are cached by each instance (docs/decisions/003);
 // these tests pin what a client must never notice: a change is visible at once,
 // on the instance that made it and, through Redis, on the others.
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
 import { createTestDatabase } from "../support/databases";
+import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, newCredential, openDb } from "./gateway-support";
 
-const REDIS_URL = "redis://127.0.0.1:6379";
 const ENV = "platform-dev";
 /** Well under the cache's 5 s time to live, so only an eviction can explain a fresh read. */
 const ANNOUNCEMENT_WAIT_MS = 1_000;
@@ -25,18 +23,13 @@ afterAll(async () => {
 });
 
 beforeAll(async () => {
-  const prefix = `gatehouse-test-${randomBytes(6).toString("hex")}:`;
-  const redis = new Redis(REDIS_URL);
-  cleanups.push(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+  const { prefix, cleanup } = isolatedRedisPrefix();
+  cleanups.push(cleanup);
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
   // Two instances of one deployment: one public URL, so one issuer.
   const port = await freePort();
-  const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, PUBLIC_URL: `http://127.0.0.1:${port}` };
+  const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, PUBLIC_URL: `http://127.0.0.1:${port}` };
   first = await startServer({ database, env, port });
   cleanups.push(() => first.stop());
   second = await startServer({ database, env });

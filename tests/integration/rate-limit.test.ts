@@ -1,12 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
+import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, newCredential, openDb } from "./gateway-support";
 
-const REDIS_URL = "redis://127.0.0.1:6379";
 const cleanups: (() => Promise<unknown>)[] = [];
 
 afterAll(async () => {
@@ -58,18 +56,13 @@ describe("rate limits in memory", () => {
 
 describe("rate limits shared through Redis", () => {
   it("makes two server instances draw on one budget", async () => {
-    const prefix = `gatehouse-test-${randomBytes(6).toString("hex")}:`;
-    const redis = new Redis(REDIS_URL);
-    cleanups.push(async () => {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    });
+    const { prefix, redis, cleanup } = isolatedRedisPrefix();
+    cleanups.push(cleanup);
     const database: TestDatabase = await createTestDatabase();
     cleanups.push(() => database.drop());
     // Two instances of one deployment: one public URL, so one issuer.
     const port = await freePort();
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, PUBLIC_URL: `http://127.0.0.1:${port}` };
+    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, PUBLIC_URL: `http://127.0.0.1:${port}` };
     const first = await startServer({ database, env, port });
     cleanups.push(() => first.stop());
     const db = openDb(first);
