@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientSecretMatches } from "../lib/oauth/client-secrets";
+import { hashClientSecret, secretHashesEqual } from "../lib/oauth/client-secrets";
 import { config } from "../lib/config";
 import { migratedDatabase } from "../tests/support/db";
 import { seed } from "./seed";
@@ -25,7 +25,7 @@ describe("demo credentials in the seed", () => {
       const line = report.find((entry) => entry.includes(credential.clientId));
       const secret = /secret: (gsk_[A-Za-z0-9_-]{43})/.exec(line ?? "")?.[1];
       expect(secret).toBeDefined();
-      expect(clientSecretMatches(secret!, credential.secrets[0]!.hash, config().authSecret)).toBe(true);
+      expect(secretHashesEqual(hashClientSecret(secret!, config().authSecret), credential.secrets[0]!.hash)).toBe(true);
     }
     expect(await seed(fixture.db, { seedDemo: true, seedAdminPassword: undefined, seedDeveloperPassword: undefined })).toEqual([]);
     expect(await fixture.db.credential.count()).toBe(2);

@@ -128,7 +128,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     let response: PlainResponse;
     try {
       response = await route(request, url, requestId, outcome);
-      Object.assign(response.headers, outcome.headers, { "x-request-id": requestId });
+      Object.assign(response.headers, outcome.headers);
+      response.headers["x-request-id"] = requestId;
     } catch (error) {
       const problem = toProblem(error);
       if (problem.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");

@@ -78,7 +78,12 @@ function buildGateway(): ProcessGateway {
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ db: database, readCache, announceChange }) },
     upstreamTimeoutMs,
   });
-  return { serve, flush: () => Promise.all([recorder.flush(), usage.flush()]).then(() => undefined) };
+  return {
+    serve,
+    async flush() {
+      await Promise.all([recorder.flush(), usage.flush()]);
+    },
+  };
 }
 
 let instance: ProcessGateway | undefined;

@@ -17,6 +17,9 @@ const HOP_BY_HOP = new Set([
   "expect",
 ]);
 
+/** fetch has already decoded the upstream body, so its encoding no longer applies. */
+const DECODED = new Set(["content-encoding"]);
+
 /** Identity the gateway vouches for; whatever the client sent under these names is dropped. */
 const IDENTITY = new Set(["authorization", "x-client-id", "x-request-id", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"]);
 
@@ -45,13 +48,12 @@ function forwardableRequestHeaders(headers: HeaderReader): Headers {
 /** Set-Cookie stays one field per cookie; Fetch's `forEach` would join them into one. */
 function forwardableResponseHeaders(headers: Headers): Record<string, string | string[]> {
   const listed = connectionListed(headers);
-  const drops = new Set(["content-encoding", "set-cookie"]);
   const result: Record<string, string | string[]> = {};
   headers.forEach((value, name) => {
-    if (isForwardable(name, listed, drops)) result[name] = value;
+    if (name !== "set-cookie" && isForwardable(name, listed, DECODED)) result[name] = value;
   });
   const cookies = headers.getSetCookie();
-  if (cookies.length > 0 && !listed.has("set-cookie")) result["set-cookie"] = cookies;
+  if (cookies.length > 0 && isForwardable("set-cookie", listed, DECODED)) result["set-cookie"] = cookies;
   return result;
 }
 

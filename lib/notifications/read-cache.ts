@@ -4,7 +4,7 @@ export type RenderedNotification = { etag: string; body: string };
 export type NotificationReadCache = {
   /** The cached answer for `key`, else what `load` gives, which is then kept for the next read. */
   read(key: string, load: () => Promise<RenderedNotification>): Promise<RenderedNotification>;
-  /** Forgets `key`, and keeps a load that was under way when it changed from being stored. */
+  /** Forgets `key`; a load under way when this is called is not stored. */
   evict(key: string): void;
 };
 

@@ -54,8 +54,9 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
       scope: NOTIFICATIONS_READ_SCOPE,
       async handle(call) {
         const id = call.params.id ?? "";
-        const { etag, body } = await deps.readCache.read(notificationCacheKey(owner(call), id), async () => {
-          const row = await getNotification({ db: deps.db, ...owner(call), id });
+        const caller = owner(call);
+        const { etag, body } = await deps.readCache.read(notificationCacheKey(caller, id), async () => {
+          const row = await getNotification({ db: deps.db, ...caller, id });
           return { etag: notificationEtag(row.version), body: JSON.stringify(toResource(row)) };
         });
         const ifNoneMatch = call.request.headers.get("if-none-match");
@@ -73,10 +74,11 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
         const body = updateNotificationBodySchema.safeParse(await readJsonObject(call.request));
         if (!body.success) throw zodProblem(body.error, "body");
         const id = call.params.id ?? "";
+        const caller = owner(call);
         const ifMatch = call.request.headers.get("if-match") ?? undefined;
         // Announced after a 412 too: the cached copy may be the stale one the client read.
-        const row = await updateNotification({ db: deps.db, ...owner(call), id, input: body.data, ifMatch }).finally(() =>
-          deps.announceChange(notificationCacheKey(owner(call), id)),
+        const row = await updateNotification({ db: deps.db, ...caller, id, input: body.data, ifMatch }).finally(() =>
+          deps.announceChange(notificationCacheKey(caller, id)),
         );
         return jsonResponse(toResource(row), { etag: notificationEtag(row.version) });
       },

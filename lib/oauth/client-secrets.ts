@@ -45,10 +45,6 @@ export function secretHashesEqual(presentedHash: string, storedHash: string): bo
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-export function clientSecretMatches(secret: string, storedHash: string, authSecret: string): boolean {
-  return secretHashesEqual(hashClientSecret(secret, authSecret), storedHash);
-}
-
 /** The last four characters, shown so owners can tell their secrets apart. */
 export function secretHint(secret: string): string {
   return secret.slice(-4);

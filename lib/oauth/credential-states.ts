@@ -52,9 +52,9 @@ export function createCredentialStates(input: { db: Db; maxAgeMs?: number; maxEn
 
   function refresh(clientId: string): Promise<CredentialState | undefined> {
     const entry = { state: load(clientId), loadedAt: Date.now() };
-      cache.delete(clientId);
-      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-      cache.set(clientId, entry);
+    cache.delete(clientId);
+    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+    cache.set(clientId, entry);
     entry.state.catch(() => cache.delete(clientId));
     return entry.state;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db";
-import { clientSecretMatches } from "../oauth/client-secrets";
+import { hashClientSecret, secretHashesEqual } from "../oauth/client-secrets";
 import { migratedDatabase } from "../../tests/support/db";
 import { seed } from "../../prisma/seed";
 import { CLI_ACTOR } from "./audit";
@@ -35,8 +35,8 @@ describe("credential services", () => {
     const stored = await db.credentialSecret.findMany({ where: { credentialId: credential.id } });
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(secret!.clientSecret);
-    expect(clientSecretMatches(secret!.clientSecret, stored[0]!.hash, AUTH_SECRET)).toBe(true);
-    expect(clientSecretMatches(`${secret!.clientSecret.slice(0, -1)}x`, stored[0]!.hash, AUTH_SECRET)).toBe(false);
+    expect(secretHashesEqual(hashClientSecret(secret!.clientSecret, AUTH_SECRET), stored[0]!.hash)).toBe(true);
+    expect(secretHashesEqual(hashClientSecret(`${secret!.clientSecret.slice(0, -1)}x`, AUTH_SECRET), stored[0]!.hash)).toBe(false);
     const audit = await db.auditEvent.findMany({ where: { targetId: credential.clientId }, orderBy: { at: "asc" } });
     expect(audit.map((event) => [event.action, event.actorLabel])).toEqual([
       ["credential.create", "cli"],

@@ -16,15 +16,14 @@ import { findFirstCall } from "@/lib/catalog/first-call";
 import { apiServerUrl, selectEnvironment } from "@/lib/catalog/environment-urls";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { firstParam } from "@/lib/http/search-params";
+import { firstParam, type SearchParams } from "@/lib/http/search-params";
 
 export const dynamic = "force-dynamic";
 
 type Props = {
   params: Promise<{ api: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<SearchParams>;
 };
-
 
 /** One query per request, shared by the metadata and the page. */
 const findApi = cache((slug: string, pinnedEnvironment: string | undefined) => findCatalogApi(db(), slug, { pinnedEnvironment }));
