@@ -1,11 +1,10 @@
 // Production entry (`npm start`): applies migrations, seeds an empty database,
-// builds Next if there is no build, then serves the gateway directly and
-// everything else through Next's request handler.
+// builds Next if there is no build, then serves the gateway in this thread and
+// forwards everything else to Next, which runs in a worker thread.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import next from "next";
 import { ConfigError, config } from "./lib/config";
 import { db } from "./lib/db";
 import { flushGateway, gateway } from "./lib/gateway";
@@ -15,6 +14,7 @@ import { accessLog, log } from "./lib/log";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
 import { printSeedReport, seed } from "./prisma/seed";
 import { applyMigrations } from "./scripts/db/migrations";
+import { type Portal, startPortal } from "./server/portal";
 
 const ROOT = import.meta.dirname;
 const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
@@ -32,11 +32,10 @@ async function prepareDatabase(): Promise<void> {
   if ((await db().environment.count()) === 0) printSeedReport(await seed(db(), config()));
 }
 
-function servePortal(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
+function servePortal(portal: Portal) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const startedAt = performance.now();
     const requestId = requestIdFrom(nodeHeaders(req));
-    res.setHeader("x-request-id", requestId);
     res.on("finish", () => {
       accessLog.info({
         requestId,
@@ -46,10 +45,7 @@ function servePortal(handle: (req: IncomingMessage, res: ServerResponse) => Prom
         latencyMs: Math.round((performance.now() - startedAt) * 100) / 100,
       });
     });
-    handle(req, res).catch((error: unknown) => {
-      log.error({ err: error, requestId }, "portal request failed");
-      if (!res.headersSent) res.writeHead(500).end();
-    });
+    portal.forward(req, res, requestId);
   };
 }
 
@@ -57,14 +53,13 @@ async function main(): Promise<void> {
   const { port, publicUrl } = config();
   await prepareDatabase();
   ensureBuild();
-  const app = next({ dev: false, dir: ROOT, port });
-  await app.prepare();
-  const portal = servePortal(app.getRequestHandler());
+  const portal = await startPortal({ dir: ROOT, publicPort: port, log });
+  const servePortalRequest = servePortal(portal);
   const serveGateway = gateway();
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(publicUrl).origin;
   const server = createServer((req, res) => {
-    if (!GATEWAY_PATH.test(req.url ?? "")) return portal(req, res);
+    if (!GATEWAY_PATH.test(req.url ?? "")) return servePortalRequest(req, res);
     serveGateway(nodeRequest(req, publicOrigin))
       .then((response) => writePlainResponse(response, res))
       .catch((error: unknown) => {
@@ -78,7 +73,7 @@ async function main(): Promise<void> {
   // Requests under way finish, then the buffered request log and credential use are written.
   const stop = () =>
     server.close(() =>
-      flushGateway()
+      Promise.all([flushGateway(), portal.stop()])
         .catch((error: unknown) => log.warn({ err: error }, "could not write buffered gateway records"))
         .finally(() => process.exit(0)),
     );

@@ -1,21 +1,9 @@
+import { connectionOptions, HOP_BY_HOP } from "../http/hop-by-hop";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/message";
 import { ProblemError } from "../http/problem";
 
-/** RFC 9110 §7.6.1 connection-specific fields, plus what fetch sets itself. */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "host",
-  "content-length",
-  "expect",
-]);
+/** What fetch sets itself. */
+const SET_BY_FETCH = new Set(["host", "content-length", "expect"]);
 
 /** fetch has already decoded the upstream body, so its encoding no longer applies. */
 const DECODED = new Set(["content-encoding"]);
@@ -23,21 +11,12 @@ const DECODED = new Set(["content-encoding"]);
 /** Identity the gateway vouches for; whatever the client sent under these names is dropped. */
 const IDENTITY = new Set(["authorization", "x-client-id", "x-request-id", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"]);
 
-function connectionListed(headers: HeaderReader): Set<string> {
-  return new Set(
-    (headers.get("connection") ?? "")
-      .split(",")
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean),
-  );
-}
-
 function isForwardable(name: string, listed: Set<string>, extraDrops: Set<string>): boolean {
-  return !HOP_BY_HOP.has(name) && !listed.has(name) && !extraDrops.has(name);
+  return !HOP_BY_HOP.has(name) && !SET_BY_FETCH.has(name) && !listed.has(name) && !extraDrops.has(name);
 }
 
 function forwardableRequestHeaders(headers: HeaderReader): Headers {
-  const listed = connectionListed(headers);
+  const listed = connectionOptions(headers.get("connection"));
   const result = new Headers();
   headers.forEach((value, name) => {
     if (isForwardable(name, listed, IDENTITY)) result.append(name, value);
@@ -47,7 +26,7 @@ function forwardableRequestHeaders(headers: HeaderReader): Headers {
 
 /** Set-Cookie stays one field per cookie; Fetch's `forEach` would join them into one. */
 function forwardableResponseHeaders(headers: Headers): Record<string, string | string[]> {
-  const listed = connectionListed(headers);
+  const listed = connectionOptions(headers.get("connection"));
   const result: Record<string, string | string[]> = {};
   headers.forEach((value, name) => {
     if (name !== "set-cookie" && isForwardable(name, listed, DECODED)) result[name] = value;

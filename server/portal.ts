@@ -1,0 +1,96 @@
+import { Agent, type IncomingMessage, request, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pipeline } from "node:stream";
+import { Worker } from "node:worker_threads";
+import type { Logger } from "pino";
+import { connectionOptions, HOP_BY_HOP } from "../lib/http/hop-by-hop";
+import { writePlainResponse } from "../lib/http/node-message";
+import { ProblemError, problemPlainResponse } from "../lib/http/problem";
+import type { PortalThreadData, PortalThreadMessage } from "./portal-thread";
+
+export type Portal = {
+  /** Sends a request to Next as it came, with `requestId`, and streams Next's answer back. */
+  forward(req: IncomingMessage, res: ServerResponse, requestId: string): void;
+  stop(): Promise<void>;
+};
+
+/** Raw header pairs without the connection-specific ones, or `dropped`. */
+function endToEnd(rawHeaders: readonly string[], connection: string | undefined, dropped: ReadonlySet<string>): string[] {
+  const listed = connectionOptions(connection);
+  const kept: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (!HOP_BY_HOP.has(name) && !listed.has(name) && !dropped.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  return kept;
+}
+
+/** Answered by this server (100 Continue) or replaced (the request id). */
+const NOT_FORWARDED = new Set(["expect", "x-request-id"]);
+
+/**
+ * What Next saw when it read the socket itself: the same fields (Host
+ * included), the client's address in X-Forwarded-For unless the client sent
+ * one, and a body of unknown length still chunked.
+ */
+function requestHeaders(req: IncomingMessage, requestId: string): string[] {
+  const headers = endToEnd(req.rawHeaders, req.headers.connection, NOT_FORWARDED);
+  if (req.headers["transfer-encoding"] !== undefined) headers.push("transfer-encoding", "chunked");
+  if (req.headers["x-forwarded-for"] === undefined && req.socket.remoteAddress) headers.push("x-forwarded-for", req.socket.remoteAddress);
+  headers.push("x-request-id", requestId);
+  return headers;
+}
+
+function forwarder(address: AddressInfo, log: Logger) {
+  const agent = new Agent({ keepAlive: true });
+  return (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
+    const toNext = request({ host: address.address, port: address.port, method: req.method, path: req.url, headers: requestHeaders(req, requestId), agent });
+    toNext.once("response", (answer) => {
+      const headers = endToEnd(answer.rawHeaders, answer.headers.connection, NOT_FORWARDED);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, [...headers, "x-request-id", requestId]);
+      // A broken answer is cut off for the client too, so it cannot pass for a whole one.
+      pipeline(answer, res, () => undefined);
+    });
+    toNext.once("error", (error) => {
+      if (res.destroyed) return;
+      if (res.headersSent) return void res.destroy();
+      log.error({ err: error, requestId }, "the portal thread did not answer");
+      const problem = new ProblemError(502, "portal-unavailable", "Bad Gateway", { detail: "The portal did not answer." });
+      void writePlainResponse(problemPlainResponse(problem, { instance: req.url ?? "/", requestId }), res);
+    });
+    res.once("close", () => {
+      if (!res.writableFinished) toNext.destroy();
+    });
+    req.pipe(toNext);
+  };
+}
+
+/**
+ * Starts Next in a worker thread (see `portal-thread.ts`) and resolves once
+ * it listens; from then on the process ends if the thread does.
+ */
+export function startPortal(input: { dir: string; publicPort: number; log: Logger }): Promise<Portal> {
+  const { log } = input;
+  const worker = new Worker(new URL("./portal-thread.mjs", import.meta.url), { workerData: { dir: input.dir, publicPort: input.publicPort } satisfies PortalThreadData });
+  let stopping = false;
+  return new Promise((resolve, reject) => {
+    worker.once("message", ({ listening }: PortalThreadMessage) => {
+      worker.off("error", reject);
+      worker.once("error", (error) => log.fatal({ err: error }, "the portal thread failed"));
+      worker.once("exit", (code) => {
+        if (stopping) return;
+        log.fatal({ code }, "the portal thread stopped");
+        process.exit(1);
+      });
+      resolve({
+        forward: forwarder(listening, log),
+        async stop() {
+          stopping = true;
+          await worker.terminate();
+        },
+      });
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the portal thread exited with ${code} before it listened`)));
+  });
+}
