@@ -38,6 +38,7 @@ function servePortal(portal: Portal) {
     const requestId = requestIdFrom(nodeHeaders(req));
     res.on("finish", () => {
       accessLog.info({
+        time: new Date().toISOString(),
         requestId,
         method: req.method,
         route: new URL(req.url ?? "/", "http://portal").pathname,

@@ -20,7 +20,7 @@ export const REDACTED_PATHS = [
   "*.headers[\"set-cookie\"]",
 ];
 
-export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}) {
+export function createLogger(options: { level?: string; destination: pino.DestinationStream }) {
   return pino(
     {
       level: options.level ?? config().logLevel,
@@ -28,18 +28,27 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    // Asynchronous writes keep a log line per request off the request path.
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination,
   );
 }
 
-const globalForLog = globalThis as unknown as { gatehouseLog?: pino.Logger };
+const globalForLog = globalThis as unknown as { gatehouseStdout?: pino.DestinationStream; gatehouseLog?: pino.Logger; gatehouseAccessLog?: pino.Logger };
 
-export const log: pino.Logger = (globalForLog.gatehouseLog ??= createLogger());
+// Asynchronous writes keep log lines off the request path. `log` and `accessLog` share
+// the stream, so that their lines never interleave.
+const stdout = (globalForLog.gatehouseStdout ??= pino.destination({ dest: 1, sync: false }));
+
+export const log: pino.Logger = (globalForLog.gatehouseLog ??= createLogger({ destination: stdout }));
 
 /**
- * The one line per request. Its fields (request id, method, route, status,
- * latency, client id) are set by the server, never copied from a request, so
- * it skips redaction, which costs three times the rest of the line.
+ * A logger for access lines: one per request, with fields the server sets
+ * (request id, method, route, status, latency, client), never copied from a
+ * request, so it skips redaction, which costs three times the rest of the
+ * line. Lines are often written after their request, so each carries its
+ * request's time as its first field, `time`, where `log` puts the time it writes.
  */
-export const accessLog: pino.Logger = log.child({}, { redact: [] });
+export function createAccessLog(destination: pino.DestinationStream): pino.Logger {
+  return pino({ level: config().logLevel, base: undefined, timestamp: false }, destination);
+}
+
+export const accessLog: pino.Logger = (globalForLog.gatehouseAccessLog ??= createAccessLog(stdout));

@@ -18,8 +18,6 @@ import type { BuiltInRoute } from "./types";
 export type GatewayDeps = {
   catalog: Catalog;
   log: Logger;
-  /** one line per request, see `accessLog` */
-  accessLog: Logger;
   tokenService: TokenService;
   authenticate: Authenticator;
   rateLimiter: RateLimiter;
@@ -136,21 +134,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
       response = problemPlainResponse(problem, { instance: url.pathname, requestId });
       if (problem.status !== 429) Object.assign(response.headers, outcome.headers);
     }
-    const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
-    deps.accessLog.info({ requestId, method: request.method, route: outcome.route ?? url.pathname, status: response.status, latencyMs, clientId: outcome.clientId });
-    if (outcome.env) {
-      recorder.record({
-        at: new Date(),
-        environment: outcome.env.slug,
-        api: outcome.api ?? "",
-        clientId: outcome.clientId ?? null,
-        method: request.method.slice(0, 16),
-        route: outcome.route ?? "(unmatched)",
-        status: response.status,
-        latencyMs,
-        requestId,
-      });
-    }
+    recorder.record({
+      at: new Date(),
+      requestId,
+      method: request.method.slice(0, 16),
+      path: url.pathname,
+      route: outcome.route ?? null,
+      status: response.status,
+      latencyMs: Math.round((performance.now() - startedAt) * 100) / 100,
+      clientId: outcome.clientId ?? null,
+      environment: outcome.env?.slug ?? null,
+      api: outcome.api ?? null,
+    });
     return response;
   };
 }

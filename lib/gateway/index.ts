@@ -66,11 +66,10 @@ function buildGateway(): ProcessGateway {
     publicUrl,
     log,
   });
-  const recorder = createRequestRecorder({ db: database, log, databaseUrl: config().databaseUrl });
+  const recorder = createRequestRecorder({ db: database, log, accessLog, databaseUrl: config().databaseUrl });
   const serve = createGateway({
     catalog,
     log,
-    accessLog,
     tokenService,
     authenticate: createAuthenticator({ verify, revocations, states, usage }),
     rateLimiter,

@@ -1,13 +1,20 @@
-// A worker thread that owns the request log's database writes, so that SQLite's
-// synchronous inserts run beside the event loop instead of on it.
+// A worker thread that writes the gateway's access lines and request log rows,
+// so that formatting the lines and SQLite's synchronous inserts run beside the
+// event loop instead of on it.
 import { parentPort, workerData } from "node:worker_threads";
+import pino from "pino";
 import { createDb } from "../db";
+import { createAccessLog } from "../log";
+import { writeAccessLines } from "./access-lines";
 import { insertRequestLog, type RequestLogEntry } from "./request-log-insert";
 
 const db = createDb((workerData as { databaseUrl: string }).databaseUrl);
+// One write per line: a line is then whole on the output even when the main thread writes to it too.
+const accessLog = createAccessLog(pino.destination({ dest: 1, sync: true }));
 let writing = Promise.resolve();
 
 parentPort!.on("message", (batch: RequestLogEntry[]) => {
+  writeAccessLines(accessLog, batch);
   writing = writing.then(() =>
     insertRequestLog(db, batch).then(
       () => parentPort!.postMessage({ written: batch.length }),

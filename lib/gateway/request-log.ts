@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Db } from "../db";
+import { writeAccessLines } from "./access-lines";
 import { insertRequestLog, type RequestLogEntry } from "./request-log-insert";
 
 export type { RequestLogEntry } from "./request-log-insert";
@@ -20,8 +21,11 @@ type Writer = (batch: RequestLogEntry[]) => Promise<void>;
  * are written in this thread. A write resolves once the worker has answered
  * for its batch, and the worker keeps the process alive while it has any.
  */
-function createWriter(db: Db, log: Logger, databaseUrl: string | undefined): Writer {
-  const inProcess: Writer = (batch) => insertRequestLog(db, batch);
+function createWriter(db: Db, log: Logger, accessLog: Logger, databaseUrl: string | undefined): Writer {
+  const inProcess: Writer = (batch) => {
+    writeAccessLines(accessLog, batch);
+    return insertRequestLog(db, batch);
+  };
   // Resolved at run time from the working directory so that Next's bundler does not try to bundle the worker.
   const source = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "gateway", "request-log-worker.mjs");
   if (!databaseUrl || !existsSync(/*turbopackIgnore: true*/ source)) return inProcess;
@@ -54,12 +58,15 @@ function createWriter(db: Db, log: Logger, databaseUrl: string | undefined): Wri
   };
 }
 
-/** Request log rows are buffered and written in batches, off the request path. */
-export function createRequestRecorder(input: { db: Db; log: Logger; databaseUrl?: string; flushMs?: number; batchSize?: number }): RequestRecorder {
+/**
+ * Answered requests are buffered and written in batches, off the request path:
+ * their access lines (within `flushMs`, 1 s by default) and their usage rows.
+ */
+export function createRequestRecorder(input: { db: Db; log: Logger; accessLog: Logger; databaseUrl?: string; flushMs?: number; batchSize?: number }): RequestRecorder {
   const { db, log } = input;
   // 9 parameters a row: 4,500 per batch, well under SQLite's and PostgreSQL's limits.
   const batchSize = input.batchSize ?? 500;
-  const write = createWriter(db, log, input.databaseUrl);
+  const write = createWriter(db, log, input.accessLog, input.databaseUrl);
   let buffer: RequestLogEntry[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();

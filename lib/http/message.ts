@@ -22,7 +22,7 @@ export type IncomingRequest = {
 export type PlainResponse = {
   status: number;
   headers: Record<string, string | string[]>;
-  body: string | ReadableStream<Uint8Array> | null;
+  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null;
 };
 
 export function jsonPlainResponse(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {

@@ -78,11 +78,12 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
   res.end();
 }
 
-/** Writes a plain response to Node; text bodies go out in one write with their length. */
+/** Writes a plain response to Node; bodies in memory go out in one write with their length. */
 export async function writePlainResponse(response: PlainResponse, res: ServerResponse): Promise<void> {
   const { status, headers, body } = response;
-  if (typeof body === "string") {
-    res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+    res.writeHead(status, { ...headers, "content-length": length }).end(body);
     return;
   }
   res.writeHead(status, headers);

@@ -63,7 +63,7 @@ export function queryObject(url: URL): Record<string, string> {
 }
 
 /** A 200 answer of this API whose JSON body is already serialized. */
-export function jsonTextResponse(text: string, headers: Record<string, string> = {}): PlainResponse {
+export function jsonTextResponse(text: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): PlainResponse {
   return { status: 200, headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...headers }, body: text };
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createNotificationReadCache, type RenderedNotification } from "./read-cache";
 
-const v1: RenderedNotification = { etag: '"v1"', body: '{"version":1}' };
-const v2: RenderedNotification = { etag: '"v2"', body: '{"version":2}' };
+const v1: RenderedNotification = { etag: '"v1"', body: Buffer.from('{"version":1}') };
+const v2: RenderedNotification = { etag: '"v2"', body: Buffer.from('{"version":2}') };
 
 function loader(...answers: RenderedNotification[]) {
   const calls = { count: 0 };

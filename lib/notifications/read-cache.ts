@@ -1,5 +1,5 @@
-/** A notification as its 200 answer carries it. */
-export type RenderedNotification = { etag: string; body: string };
+/** A notification as its 200 answer carries it, encoded once for every read. */
+export type RenderedNotification = { etag: string; body: Uint8Array<ArrayBuffer> };
 
 export type NotificationReadCache = {
   /** The cached answer for `key`, else what `load` gives, which is then kept for the next read. */

@@ -57,7 +57,7 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
         const caller = owner(call);
         const { etag, body } = await deps.readCache.read(notificationCacheKey(caller, id), async () => {
           const row = await getNotification({ db: deps.db, ...caller, id });
-          return { etag: notificationEtag(row.version), body: JSON.stringify(toResource(row)) };
+          return { etag: notificationEtag(row.version), body: Buffer.from(JSON.stringify(toResource(row))) };
         });
         const ifNoneMatch = call.request.headers.get("if-none-match");
         if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {

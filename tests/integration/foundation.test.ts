@@ -62,17 +62,23 @@ describe("production server", () => {
     expect(portal.headers.get("x-request-id")).toBe("portal-call-1");
   });
 
-  it("logs one JSON line per request with method, route, status, latency and request id", async () => {
+  it("logs one JSON line per request with its time, method, route, status, latency and request id", async () => {
+    const before = new Date().toISOString();
     await fetch(`${server.url}/gw/nowhere/logged`, { headers: { "x-request-id": "log-line-check" } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const lines = server
-      .output()
+    await fetch(`${server.url}/api/health`, { headers: { "x-request-id": "portal-line-check" } });
+    const lines = (await server.settledOutput())
       .split("\n")
-      .filter((line) => line.includes('"log-line-check"'))
+      .filter((line) => line.includes('"log-line-check"') || line.includes('"portal-line-check"'))
       .map((line) => JSON.parse(line));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ method: "GET", route: "/gw/nowhere/logged", status: 404, requestId: "log-line-check" });
-    expect(typeof lines[0].latencyMs).toBe("number");
+    expect(lines).toHaveLength(2);
+    const [gateway, portal] = [lines.find((line) => line.requestId === "log-line-check"), lines.find((line) => line.requestId === "portal-line-check")];
+    expect(gateway).toMatchObject({ level: 30, method: "GET", route: "/gw/nowhere/logged", status: 404 });
+    expect(portal).toMatchObject({ level: 30, method: "GET", route: "/api/health", status: 200 });
+    for (const line of [gateway, portal]) {
+      expect(Object.keys(line).slice(0, 2)).toEqual(["level", "time"]);
+      expect(line.time >= before).toBe(true);
+      expect(typeof line.latencyMs).toBe("number");
+    }
   });
 
   it("keeps secrets sent in a request out of the log", async () => {
@@ -87,8 +93,7 @@ describe("production server", () => {
       body: `grant_type=client_credentials&client_secret=${secret}&password=${secret}`,
     });
     await fetch(`${server.url}/api/health?access_token=${secret}`, { headers: { authorization: `Bearer ${secret}` } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.output()).not.toContain("THIS-must-never-be-logged");
+    expect(await server.settledOutput()).not.toContain("THIS-must-never-be-logged");
   });
 
   it("answers methods that Fetch cannot carry (TRACE) with a 405 problem and keeps serving", async () => {

@@ -162,8 +162,7 @@ describe("authentication failures (DESIGN.md §6)", () => {
   });
 
   it("never puts the token in the log", async () => {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.output()).not.toContain(token.split(".")[2]);
+    expect(await server.settledOutput()).not.toContain(token.split(".")[2]);
   });
 });
 

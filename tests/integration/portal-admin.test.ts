@@ -107,8 +107,8 @@ describe("secrets", () => {
     const { secret } = await created.json();
     const rotated = await (await developer.post(`/api/portal/credentials/${secret.clientId}/rotate`, { graceHours: 1 })).json();
     await developer.get("/settings/credentials");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    for (const value of [secret.clientSecret, rotated.clientSecret]) expect(server.output()).not.toContain(value);
+    const output = await server.settledOutput();
+    for (const value of [secret.clientSecret, rotated.clientSecret]) expect(output).not.toContain(value);
     const page = await (await developer.get("/settings/credentials")).text();
     expect(page).toContain(secret.clientId);
     expect(page).not.toMatch(/gsk_[A-Za-z0-9_-]{43}/);

@@ -202,7 +202,6 @@ describe("POST /gw/{env}/oauth2/token", () => {
   it("never writes a secret to the log, even one sent in place of the client id", async () => {
     const swapped = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(client.clientSecret, client.clientId) }, body: GRANT });
     await expectOAuthError(swapped, 401, "invalid_client");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.output()).not.toContain(client.clientSecret);
+    expect(await server.settledOutput()).not.toContain(client.clientSecret);
   });
 });

@@ -14,6 +14,8 @@ export type TestServer = {
   databaseUrl: string;
   /** everything the server printed so far, stdout and stderr */
   output(): string;
+  /** what the server printed once the log lines of every request sent so far are out */
+  settledOutput(): Promise<string>;
   stop(): Promise<void>;
 };
 
@@ -79,11 +81,23 @@ export async function startServer(options: { env?: Record<string, string>; datab
     await database.drop();
     throw error;
   }
+  let marks = 0;
   return {
     url,
     port,
     databaseUrl: database.url,
     output: () => output,
+    // Access lines are written in batches, in order: once a new request's line is out, every earlier one is.
+    async settledOutput() {
+      const mark = `settled-${++marks}`;
+      await fetch(`${url}/gw/-/settled`, { headers: { "x-request-id": mark } });
+      const deadline = Date.now() + 10_000;
+      while (!output.includes(`"${mark}"`)) {
+        if (Date.now() > deadline) throw new Error(`no access line for ${mark}:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return output;
+    },
     async stop() {
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);

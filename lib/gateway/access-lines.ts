@@ -1,0 +1,21 @@
+import type { Logger } from "pino";
+import type { RequestLogEntry } from "./request-log-insert";
+
+/** Paths are the client's to choose; clipped, a line stays short enough to be written in one piece. */
+const MAX_PATH = 1_000;
+
+/** The access lines of a batch of answered gateway requests, each with its request's time. */
+export function writeAccessLines(accessLog: Logger, batch: readonly RequestLogEntry[]): void {
+  for (const entry of batch) {
+    accessLog.info({
+      time: entry.at.toISOString(),
+      requestId: entry.requestId,
+      method: entry.method,
+      route: entry.route ?? entry.path.slice(0, MAX_PATH),
+      status: entry.status,
+      latencyMs: entry.latencyMs,
+      clientId: entry.clientId ?? undefined,
+      env: entry.environment ?? undefined,
+    });
+  }
+}
