@@ -13,6 +13,7 @@ import { createDb } from "../lib/db";
 import { createNotifications } from "../lib/notifications/create-notifications";
 import { CLI_ACTOR } from "../lib/portal/audit";
 import { createCredential, ensureApplication } from "../lib/portal/credentials";
+import { SERVER_NODE_ARGS } from "./server-command";
 
 type Result = {
   requests: { average: number };
@@ -57,7 +58,7 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
 }
 
 function startGatehouse(port: number, databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "server.ts"], {
+  return spawn(process.execPath, SERVER_NODE_ARGS, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

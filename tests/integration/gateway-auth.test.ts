@@ -217,10 +217,16 @@ describe("routing", () => {
 
   it("records each request with its route template, off the hot path", async () => {
     const requestId = `log-${createHash("sha256").update(randomUUID()).digest("hex").slice(0, 12)}`;
+    const sentAt = Date.now();
     await call(`Bearer ${token}`, `${LIST}/ntf_unknown`, { headers: { "x-request-id": requestId } });
+    const answeredAt = Date.now();
     expect(await eventually(async () => (await db.requestLog.count({ where: { requestId } })) === 1, 5_000)).toBe(true);
     const row = await db.requestLog.findFirstOrThrow({ where: { requestId } });
     expect(row).toMatchObject({ environment: "sso-qa", api: "notifications", clientId: client.clientId, method: "GET", route: "/v1/notifications/{id}", status: 404 });
     expect(row.latencyMs).toBeGreaterThan(0);
+    // The time reads back as the moment it was served, and sorts and filters as Prisma's own rows do.
+    expect(row.at.getTime()).toBeGreaterThanOrEqual(sentAt);
+    expect(row.at.getTime()).toBeLessThanOrEqual(answeredAt);
+    expect(await db.requestLog.count({ where: { requestId, at: { gte: new Date(sentAt), lte: new Date(answeredAt) } } })).toBe(1);
   });
 });

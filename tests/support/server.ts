@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { SERVER_NODE_ARGS } from "../../scripts/server-command";
 import { createTestDatabase, type TestDatabase } from "./databases";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -52,7 +53,7 @@ export async function startServer(options: { env?: Record<string, string>; datab
   const port = options.port ?? (await freePort());
   const database = options.database ?? (await createTestDatabase());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "server.ts"], {
+  const child = spawn(process.execPath, SERVER_NODE_ARGS, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -1,0 +1,11 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { SERVER_NODE_ARGS } from "./server-command";
+
+describe("the server command", () => {
+  it("is the one npm start runs", () => {
+    const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(scripts.start).toBe(`NODE_ENV=production node ${SERVER_NODE_ARGS.join(" ")}`);
+  });
+});
