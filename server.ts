@@ -27,11 +27,8 @@ function ensureBuild(): void {
 }
 
 async function prepareDatabase(): Promise<void> {
-  const { databaseUrl } = config();
-  const applied = await applyMigrations(databaseUrl);
+  const applied = await applyMigrations(config().databaseUrl);
   if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
-  // With a write-ahead log, the request log's writer and the readers on other threads never wait for each other.
-  if (databaseUrl.startsWith("file:")) await db().$queryRawUnsafe("PRAGMA journal_mode = WAL");
   if ((await db().environment.count()) === 0) printSeedReport(await seed(db(), config()));
 }
 

@@ -23,5 +23,7 @@ const server = createServer((req, res) => {
     else res.destroy();
   });
 });
-// Only the main thread's server reaches this one.
+// Only the main thread's keep-alive agent connects, so idle connections are never closed
+// here: closing one just as the agent reuses it would fail that portal request.
+server.keepAliveTimeout = 0;
 server.listen(0, "127.0.0.1", () => parentPort!.postMessage({ listening: server.address() as AddressInfo } satisfies PortalThreadMessage));
