@@ -51,12 +51,13 @@ function forwarder(address: AddressInfo, log: Logger) {
       // A broken answer is cut off for the client too, so it cannot pass for a whole one.
       pipeline(answer, res, () => undefined);
     });
-    toNext.once("error", (error) => {
+    // A socket error can reach the request after its answer has begun, so every one is handled.
+    toNext.on("error", (error) => {
       if (res.destroyed) return;
       if (res.headersSent) return void res.destroy();
       log.error({ err: error, requestId }, "the portal thread did not answer");
       const problem = new ProblemError(502, "portal-unavailable", "Bad Gateway", { detail: "The portal did not answer." });
-      void writePlainResponse(problemPlainResponse(problem, { instance: req.url ?? "/", requestId }), res);
+      void writePlainResponse(problemPlainResponse(problem, { instance: (req.url ?? "/").split("?")[0]!, requestId }), res);
     });
     res.once("close", () => {
       if (!res.writableFinished) toNext.destroy();
