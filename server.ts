@@ -71,7 +71,8 @@ async function main(): Promise<void> {
   });
   server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
   startSecretExpirySweeps();
-  // Requests under way finish, then the buffered request log and credential use are written.
+  // Requests under way finish, then the buffered request log and credential use are written
+  // and the portal thread stops.
   const stop = () =>
     server.close(() =>
       Promise.all([flushGateway(), portal.stop()])

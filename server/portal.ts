@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { pipeline } from "node:stream";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import { connectionOptions, HOP_BY_HOP } from "../lib/http/hop-by-hop";
+import { connectionOptions, isConnectionSpecific } from "../lib/http/hop-by-hop";
 import { writePlainResponse } from "../lib/http/node-message";
 import { ProblemError, problemPlainResponse } from "../lib/http/problem";
 import type { PortalThreadData, PortalThreadMessage } from "./portal-thread";
@@ -20,7 +20,7 @@ function endToEnd(rawHeaders: readonly string[], connection: string | undefined,
   const kept: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase();
-    if (!HOP_BY_HOP.has(name) && !listed.has(name) && !dropped.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+    if (!isConnectionSpecific(name, listed) && !dropped.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   return kept;
 }
@@ -72,7 +72,10 @@ function forwarder(address: AddressInfo, log: Logger) {
  */
 export function startPortal(input: { dir: string; publicPort: number; log: Logger }): Promise<Portal> {
   const { log } = input;
-  const worker = new Worker(new URL("./portal-thread.mjs", import.meta.url), { workerData: { dir: input.dir, publicPort: input.publicPort } satisfies PortalThreadData });
+  const worker = new Worker(new URL("../scripts/typescript-worker.mjs", import.meta.url), {
+    argv: [new URL("./portal-thread.ts", import.meta.url).href],
+    workerData: { dir: input.dir, publicPort: input.publicPort } satisfies PortalThreadData,
+  });
   let stopping = false;
   return new Promise((resolve, reject) => {
     worker.once("message", ({ listening }: PortalThreadMessage) => {

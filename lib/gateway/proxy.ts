@@ -1,4 +1,4 @@
-import { connectionOptions, HOP_BY_HOP } from "../http/hop-by-hop";
+import { connectionOptions, isConnectionSpecific } from "../http/hop-by-hop";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/message";
 import { ProblemError } from "../http/problem";
 
@@ -12,7 +12,7 @@ const DECODED = new Set(["content-encoding"]);
 const IDENTITY = new Set(["authorization", "x-client-id", "x-request-id", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"]);
 
 function isForwardable(name: string, listed: Set<string>, extraDrops: Set<string>): boolean {
-  return !HOP_BY_HOP.has(name) && !SET_BY_FETCH.has(name) && !listed.has(name) && !extraDrops.has(name);
+  return !isConnectionSpecific(name, listed) && !SET_BY_FETCH.has(name) && !extraDrops.has(name);
 }
 
 function forwardableRequestHeaders(headers: HeaderReader): Headers {

@@ -19,15 +19,23 @@ export type RequestLogEntry = {
   api: string | null;
 };
 
+/** The columns of a usage row, in `REQUEST_LOG_COLUMNS` order. */
+type RequestLogValues = [at: Date, environment: string, api: string, clientId: string | null, method: string, route: string, status: number, latencyMs: number, requestId: string];
+
+export const REQUEST_LOG_COLUMNS = `"at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId"`;
+
+/** The usage row of an answered request; none when the request named no known environment. */
+export function requestLogValues(entry: RequestLogEntry): RequestLogValues | null {
+  if (entry.environment === null) return null;
+  return [entry.at, entry.environment, entry.api ?? "", entry.clientId, entry.method, entry.route ?? "(unmatched)", entry.status, entry.latencyMs, entry.requestId];
+}
+
 /** One multi-row INSERT: a fraction of what createMany costs per row, which matters at gateway rates. */
 export async function insertRequestLog(db: Db, batch: readonly RequestLogEntry[]): Promise<void> {
-  const rows = batch.flatMap((entry) =>
-    entry.environment === null
-      ? []
-      : [
-          Prisma.sql`(${entry.at}, ${entry.environment}, ${entry.api ?? ""}, ${entry.clientId}, ${entry.method}, ${entry.route ?? "(unmatched)"}, ${entry.status}, ${entry.latencyMs}, ${entry.requestId})`,
-        ],
-  );
+  const rows = batch.flatMap((entry) => {
+    const values = requestLogValues(entry);
+    return values ? [Prisma.sql`(${Prisma.join(values)})`] : [];
+  });
   if (rows.length === 0) return;
-  await db.$executeRaw`INSERT INTO "RequestLog" ("at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId") VALUES ${Prisma.join(rows)}`;
+  await db.$executeRaw`INSERT INTO "RequestLog" (${Prisma.raw(REQUEST_LOG_COLUMNS)}) VALUES ${Prisma.join(rows)}`;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import Database from "better-sqlite3";
-import type { RequestLogEntry } from "./request-log-insert";
+import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./request-log-insert";
 
 /**
  * The request log's inserts into SQLite through SQLite's own driver, with one
@@ -11,23 +11,13 @@ import type { RequestLogEntry } from "./request-log-insert";
  */
 export function createSqliteRequestLogInsert(path: string): (batch: readonly RequestLogEntry[]) => void {
   const database = new Database(path, { timeout: 10_000 });
-  const insert = database.prepare(
-    `INSERT INTO "RequestLog" ("at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = database.prepare(`INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   return database.transaction((batch: readonly RequestLogEntry[]) => {
     for (const entry of batch) {
-      if (entry.environment === null) continue;
-      insert.run(
-        entry.at.toISOString().replace("Z", "+00:00"),
-        entry.environment,
-        entry.api ?? "",
-        entry.clientId,
-        entry.method,
-        entry.route ?? "(unmatched)",
-        entry.status,
-        entry.latencyMs,
-        entry.requestId,
-      );
+      const values = requestLogValues(entry);
+      if (!values) continue;
+      const [at, ...rest] = values;
+      insert.run(at.toISOString().replace("Z", "+00:00"), ...rest);
     }
   });
 }

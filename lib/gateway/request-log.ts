@@ -1,6 +1,7 @@
 import "server-only";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Db } from "../db";
@@ -27,9 +28,10 @@ function createWriter(db: Db, log: Logger, accessLog: Logger, databaseUrl: strin
     return insertRequestLog(db, batch);
   };
   // Resolved at run time from the working directory so that Next's bundler does not try to bundle the worker.
-  const source = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "gateway", "request-log-worker.mjs");
+  const source = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "gateway", "request-log-worker.ts");
   if (!databaseUrl || !existsSync(/*turbopackIgnore: true*/ source)) return inProcess;
-  let worker: Worker | undefined = new Worker(/*turbopackIgnore: true*/ source, { workerData: { databaseUrl } });
+  const entry = join(/*turbopackIgnore: true*/ process.cwd(), "scripts", "typescript-worker.mjs");
+  let worker: Worker | undefined = new Worker(/*turbopackIgnore: true*/ entry, { argv: [pathToFileURL(source).href], workerData: { databaseUrl } });
   worker.unref();
   // The worker answers each batch in the order it was sent.
   const answered: (() => void)[] = [];

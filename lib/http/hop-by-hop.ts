@@ -1,5 +1,5 @@
 /** RFC 9110 §7.6.1: fields that describe one connection, never forwarded by an intermediary. */
-export const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
 
 /** The field names a Connection header lists, which are connection-specific too. */
 export function connectionOptions(connection: string | null | undefined): Set<string> {
@@ -9,4 +9,9 @@ export function connectionOptions(connection: string | null | undefined): Set<st
       .map((name) => name.trim().toLowerCase())
       .filter(Boolean),
   );
+}
+
+/** Whether a field belongs to one connection only: hop-by-hop, or named in that message's Connection header (`listed`). */
+export function isConnectionSpecific(name: string, listed: ReadonlySet<string>): boolean {
+  return HOP_BY_HOP.has(name) || listed.has(name);
 }
