@@ -3,7 +3,6 @@ import { config } from "../config";
 import { db } from "../db";
 import { toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
-import { createNotificationReadCache } from "../notifications/read-cache";
 import { createNotificationRoutes } from "../notifications/routes";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
 import { createCredentialStates } from "../oauth/credential-states";
@@ -13,7 +12,6 @@ import { createTokenService } from "../oauth/token-service";
 import { createTokenVerifier } from "../oauth/token-verifier";
 import { createUsageMarks } from "../oauth/usage-marks";
 import { createAuthenticator } from "./authenticate";
-import { announceOverRedis } from "./change-announcements";
 import { createCatalog } from "./catalog";
 import { createGateway, type Gateway } from "./handler";
 import type { FailureCounter, RateLimiter } from "./rate-limit";
@@ -21,19 +19,18 @@ import { createMemoryFailureCounter, createMemoryRateLimiter } from "./rate-limi
 import { connectRedis, createRedisFailureCounter, createRedisRateLimiter } from "./rate-limit-redis";
 import { createRequestRecorder } from "./request-log";
 
-type SharedState = { rateLimiter: RateLimiter; failures: FailureCounter; announceChange: (key: string) => void };
+type SharedState = { rateLimiter: RateLimiter; failures: FailureCounter };
 
 /** What instances share through Redis when `REDIS_URL` is set, else this instance's own. */
-function sharedState(evict: (key: string) => void): SharedState {
+function sharedState(): SharedState {
   const { redisUrl, redisKeyPrefix } = config();
   const rateLimiter = createMemoryRateLimiter();
   const failures = createMemoryFailureCounter(FAILURE_WINDOW_SECONDS);
-  if (!redisUrl) return { rateLimiter, failures, announceChange: evict };
-  const redis = connectRedis(redisUrl, log);
+  if (!redisUrl) return { rateLimiter, failures };
+  const redis = connectRedis(redisUrl, `${redisKeyPrefix}gateway`, log);
   return {
     rateLimiter: createRedisRateLimiter(redis, redisKeyPrefix, rateLimiter, log),
     failures: createRedisFailureCounter(redis, redisKeyPrefix, FAILURE_WINDOW_SECONDS, failures),
-    announceChange: announceOverRedis({ redis, channel: `${redisKeyPrefix}notifications:changed`, evict, log }),
   };
 }
 
@@ -50,8 +47,7 @@ function buildGateway(): ProcessGateway {
   const keys = createKeyStore({ db: database, authSecret });
   const states = createCredentialStates({ db: database });
   const revocations = createRevocationList({ db: database });
-  const readCache = createNotificationReadCache();
-  const { rateLimiter, failures, announceChange } = sharedState(readCache.evict);
+  const { rateLimiter, failures } = sharedState();
   const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
   const usage = createUsageMarks({ db: database, log });
   const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf });
@@ -74,7 +70,7 @@ function buildGateway(): ProcessGateway {
     authenticate: createAuthenticator({ verify, revocations, states, usage }),
     rateLimiter,
     recorder,
-    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ db: database, readCache, announceChange }) },
+    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ db: database }) },
     upstreamTimeoutMs,
   });
   return {

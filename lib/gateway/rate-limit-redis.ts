@@ -35,8 +35,9 @@ type ScriptedRedis = Redis & {
   recordFailure(key: string, windowMs: number): Promise<number>;
 };
 
-export function connectRedis(url: string, log: Logger): ScriptedRedis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 500, enableAutoPipelining: true });
+/** `name` labels the connection in Redis's `CLIENT LIST`, so operators can tell Gatehouse's connections apart. */
+export function connectRedis(url: string, name: string, log: Logger): ScriptedRedis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 500, enableAutoPipelining: true, connectionName: name });
   redis.on("error", (error: Error) => log.warn({ err: error.message }, "redis error"));
   redis.defineCommand("takeToken", { numberOfKeys: 1, lua: TAKE_TOKEN });
   redis.defineCommand("recordFailure", { numberOfKeys: 1, lua: RECORD_FAILURE });

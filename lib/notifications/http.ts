@@ -62,11 +62,7 @@ export function queryObject(url: URL): Record<string, string> {
   return result;
 }
 
-/** A 200 answer of this API whose JSON body is already serialized. */
-export function jsonTextResponse(text: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): PlainResponse {
-  return { status: 200, headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...headers }, body: text };
-}
-
+/** A 200 answer of this API. */
 export function jsonResponse(body: unknown, headers: Record<string, string> = {}): PlainResponse {
-  return jsonTextResponse(JSON.stringify(body), headers);
+  return { status: 200, headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...headers }, body: JSON.stringify(body) };
 }

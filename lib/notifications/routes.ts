@@ -4,9 +4,8 @@ import type { BuiltInRoute, RouteCall } from "../gateway/types";
 import { zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
 import { getNotification } from "./get-notification";
-import { jsonResponse, jsonTextResponse, queryObject, readJsonObject } from "./http";
+import { jsonResponse, queryObject, readJsonObject } from "./http";
 import { listNotifications } from "./list-notifications";
-import { type NotificationReadCache, notificationCacheKey } from "./read-cache";
 import { toResource } from "./representation";
 import { listNotificationsQuerySchema, updateNotificationBodySchema } from "./schemas";
 import { updateNotification } from "./update-notification";
@@ -24,12 +23,7 @@ function nextLink(url: URL, cursor: string): string {
   return `<${next.toString()}>; rel="next"`;
 }
 
-export type NotificationRoutesDeps = {
-  db: Db;
-  readCache: NotificationReadCache;
-  /** Evicts a changed notification from this instance's cache and tells the other instances to. */
-  announceChange: (cacheKey: string) => void;
-};
+export type NotificationRoutesDeps = { db: Db };
 
 /** The Notifications API 1.0.0 operations, as the gateway mounts them under `/{env}/notifications`. */
 export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInRoute[] {
@@ -54,16 +48,14 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
       scope: NOTIFICATIONS_READ_SCOPE,
       async handle(call) {
         const id = call.params.id ?? "";
-        const caller = owner(call);
-        const { etag, body } = await deps.readCache.read(notificationCacheKey(caller, id), async () => {
-          const row = await getNotification({ db: deps.db, ...caller, id });
-          return { etag: notificationEtag(row.version), body: Buffer.from(JSON.stringify(toResource(row))) };
-        });
+        // Read from the database every time, so every instance answers with what was last stored (read-your-writes).
+        const row = await getNotification({ db: deps.db, ...owner(call), id });
+        const etag = notificationEtag(row.version);
         const ifNoneMatch = call.request.headers.get("if-none-match");
         if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {
           return { status: 304, headers: { etag, "cache-control": "private, no-cache" }, body: null };
         }
-        return jsonTextResponse(body, { etag });
+        return jsonResponse(toResource(row), { etag });
       },
     },
     {
@@ -74,12 +66,8 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
         const body = updateNotificationBodySchema.safeParse(await readJsonObject(call.request));
         if (!body.success) throw zodProblem(body.error, "body");
         const id = call.params.id ?? "";
-        const caller = owner(call);
         const ifMatch = call.request.headers.get("if-match") ?? undefined;
-        // Announced after a 412 too: the cached copy may be the stale one the client read.
-        const row = await updateNotification({ db: deps.db, ...caller, id, input: body.data, ifMatch }).finally(() =>
-          deps.announceChange(notificationCacheKey(caller, id)),
-        );
+        const row = await updateNotification({ db: deps.db, ...owner(call), id, input: body.data, ifMatch });
         return jsonResponse(toResource(row), { etag: notificationEtag(row.version) });
       },
     },
