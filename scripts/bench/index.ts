@@ -1,0 +1,117 @@
+// npm run bench: the realistic workload (README, Performance) on SQLite and on
+// PostgreSQL, against Gatehouse, a hand-written service doing the same work and a
+// bare node:http server, all in one run; then one single read over and over and
+// the token endpoint beside `openssl speed rsa2048`. BENCH_QUICK=1 for a short look.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { SERVER_NODE_ARGS } from "../server-command";
+import { checkIdenticalAnswers } from "./identical";
+import { type Measurement, measure, mixTarget } from "./load";
+import { opensslSignsPerSecond } from "./openssl";
+import { POSTGRES_SERVER_URL, QUICK } from "./options";
+import { freePort, type Server, startServer } from "./processes";
+import { type DialectResult, report } from "./report";
+import { tokenRequest, withTokens } from "./tokens";
+import { loadWorkload } from "./workload";
+
+const TSX = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
+/** Gatehouse's SQLite connections use this `synchronous` setting; the hand-written service opens the file alike. */
+const SQLITE_SYNCHRONOUS = "FULL";
+
+type Database = { dialect: string; url: string; drop(): Promise<void> };
+
+function sqliteDatabase(): Database {
+  const dir = mkdtempSync(join(tmpdir(), "gatehouse-bench-"));
+  return { dialect: "sqlite", url: `file:${join(dir, "bench.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function postgresDatabase(): Promise<Database> {
+  const name = `gatehouse_bench_${process.pid}_${Date.now()}`;
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_SERVER_URL });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await run(`CREATE DATABASE "${name}"`);
+  const url = new URL(POSTGRES_SERVER_URL);
+  url.pathname = `/${name}`;
+  return { dialect: "postgresql", url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+async function startGatehouse(databaseUrl: string): Promise<Server> {
+  const port = await freePort();
+  return startServer("Gatehouse", port, SERVER_NODE_ARGS, {
+    NODE_ENV: "production",
+    NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
+    APP_ENV: "test",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: databaseUrl,
+    SEED_DEMO: "0",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  }, "/api/health");
+}
+
+type Extras = { single: Measurement; tokens: Measurement };
+
+/** The mix on one database, against Gatehouse and the hand-written service; on the first database also the single read and the token endpoint. */
+async function benchDatabase(database: Database, withExtras: boolean): Promise<{ result: DialectResult; extras?: Extras; measurements: Measurement[] }> {
+  const stops: (() => Promise<void>)[] = [() => database.drop()];
+  try {
+    const gatehouse = await startGatehouse(database.url);
+    stops.unshift(() => gatehouse.stop());
+    process.stderr.write(`loading the ${database.dialect} workload...\n`);
+    const clients = await withTokens(gatehouse.origin, await loadWorkload(database.url));
+    const baseline = await startServer("hand-written", await freePort(), [...TSX, "scripts/bench/baseline-server.ts"], {
+      DATABASE_URL: database.url,
+      GATEHOUSE_URL: gatehouse.origin,
+      SQLITE_SYNCHRONOUS,
+    });
+    stops.unshift(() => baseline.stop());
+    await checkIdenticalAnswers(gatehouse.origin, baseline.origin, clients);
+    const ours = await measure(`Gatehouse mix (${database.dialect})`, gatehouse, mixTarget(gatehouse.origin, clients));
+    const theirs = await measure(`hand-written mix (${database.dialect})`, baseline, mixTarget(baseline.origin, clients));
+    const result = { dialect: database.dialect, gatehouse: ours, baseline: theirs };
+    if (!withExtras) return { result, measurements: [ours, theirs] };
+    const [client] = clients;
+    const authorization = `Bearer ${client!.token}`;
+    const single = await measure("Gatehouse one notification, over and over", gatehouse, {
+      url: `${gatehouse.origin}/gw/sso-qa/notifications/v1/notifications/${client!.notificationIds[0]}`,
+      headers: { authorization },
+    });
+    const tokens = await measure("Gatehouse token endpoint", gatehouse, tokenRequest(gatehouse.origin, client!));
+    return { result, extras: { single, tokens }, measurements: [ours, theirs, single, tokens] };
+  } finally {
+    for (const stop of stops) await stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const opensslSigns = opensslSignsPerSecond(QUICK ? 1 : 3);
+  const bare = await startServer("bare node:http", await freePort(), [...TSX, "scripts/bench/bare-server.ts"], {});
+  try {
+    const sqlite = await benchDatabase(sqliteDatabase(), true);
+    const postgres = POSTGRES_SERVER_URL === "none" ? undefined : await benchDatabase(await postgresDatabase(), false);
+    const bareMix = await measure("bare node:http", bare, { url: bare.origin });
+    console.log(
+      report({
+        measurements: [...sqlite.measurements, ...(postgres?.measurements ?? []), bareMix],
+        dialects: [sqlite.result, ...(postgres ? [postgres.result] : [])],
+        bare: bareMix,
+        tokens: sqlite.extras!.tokens,
+        opensslSigns,
+      }),
+    );
+  } finally {
+    await bare.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? `${error.message}${error.cause ? ` (${String(error.cause)})` : ""}` : error);
+    process.exit(1);
+  },
+);

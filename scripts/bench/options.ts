@@ -1,0 +1,11 @@
+// What `npm run bench` measures, and for how long. BENCH_QUICK=1 gives a short look.
+export const QUICK = process.env.BENCH_QUICK === "1";
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 3 : 10));
+export const WARMUP_SECONDS = QUICK ? 1 : 3;
+export const CONNECTIONS = 32;
+export const BENCH_ENV = "sso-qa";
+export const CLIENTS = QUICK ? 50 : 200;
+export const PER_CLIENT = QUICK ? 150 : 500;
+export const PAGE_SIZE = 20;
+/** Where `npm run bench` creates (and drops) its PostgreSQL database; BENCH_POSTGRES_URL=none skips PostgreSQL. */
+export const POSTGRES_SERVER_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";

@@ -1,0 +1,63 @@
+// Starting, watching and stopping the servers under test.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dirname, "..", "..");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export type Server = { name: string; origin: string; child: ChildProcess; stop(): Promise<void> };
+
+/** Spawns `node <args>` with `env` and waits until `healthPath` answers 200. */
+export async function startServer(name: string, port: number, args: readonly string[], env: Record<string, string>, healthPath = "/"): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { NODE_ENV: "production", PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", ...env, PORT: String(port) },
+    stdio: ["ignore", process.env.BENCH_VERBOSE ? "inherit" : "ignore", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`${name} did not come up`);
+    const up = await fetch(`${origin}${healthPath}`).then((response) => response.ok, () => false);
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    name,
+    origin,
+    child,
+    async stop() {
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) the process has used, from /proc (Linux). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** Resident set size in MB, from /proc (Linux). */
+export function rssMegabytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return line ? Number(line[1]) / 1024 : 0;
+}

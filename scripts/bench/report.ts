@@ -1,0 +1,46 @@
+// What `npm run bench` prints: every measurement, then the ratios within the run.
+import type { Measurement } from "./load";
+import { CONNECTIONS, SECONDS } from "./options";
+
+export type DialectResult = { dialect: string; gatehouse: Measurement; baseline: Measurement };
+
+function row(m: Measurement): string {
+  return [
+    m.name.padEnd(44),
+    `${Math.round(m.rps)}`.padStart(7),
+    " req/s  p50",
+    `${m.p50}`.padStart(4),
+    " ms  p99",
+    `${m.p99}`.padStart(4),
+    " ms  errors",
+    `${m.failed}`.padStart(5),
+    "  RSS",
+    `${Math.round(m.rssMb)}`.padStart(5),
+    " MB  CPU",
+    `${Math.round(m.cpuPercent)}`.padStart(4),
+    " %",
+  ].join("");
+}
+
+const verdict = (met: boolean) => (met ? "met" : "NOT met");
+
+export function report(input: { measurements: Measurement[]; dialects: DialectResult[]; bare: Measurement; tokens: Measurement; opensslSigns?: number }): string {
+  const lines = ["", `Gatehouse benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, loopback`, ...input.measurements.map(row), ""];
+  const targets: Record<string, number> = { sqlite: 1.3, postgresql: 1.1 };
+  for (const { dialect, gatehouse, baseline } of input.dialects) {
+    const ratio = gatehouse.rps / baseline.rps;
+    const target = targets[dialect] ?? 1;
+    lines.push(
+      `${dialect.padEnd(10)} Gatehouse / hand-written: ${ratio.toFixed(2)}x (target >= ${target}x) ${verdict(ratio >= target)};` +
+        ` p99 ${gatehouse.p99} vs ${baseline.p99} ms ${verdict(gatehouse.p99 <= baseline.p99)}; errors ${gatehouse.failed} ${verdict(gatehouse.failed === 0)};` +
+        ` Gatehouse / bare node: ${((gatehouse.rps / input.bare.rps) * 100).toFixed(0)} %`,
+    );
+  }
+  const signs = input.opensslSigns;
+  lines.push(
+    `token endpoint: ${Math.round(input.tokens.rps)} tokens/s` +
+      (signs ? `; openssl speed rsa2048: ${Math.round(signs)} signs/s per core; ratio ${(input.tokens.rps / signs).toFixed(2)}` : "; openssl speed unavailable"),
+    "",
+  );
+  return lines.join("\n");
+}
