@@ -1,7 +1,6 @@
 import type { Db } from "../lib/db";
 import { createNotifications } from "../lib/notifications/create-notifications";
 import type { CreateNotificationInput } from "../lib/notifications/schemas";
-import { updateNotification } from "../lib/notifications/update-notification";
 
 type SampleNotification = CreateNotificationInput & { daysAgo: number; status: "unread" | "read" | "archived" };
 
@@ -55,7 +54,9 @@ export async function seedNotifications(db: Db, credentials: DemoCredential[], n
     for (const { daysAgo, status, ...fields } of SAMPLES) {
       const createdAt = new Date(now.getTime() - Math.round(daysAgo * 86_400_000));
       const [id] = await createNotifications({ db, environmentId, recipients: { clientIds: [clientId] }, createdAt, ...fields });
-      if (status !== "unread" && id) await updateNotification({ db, environmentId, clientId, id, input: { status } });
+      if (status !== "unread" && id) {
+        await db.notification.update({ where: { id }, data: { status, readAt: status === "read" ? createdAt : null, version: { increment: 1 } } });
+      }
     }
   }
 }

@@ -13,6 +13,8 @@ import { PrismaClient as PostgresPrismaClient } from "../lib/generated/prisma/po
 import { getNotification } from "../lib/notifications/get-notification";
 import { listNotifications } from "../lib/notifications/list-notifications";
 import { listNotificationsQuerySchema } from "../lib/notifications/schemas";
+import type { NotificationStore } from "../lib/notifications/store";
+import { createNotificationStore } from "../lib/notifications/store-for-url";
 import { createPostgresDatabase, createSqliteDatabase, type TestDatabase } from "../tests/support/databases";
 import { applyMigrations } from "./db/migrations";
 
@@ -27,6 +29,8 @@ type CapturedQuery = { sql: string; params: unknown[] };
 type Dialect = {
   name: string;
   db: Db;
+  /** the gateway's notification store, reporting the SQL it sends into `captured` */
+  store: NotificationStore;
   captured: CapturedQuery[];
   explain(query: CapturedQuery): Promise<string[]>;
   close(): Promise<void>;
@@ -58,9 +62,11 @@ async function sqliteDialect(database: TestDatabase): Promise<Dialect> {
   raw.exec("ANALYZE");
   const captured: CapturedQuery[] = [];
   const db = capturing(new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path }), log: [{ emit: "event", level: "query" }] }), captured);
+  const store = createNotificationStore(database.url, (sql, params) => captured.push({ sql, params }));
   return {
     name: "SQLite",
     db,
+    store,
     captured,
     async explain({ sql, params }) {
       const rows = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as never[])) as { detail: string }[];
@@ -68,6 +74,7 @@ async function sqliteDialect(database: TestDatabase): Promise<Dialect> {
     },
     async close() {
       await db.$disconnect();
+      await store.close();
       raw.close();
     },
   };
@@ -89,9 +96,11 @@ async function postgresDialect(database: TestDatabase): Promise<Dialect> {
   const captured: CapturedQuery[] = [];
   const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: database.url }), log: [{ emit: "event", level: "query" }] });
   const db = capturing(client, captured) as unknown as Db;
+  const store = createNotificationStore(database.url, (sql, params) => captured.push({ sql, params }));
   return {
     name: "PostgreSQL",
     db,
+    store,
     captured,
     async explain({ sql, params }) {
       const result = await raw.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
@@ -99,6 +108,7 @@ async function postgresDialect(database: TestDatabase): Promise<Dialect> {
     },
     async close() {
       await db.$disconnect();
+      await store.close();
       await raw.end();
     },
   };
@@ -119,18 +129,18 @@ function problemsOf(plan: string[]): string[] {
 async function check(dialect: Dialect): Promise<boolean> {
   const owner = { environmentId: ENVIRONMENT, clientId: HEAVY_CLIENT };
   const cases: [string, () => Promise<unknown>][] = [
-    ["first page of 20", () => listNotifications({ db: dialect.db, ...owner, query: listNotificationsQuerySchema.parse({}) })],
+    ["first page of 20", () => listNotifications({ store: dialect.store, ...owner, query: listNotificationsQuerySchema.parse({}) })],
     [
       "page 10 000 of 20 (cursor)",
       async () => {
         const middle = await dialect.db.notification.findFirstOrThrow({ where: owner, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: 200_000 });
         const cursor = Buffer.from(JSON.stringify([middle.createdAt.getTime(), middle.id])).toString("base64url");
         dialect.captured.length = 0;
-        return listNotifications({ db: dialect.db, ...owner, query: listNotificationsQuerySchema.parse({ cursor }) });
+        return listNotifications({ store: dialect.store, ...owner, query: listNotificationsQuerySchema.parse({ cursor }) });
       },
     ],
-    ["filtered: status=unread, limit=100", () => listNotifications({ db: dialect.db, ...owner, query: listNotificationsQuerySchema.parse({ status: "unread", limit: "100" }) })],
-    ["one notification by id", () => getNotification({ db: dialect.db, ...owner, id: "ntf_0000500000" })],
+    ["filtered: status=unread, limit=100", () => listNotifications({ store: dialect.store, ...owner, query: listNotificationsQuerySchema.parse({ status: "unread", limit: "100" }) })],
+    ["one notification by id", () => getNotification({ store: dialect.store, ...owner, id: "ntf_0000500000" })],
   ];
   let good = true;
   for (const [label, run] of cases) {

@@ -4,6 +4,7 @@ import { db } from "../db";
 import { toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
 import { createNotificationRoutes } from "../notifications/routes";
+import { createNotificationStore } from "../notifications/store-for-url";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
 import { createCredentialStates } from "../oauth/credential-states";
 import { createRevocationList } from "../oauth/revoked-tokens";
@@ -41,7 +42,7 @@ type ProcessGateway = {
 };
 
 function buildGateway(): ProcessGateway {
-  const { publicUrl, authSecret, upstreamTimeoutMs } = config();
+  const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl } = config();
   const database = db();
   const catalog = createCatalog(database);
   const keys = createKeyStore({ db: database, authSecret });
@@ -62,7 +63,7 @@ function buildGateway(): ProcessGateway {
     publicUrl,
     log,
   });
-  const recorder = createRequestRecorder({ db: database, log, accessLog, databaseUrl: config().databaseUrl });
+  const recorder = createRequestRecorder({ db: database, log, accessLog, databaseUrl: databaseUrl });
   const serve = createGateway({
     catalog,
     log,
@@ -70,7 +71,7 @@ function buildGateway(): ProcessGateway {
     authenticate: createAuthenticator({ verify, revocations, states, usage }),
     rateLimiter,
     recorder,
-    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ db: database }) },
+    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(databaseUrl) }) },
     upstreamTimeoutMs,
   });
   return {

@@ -1,5 +1,4 @@
 import "server-only";
-import type { Db } from "../db";
 import type { BuiltInRoute, RouteCall } from "../gateway/types";
 import { zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
@@ -8,6 +7,7 @@ import { jsonResponse, queryObject, readJsonObject } from "./http";
 import { listNotifications } from "./list-notifications";
 import { toResource } from "./representation";
 import { listNotificationsQuerySchema, updateNotificationBodySchema } from "./schemas";
+import type { NotificationStore } from "./store";
 import { updateNotification } from "./update-notification";
 
 export const NOTIFICATIONS_READ_SCOPE = "notifications:read";
@@ -23,7 +23,7 @@ function nextLink(url: URL, cursor: string): string {
   return `<${next.toString()}>; rel="next"`;
 }
 
-export type NotificationRoutesDeps = { db: Db };
+export type NotificationRoutesDeps = { store: NotificationStore };
 
 /** The Notifications API 1.0.0 operations, as the gateway mounts them under `/{env}/notifications`. */
 export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInRoute[] {
@@ -35,7 +35,7 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
       async handle(call) {
         const query = listNotificationsQuerySchema.safeParse(queryObject(call.url));
         if (!query.success) throw zodProblem(query.error, "query");
-        const page = await listNotifications({ db: deps.db, ...owner(call), query: query.data });
+        const page = await listNotifications({ store: deps.store, ...owner(call), query: query.data });
         return jsonResponse(
           { items: page.items.map(toResource), nextCursor: page.nextCursor },
           page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {},
@@ -49,7 +49,7 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
       async handle(call) {
         const id = call.params.id ?? "";
         // Read from the database every time, so every instance answers with what was last stored (read-your-writes).
-        const row = await getNotification({ db: deps.db, ...owner(call), id });
+        const row = await getNotification({ store: deps.store, ...owner(call), id });
         const etag = notificationEtag(row.version);
         const ifNoneMatch = call.request.headers.get("if-none-match");
         if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {
@@ -67,7 +67,7 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
         if (!body.success) throw zodProblem(body.error, "body");
         const id = call.params.id ?? "";
         const ifMatch = call.request.headers.get("if-match") ?? undefined;
-        const row = await updateNotification({ db: deps.db, ...owner(call), id, input: body.data, ifMatch });
+        const row = await updateNotification({ store: deps.store, ...owner(call), id, input: body.data, ifMatch });
         return jsonResponse(toResource(row), { etag: notificationEtag(row.version) });
       },
     },

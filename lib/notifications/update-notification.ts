@@ -1,14 +1,14 @@
 import "server-only";
-import type { Db } from "../db";
 import { type FieldError, ProblemError, validationProblem } from "../http/problem";
 import { ifMatchSatisfied, notificationEtag } from "./etag";
 import { isNotificationId, notificationNotFound } from "./not-found";
 import { type NotificationOwner, ownerWhere } from "./owner";
 import { type StoredNotification, toResource } from "./representation";
 import { READ_ONLY_FIELDS, type UpdateNotificationBody } from "./schemas";
+import type { NotificationStore } from "./store";
 
 type UpdateNotificationArgs = NotificationOwner & {
-  db: Db;
+  store: NotificationStore;
   id: string;
   input: UpdateNotificationBody;
   /** the request's `If-Match` header, when it has one */
@@ -42,15 +42,15 @@ function readOnlyMismatches(input: UpdateNotificationBody, row: StoredNotificati
 }
 
 /**
- * Sets the client-writable status. The write is one `updateMany` conditioned
+ * Sets the client-writable status. The write is one UPDATE conditioned
  * on the version that was read, so of two concurrent updates carrying the
  * same If-Match exactly one succeeds and the other gets 412.
  */
-export async function updateNotification({ db, id, input, ifMatch, ...owner }: UpdateNotificationArgs): Promise<StoredNotification> {
-  const where = { id, ...ownerWhere(owner) };
+export async function updateNotification({ store, id, input, ifMatch, ...owner }: UpdateNotificationArgs): Promise<StoredNotification> {
+  const where = ownerWhere(owner);
   if (!isNotificationId(id)) throw notificationNotFound(id);
   for (let attempt = 1; ; attempt++) {
-    const current = await db.notification.findFirst({ where });
+    const current = await store.findOne(where, id);
     if (!current) throw notificationNotFound(id);
     if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, notificationEtag(current.version))) throw preconditionFailed(id);
     const mismatches = readOnlyMismatches(input, current);
@@ -59,11 +59,7 @@ export async function updateNotification({ db, id, input, ifMatch, ...owner }: U
 
     const now = new Date();
     const readAt = input.status === "unread" ? null : input.status === "read" ? (current.readAt ?? now) : current.readAt;
-    const { count } = await db.notification.updateMany({
-      where: { ...where, version: current.version },
-      data: { status: input.status, readAt, updatedAt: now, version: { increment: 1 } },
-    });
-    if (count === 1) return { ...current, status: input.status, readAt, updatedAt: now, version: current.version + 1 };
+    if (await store.setStatus(where, id, current.version, { status: input.status, readAt, updatedAt: now })) return { ...current, status: input.status, readAt, updatedAt: now, version: current.version + 1 };
     if (ifMatch !== undefined) throw preconditionFailed(id);
     if (attempt >= MAX_ATTEMPTS) {
       throw new ProblemError(409, "conflict", "Conflict", { detail: `Notification "${id}" kept changing during the update; try again.` });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { SQLITE_SYNCHRONOUS } from "../../lib/sqlite-pragmas";
 import { SERVER_NODE_ARGS } from "../server-command";
 import { checkIdenticalAnswers } from "./identical";
 import { type Measurement, measure, mixTarget } from "./load";
@@ -17,8 +18,6 @@ import { tokenRequest, withTokens } from "./tokens";
 import { loadWorkload } from "./workload";
 
 const TSX = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
-/** Gatehouse's SQLite connections use this `synchronous` setting; the hand-written service opens the file alike. */
-const SQLITE_SYNCHRONOUS = "FULL";
 
 type Database = { dialect: string; url: string; drop(): Promise<void> };
 

@@ -18,7 +18,8 @@ function row(m: Measurement): string {
     `${Math.round(m.rssMb)}`.padStart(5),
     " MB  CPU",
     `${Math.round(m.cpuPercent)}`.padStart(4),
-    " %",
+    " %  req per CPU-s",
+    `${Math.round(m.rps / (m.cpuPercent / 100))}`.padStart(6),
   ].join("");
 }
 
@@ -29,9 +30,10 @@ export function report(input: { measurements: Measurement[]; dialects: DialectRe
   const targets: Record<string, number> = { sqlite: 1.3, postgresql: 1.1 };
   for (const { dialect, gatehouse, baseline } of input.dialects) {
     const ratio = gatehouse.rps / baseline.rps;
+    const perCpu = gatehouse.rps / gatehouse.cpuPercent / (baseline.rps / baseline.cpuPercent);
     const target = targets[dialect] ?? 1;
     lines.push(
-      `${dialect.padEnd(10)} Gatehouse / hand-written: ${ratio.toFixed(2)}x (target >= ${target}x) ${verdict(ratio >= target)};` +
+      `${dialect.padEnd(10)} Gatehouse / hand-written: ${ratio.toFixed(2)}x (target >= ${target}x) ${verdict(ratio >= target)}, per CPU-second ${perCpu.toFixed(2)}x;` +
         ` p99 ${gatehouse.p99} vs ${baseline.p99} ms ${verdict(gatehouse.p99 <= baseline.p99)}; errors ${gatehouse.failed} ${verdict(gatehouse.failed === 0)};` +
         ` Gatehouse / bare node: ${((gatehouse.rps / input.bare.rps) * 100).toFixed(0)} %`,
     );

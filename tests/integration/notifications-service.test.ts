@@ -6,6 +6,8 @@ import { createNotifications } from "../../lib/notifications/create-notification
 import { getNotification } from "../../lib/notifications/get-notification";
 import { listNotifications } from "../../lib/notifications/list-notifications";
 import { listNotificationsQuerySchema } from "../../lib/notifications/schemas";
+import type { NotificationStore } from "../../lib/notifications/store";
+import { createNotificationStore } from "../../lib/notifications/store-for-url";
 import { updateNotification } from "../../lib/notifications/update-notification";
 import { seedNotifications } from "../../prisma/seed-notifications";
 import { migratedDatabase } from "../support/db";
@@ -14,6 +16,7 @@ type Owner = { environmentId: string; clientId: string };
 
 let database: Awaited<ReturnType<typeof migratedDatabase>>;
 let db: Db;
+let store: NotificationStore;
 let alice: Owner;
 let bob: Owner;
 let aliceElsewhere: Owner;
@@ -56,6 +59,7 @@ async function notify(owner: Owner, title: string, createdAt?: Date): Promise<st
 beforeAll(async () => {
   database = await migratedDatabase();
   db = database.db;
+  store = createNotificationStore(database.database.url);
   const [qa, prod] = [await addEnvironment("qa"), await addEnvironment("prod")];
   const application = await db.application.create({ data: { id: newId("app"), name: "Test App" } });
   alice = await addClient(qa, application.id);
@@ -64,6 +68,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await store?.close();
   await database?.close();
 });
 
@@ -113,7 +118,7 @@ describe("listNotifications", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listNotifications({ db, ...owner, query: query({ limit: "4", ...(cursor ? { cursor } : {}) }) });
+      const page = await listNotifications({ store, ...owner, query: query({ limit: "4", ...(cursor ? { cursor } : {}) }) });
       seen.push(...page.items.map((item) => item.id));
       for (let i = 1; i < page.items.length; i++) {
         const [previous, current] = [page.items[i - 1]!, page.items[i]!];
@@ -133,8 +138,8 @@ describe("listNotifications", () => {
     const base = new Date("2023-01-01T00:00:00.000Z");
     const [critical] = await createNotifications({ db, environmentId: owner.environmentId, recipients: { clientIds: [owner.clientId] }, title: "c", severity: "critical", category: "security", createdAt: base });
     const [billing] = await createNotifications({ db, environmentId: owner.environmentId, recipients: { clientIds: [owner.clientId] }, title: "b", category: "billing", createdAt: new Date(base.getTime() - 60_000) });
-    await updateNotification({ db, ...owner, id: billing!, input: { status: "archived" } });
-    const ids = async (values: Record<string, string>) => (await listNotifications({ db, ...owner, query: query(values) })).items.map((item) => item.id);
+    await updateNotification({ store, ...owner, id: billing!, input: { status: "archived" } });
+    const ids = async (values: Record<string, string>) => (await listNotifications({ store, ...owner, query: query(values) })).items.map((item) => item.id);
     expect(await ids({ severity: "critical" })).toEqual([critical]);
     expect(await ids({ category: "billing" })).toEqual([billing]);
     expect(await ids({ status: "archived" })).toEqual([billing]);
@@ -146,7 +151,7 @@ describe("listNotifications", () => {
     const bobs = await notify(bob, "isolation: bob");
     const elsewhere = await notify(aliceElsewhere, "isolation: alice in prod");
     const titled = async (owner: Owner) =>
-      (await listNotifications({ db, ...owner, query: query({ limit: "100" }) })).items.filter((item) => item.title.startsWith("isolation:")).map((item) => item.id);
+      (await listNotifications({ store, ...owner, query: query({ limit: "100" }) })).items.filter((item) => item.title.startsWith("isolation:")).map((item) => item.id);
     expect(await titled(alice)).toEqual([mine]);
     expect(await titled(bob)).toEqual([bobs]);
     expect(await titled(aliceElsewhere)).toEqual([elsewhere]);
@@ -154,7 +159,7 @@ describe("listNotifications", () => {
 
   it("answers a forged cursor with a 400 naming cursor", async () => {
     for (const cursor of ["not-a-cursor", Buffer.from('{"a":1}').toString("base64url"), Buffer.from("[1e20,\"x\"]").toString("base64url")]) {
-      const problem = await rejection(listNotifications({ db, ...alice, query: query({ cursor }) }));
+      const problem = await rejection(listNotifications({ store, ...alice, query: query({ cursor }) }));
       expect(problem.status).toBe(400);
       expect(problem.errors).toEqual([{ in: "query", field: "cursor", message: expect.any(String) }]);
     }
@@ -164,58 +169,58 @@ describe("listNotifications", () => {
 describe("getNotification and updateNotification", () => {
   it("answers 404 for another client's id and for the same client in another environment", async () => {
     const id = await notify(alice, "private");
-    expect((await getNotification({ db, ...alice, id })).id).toBe(id);
+    expect((await getNotification({ store, ...alice, id })).id).toBe(id);
     for (const owner of [bob, { ...alice, environmentId: aliceElsewhere.environmentId }, aliceElsewhere]) {
-      const read = await rejection(getNotification({ db, ...owner, id }));
-      const write = await rejection(updateNotification({ db, ...owner, id, input: { status: "read" } }));
+      const read = await rejection(getNotification({ store, ...owner, id }));
+      const write = await rejection(updateNotification({ store, ...owner, id, input: { status: "read" } }));
       expect([read.status, write.status]).toEqual([404, 404]);
-      expect(read.detail).toBe((await rejection(getNotification({ db, ...owner, id: "ntf_unknown" }))).detail?.replace("ntf_unknown", id));
+      expect(read.detail).toBe((await rejection(getNotification({ store, ...owner, id: "ntf_unknown" }))).detail?.replace("ntf_unknown", id));
     }
-    expect((await getNotification({ db, ...alice, id })).status).toBe("unread");
+    expect((await getNotification({ store, ...alice, id })).status).toBe("unread");
   });
 
   it("sets readAt once on read, keeps it on archive, clears it on unread, bumping the version", async () => {
     const id = await notify(alice, "lifecycle");
-    const read = await updateNotification({ db, ...alice, id, input: { status: "read" } });
+    const read = await updateNotification({ store, ...alice, id, input: { status: "read" } });
     expect(read.readAt).toBeInstanceOf(Date);
     expect(read.version).toBe(2);
-    const archived = await updateNotification({ db, ...alice, id, input: { status: "archived" } });
+    const archived = await updateNotification({ store, ...alice, id, input: { status: "archived" } });
     expect(archived.readAt).toEqual(read.readAt);
-    const readAgain = await updateNotification({ db, ...alice, id, input: { status: "read" } });
+    const readAgain = await updateNotification({ store, ...alice, id, input: { status: "read" } });
     expect(readAgain.readAt).toEqual(read.readAt);
-    const unread = await updateNotification({ db, ...alice, id, input: { status: "unread" } });
+    const unread = await updateNotification({ store, ...alice, id, input: { status: "unread" } });
     expect(unread).toMatchObject({ readAt: null, version: 5 });
     expect(await db.notification.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "unread", readAt: null, version: 5 });
   });
 
   it("accepts read-only fields equal to the stored ones and rejects changed ones by name", async () => {
     const id = await notify(alice, "echo");
-    const row = await getNotification({ db, ...alice, id });
+    const row = await getNotification({ store, ...alice, id });
     const updated = await updateNotification({
-      db,
+      store,
       ...alice,
       id,
       input: { status: "read", id, title: "echo", body: "", link: null, createdAt: row.createdAt.toISOString(), readAt: null },
     });
     expect(updated.status).toBe("read");
-    const problem = await rejection(updateNotification({ db, ...alice, id, input: { status: "unread", title: "changed", severity: "critical" } }));
+    const problem = await rejection(updateNotification({ store, ...alice, id, input: { status: "unread", title: "changed", severity: "critical" } }));
     expect(problem.errors?.map((error) => error.field)).toEqual(["title", "severity"]);
-    expect((await getNotification({ db, ...alice, id })).status).toBe("read");
+    expect((await getNotification({ store, ...alice, id })).status).toBe("read");
   });
 
   it("honours If-Match, and of two concurrent updates with the same ETag exactly one wins", async () => {
     const id = await notify(alice, "race");
-    const stale = await rejection(updateNotification({ db, ...alice, id, input: { status: "read" }, ifMatch: '"v9"' }));
+    const stale = await rejection(updateNotification({ store, ...alice, id, input: { status: "read" }, ifMatch: '"v9"' }));
     expect(stale.status).toBe(412);
-    expect((await getNotification({ db, ...alice, id })).version).toBe(1);
+    expect((await getNotification({ store, ...alice, id })).version).toBe(1);
     const results = await Promise.allSettled([
-      updateNotification({ db, ...alice, id, input: { status: "read" }, ifMatch: '"v1"' }),
-      updateNotification({ db, ...alice, id, input: { status: "archived" }, ifMatch: '"v1"' }),
+      updateNotification({ store, ...alice, id, input: { status: "read" }, ifMatch: '"v1"' }),
+      updateNotification({ store, ...alice, id, input: { status: "archived" }, ifMatch: '"v1"' }),
     ]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     const failed = results.find((result) => result.status === "rejected");
     expect((failed as PromiseRejectedResult).reason).toMatchObject({ status: 412 });
-    expect((await getNotification({ db, ...alice, id })).version).toBe(2);
+    expect((await getNotification({ store, ...alice, id })).version).toBe(2);
   });
 });
 

@@ -1,0 +1,60 @@
+import "server-only";
+import type { Cursor } from "./cursor";
+import type { NotificationOwner } from "./owner";
+import type { StoredNotification } from "./representation";
+
+/** What a page of `GET /v1/notifications` asks for, already validated. */
+export type NotificationFilter = {
+  status?: readonly string[];
+  category?: string;
+  severity?: string;
+  since?: Date;
+  cursor?: Cursor;
+  /** rows to read: the page size plus one, to tell whether there is a next page */
+  limit: number;
+};
+
+export type StatusChange = { status: StoredNotification["status"]; readAt: Date | null; updatedAt: Date };
+
+/**
+ * The Notifications API's three queries, through the database driver with
+ * statements prepared once (docs/decisions/issue-12-gateway-notification-queries.md):
+ * Prisma's client runtime and adapters cost more than the queries themselves.
+ * Prisma keeps the schema, the migrations and every other query.
+ */
+export type NotificationStore = {
+  findOne(owner: NotificationOwner, id: string): Promise<StoredNotification | undefined>;
+  findPage(owner: NotificationOwner, filter: NotificationFilter): Promise<StoredNotification[]>;
+  /** Applies `change` when the row still has `version`, bumping it; false when it had changed meanwhile. */
+  setStatus(owner: NotificationOwner, id: string, version: number, change: StatusChange): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+/** Reports each statement and its parameters, for scripts that explain the plans. */
+export type QueryListener = (sql: string, params: unknown[]) => void;
+
+export const NOTIFICATION_COLUMNS = `"id", "environmentId", "clientId", "title", "body", "category", "severity", "status", "link", "createdAt", "updatedAt", "readAt", "version"`;
+
+/**
+ * The WHERE clause of a page, in one dialect's placeholders: the owner, the filters,
+ * and after a cursor a range on createdAt minus the cursor's own tie group up to its
+ * id (`lib/notifications/list-notifications.ts` says why), newest first.
+ */
+export function pageQuery(owner: NotificationOwner, filter: NotificationFilter, placeholder: (index: number) => string, time: (date: Date) => unknown) {
+  const params: unknown[] = [owner.environmentId, owner.clientId];
+  const next = (value: unknown) => {
+    params.push(value);
+    return placeholder(params.length);
+  };
+  const where = [`"environmentId" = ${placeholder(1)}`, `"clientId" = ${placeholder(2)}`];
+  if (filter.status) where.push(`"status" IN (${filter.status.map(next).join(", ")})`);
+  if (filter.category) where.push(`"category" = ${next(filter.category)}`);
+  if (filter.severity) where.push(`"severity" = ${next(filter.severity)}`);
+  if (filter.since) where.push(`"createdAt" >= ${next(time(filter.since))}`);
+  if (filter.cursor) {
+    const at = time(filter.cursor.createdAt);
+    where.push(`"createdAt" <= ${next(at)}`, `NOT ("createdAt" = ${next(at)} AND "id" >= ${next(filter.cursor.id)})`);
+  }
+  const sql = `SELECT ${NOTIFICATION_COLUMNS} FROM "Notification" WHERE ${where.join(" AND ")} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${next(filter.limit)}`;
+  return { sql, params };
+}
