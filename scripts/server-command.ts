@@ -8,3 +8,6 @@
  * the authenticated read served 4% more requests per second.
  */
 export const SERVER_NODE_ARGS = ["--max-semi-space-size=32", "--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "server.ts"] as const;
+
+/** How `npm run start:gateway` runs the gateway-only process: the same arguments, its own entry. */
+export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "gateway-server.ts"] as const;

@@ -46,14 +46,17 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 }
 
 /**
- * Starts the built production server (`server.ts`, as `npm start` does) on a
- * free port against a fresh database of its own, and waits until it is healthy.
+ * Starts the built production server (`server.ts`, as `npm start` does, or the
+ * entry `nodeArgs` name) on a free port against a fresh database of its own, and
+ * waits until it is healthy.
  */
-export async function startServer(options: { env?: Record<string, string>; database?: TestDatabase; port?: number } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { env?: Record<string, string>; database?: TestDatabase; port?: number; nodeArgs?: readonly string[] } = {},
+): Promise<TestServer> {
   const port = options.port ?? (await freePort());
   const database = options.database ?? (await createTestDatabase());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, SERVER_NODE_ARGS, {
+  const child = spawn(process.execPath, options.nodeArgs ?? SERVER_NODE_ARGS, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

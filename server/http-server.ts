@@ -1,0 +1,43 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { flushGateway, gateway } from "../lib/gateway";
+import { nodeRequest, writePlainResponse } from "../lib/http/node-message";
+import { log } from "../lib/log";
+
+/** The gateway's paths: every environment's gateway, and RFC 8414's metadata path for an issuer with a path. */
+const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
+
+/**
+ * The node:http server of both entries: `server.ts` (portal and gateway) and
+ * `gateway-server.ts` (the gateway alone). Gateway paths go straight to
+ * lib/gateway in this thread; every other request goes to `other`.
+ */
+export function createGatehouseServer(input: { publicUrl: string; other: (req: IncomingMessage, res: ServerResponse) => void }): Server {
+  const serveGateway = gateway();
+  // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
+  const publicOrigin = new URL(input.publicUrl).origin;
+  return createServer((req, res) => {
+    if (!GATEWAY_PATH.test(req.url ?? "")) return input.other(req, res);
+    serveGateway(nodeRequest(req, publicOrigin))
+      .then((response) => writePlainResponse(response, res))
+      .catch((error: unknown) => {
+        log.error({ err: error }, "gateway response failed");
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
+  });
+}
+
+/**
+ * On SIGTERM or SIGINT: requests under way finish, then the gateway's buffered
+ * request log and credential use are written, `also` runs, and the process exits.
+ */
+export function stopOnSignals(server: Server, also: () => Promise<unknown> = async () => undefined): void {
+  const stop = () =>
+    server.close(() =>
+      Promise.all([flushGateway(), also()])
+        .catch((error: unknown) => log.warn({ err: error }, "could not write buffered gateway records"))
+        .finally(() => process.exit(0)),
+    );
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,77 @@
+// The gateway-only process (`npm run start:gateway`) beside a full instance on one
+// database: it serves the gateway, the RFC 8414 metadata path and /api/health, and
+// a 404 problem for everything else.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db";
+import { createNotifications } from "../../lib/notifications/create-notifications";
+import { GATEWAY_NODE_ARGS } from "../../scripts/server-command";
+import { createTestDatabase } from "../support/databases";
+import { freePort, startServer, type TestServer } from "../support/server";
+import { accessToken, newCredential, openDb } from "./gateway-support";
+
+const ENV = "sso-qa";
+const cleanups: (() => Promise<unknown>)[] = [];
+let full: TestServer;
+let gatewayOnly: TestServer;
+let db: Db;
+let client: Awaited<ReturnType<typeof newCredential>>;
+let notificationId: string;
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  // One deployment behind one public URL, so both processes are one issuer.
+  const port = await freePort();
+  const env = { PUBLIC_URL: `http://127.0.0.1:${port}` };
+  full = await startServer({ database, env, port });
+  cleanups.push(() => full.stop());
+  db = openDb(full);
+  cleanups.push(() => db.$disconnect());
+  client = await newCredential(db, ENV);
+  const environment = await db.environment.findUniqueOrThrow({ where: { slug: ENV } });
+  [notificationId] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [client.clientId] }, title: "Scaled out" })) as [string];
+  gatewayOnly = await startServer({ database, env, nodeArgs: GATEWAY_NODE_ARGS });
+  cleanups.push(() => gatewayOnly.stop());
+}, 180_000);
+
+describe("the gateway-only process", () => {
+  it("answers health and the RFC 8414 metadata path", async () => {
+    const health = await fetch(`${gatewayOnly.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const metadata = await fetch(`${gatewayOnly.url}/.well-known/oauth-authorization-server/gw/${ENV}`);
+    expect(metadata.status).toBe(200);
+    expect(((await metadata.json()) as { issuer: string }).issuer).toBe(`${full.url}/gw/${ENV}`);
+  });
+
+  it("answers every other path with a 404 problem", async () => {
+    for (const path of ["/", "/apis", "/api/portal/credentials", "/login"]) {
+      const response = await fetch(`${gatewayOnly.url}${path}`);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toContain("application/problem+json");
+      const problem = (await response.json()) as { status: number; instance: string; requestId: string };
+      expect(problem).toMatchObject({ status: 404, instance: path });
+      expect(problem.requestId).toBeTruthy();
+    }
+  });
+
+  it("issues tokens and serves the API on the full instance's data, read-your-writes both ways", async () => {
+    const id = notificationId;
+    const token = await accessToken(gatewayOnly, ENV, client);
+    const headers = { authorization: `Bearer ${token}` };
+    const updated = await fetch(`${gatewayOnly.url}/gw/${ENV}/notifications/v1/notifications/${id}`, {
+      method: "PUT",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ status: "read" }),
+    });
+    expect(updated.status).toBe(200);
+    const read = await fetch(`${full.url}/gw/${ENV}/notifications/v1/notifications/${id}`, { headers });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("etag")).toBe(updated.headers.get("etag"));
+    expect(((await read.json()) as { status: string }).status).toBe("read");
+  });
+});
