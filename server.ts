@@ -1,20 +1,22 @@
 // Production entry (`npm start`): applies migrations, seeds an empty database,
 // builds Next if there is no build, then serves the gateway in this thread and
 // forwards everything else to Next, which runs in a worker thread.
+import "./server/check-config";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { ConfigError, config } from "./lib/config";
+import { config } from "./lib/config";
 import { db } from "./lib/db";
 import { flushGateway, gateway } from "./lib/gateway";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
-import { printSeedReport, seed } from "./prisma/seed";
+import { printSeedReport, type SeedReport, seed } from "./prisma/seed";
 import { applyMigrations } from "./scripts/db/migrations";
 import { type Portal, startPortal } from "./server/portal";
+import { checkRedis, portTakenMessage, StartupError, startupBanner, startupFailure, withDatabase } from "./server/start-up";
 
 const ROOT = import.meta.dirname;
 const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
@@ -26,10 +28,20 @@ function ensureBuild(): void {
   execFileSync(join(ROOT, "node_modules", ".bin", "next"), ["build"], { cwd: ROOT, stdio: "inherit" });
 }
 
-async function prepareDatabase(): Promise<void> {
-  const applied = await applyMigrations(config().databaseUrl);
-  if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
-  if ((await db().environment.count()) === 0) printSeedReport(await seed(db(), config()));
+/** Migrates and seeds an empty database; the report of what was seeded is printed once the server listens. */
+async function prepareDatabase(): Promise<SeedReport> {
+  return withDatabase(config().databaseUrl, async () => {
+    const applied = await applyMigrations(config().databaseUrl);
+    if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
+    return (await db().environment.count()) === 0 ? seed(db(), config()) : [];
+  });
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new StartupError(portTakenMessage(port)) : error));
+    server.listen(port, () => resolve());
+  });
 }
 
 function servePortal(portal: Portal) {
@@ -50,9 +62,12 @@ function servePortal(portal: Portal) {
   };
 }
 
+let seedReport: SeedReport = [];
+
 async function main(): Promise<void> {
   const { port, publicUrl } = config();
-  await prepareDatabase();
+  await checkRedis(config().redisUrl);
+  seedReport = await prepareDatabase();
   ensureBuild();
   const portal = await startPortal({ dir: ROOT, publicPort: port, log });
   const servePortalRequest = servePortal(portal);
@@ -69,7 +84,10 @@ async function main(): Promise<void> {
         else res.destroy();
       });
   });
-  server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
+  await listen(server, port);
+  console.log(startupBanner(config()));
+  printSeedReport(seedReport);
+  log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`);
   startSecretExpirySweeps();
   // Requests under way finish, then the buffered request log and credential use are written
   // and the portal thread stops.
@@ -84,6 +102,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // Demo data seeded just now is shown even so: it is shown nowhere else.
+  printSeedReport(seedReport);
+  console.error(startupFailure(error));
   process.exit(1);
 });
