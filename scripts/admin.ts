@@ -60,8 +60,9 @@ main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
     const known = error instanceof UsageError || error instanceof ConfigError;
-    console.error(known ? error.message : `error: ${error instanceof Error ? error.message : String(error)}`);
-    if (database) console.error(`database: ${database}`);
+    const message = known ? error.message : `error: ${error instanceof Error ? error.message : String(error)}`;
+    // Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
+    console.error(database ? `${message} (database: ${database})` : message);
     process.exit(known ? 2 : 1);
   },
 );
