@@ -3,21 +3,31 @@
 // the gateway"). Applies migrations and seeds an empty database like `npm start`,
 // then serves /gw/**, RFC 8414's metadata path and /api/health; loads no Next,
 // React or next-auth.
-import { ConfigError, config } from "./lib/config";
+import "./server/check-config";
+import { config } from "./lib/config";
 import { log } from "./lib/log";
+import { printSeedReport, type SeedReport } from "./prisma/seed";
 import { serveGatewayOnlyPaths } from "./server/gateway-only-paths";
-import { createGatehouseServer, stopOnSignals } from "./server/http-server";
+import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
 import { prepareDatabase } from "./server/prepare-database";
+import { checkRedis, startupBanner, startupFailure } from "./server/start-up";
+
+let seedReport: SeedReport = [];
 
 async function main(): Promise<void> {
   const { port, publicUrl } = config();
-  await prepareDatabase();
+  await checkRedis(config().redisUrl);
+  seedReport = await prepareDatabase();
   const server = createGatehouseServer({ publicUrl, other: serveGatewayOnlyPaths(new URL(publicUrl).origin) });
-  server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse gateway is listening on ${publicUrl}`));
+  await listen(server, port);
+  console.log(startupBanner(config(), "gateway only"));
+  printSeedReport(seedReport);
+  log.info({ port, publicUrl }, `Gatehouse gateway is listening on ${publicUrl}`);
   stopOnSignals(server);
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  printSeedReport(seedReport);
+  console.error(startupFailure(error));
   process.exit(1);
 });

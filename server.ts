@@ -1,18 +1,21 @@
 // Production entry (`npm start`): applies migrations, seeds an empty database,
 // builds Next if there is no build, then serves the gateway in this thread and
 // forwards everything else to Next, which runs in a worker thread.
+import "./server/check-config";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { ConfigError, config } from "./lib/config";
+import { config } from "./lib/config";
 import { nodeHeaders } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
-import { createGatehouseServer, stopOnSignals } from "./server/http-server";
+import { printSeedReport, type SeedReport } from "./prisma/seed";
+import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
 import { type Portal, startPortal } from "./server/portal";
 import { prepareDatabase } from "./server/prepare-database";
+import { checkRedis, startupBanner, startupFailure } from "./server/start-up";
 
 const ROOT = import.meta.dirname;
 
@@ -41,18 +44,26 @@ function servePortal(portal: Portal) {
   };
 }
 
+let seedReport: SeedReport = [];
+
 async function main(): Promise<void> {
   const { port, publicUrl } = config();
-  await prepareDatabase();
+  await checkRedis(config().redisUrl);
+  seedReport = await prepareDatabase();
   ensureBuild();
   const portal = await startPortal({ dir: ROOT, publicPort: port, log });
   const server = createGatehouseServer({ publicUrl, other: servePortal(portal) });
-  server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
+  await listen(server, port);
+  console.log(startupBanner(config(), "portal and gateway"));
+  printSeedReport(seedReport);
+  log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`);
   startSecretExpirySweeps();
   stopOnSignals(server, () => portal.stop());
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // Demo data seeded just now is shown even so: it is shown nowhere else.
+  printSeedReport(seedReport);
+  console.error(startupFailure(error));
   process.exit(1);
 });

@@ -117,7 +117,7 @@ test("rotation keeps the old secret through the grace period and revocation stop
   developer.once("dialog", (dialog) => dialog.accept());
   await row.getByRole("button", { name: "Revoke" }).click();
   await expect(row.getByText("Revoked", { exact: true })).toBeVisible();
-  // The token service caches credential state for at most 5 s (DESIGN.md §6).
+  // The token service caches credential state for at most 5 s (docs/DESIGN.md §6).
   for (const secret of [first.secret, second.secret]) {
     await expect.poll(() => tokenStatus(developer.request, "platform-dev", first.clientId, secret), { timeout: 7_000 }).toBe(401);
   }

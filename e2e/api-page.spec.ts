@@ -136,3 +136,18 @@ for (const tab of ["overview", "reference", "credentials"]) {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
 }
+
+test("the Reference tab has one main landmark, starts Try it out without example filters, and stays accessible with an operation open", async ({ page }) => {
+  await page.goto("/apis/notifications?tab=reference&env=sso-qa");
+  const list = page.locator(".swagger-ui #operations-Notifications-listNotifications");
+  await list.locator(".opblock-summary").click();
+  await expect(list.locator('tr[data-param-name="limit"]')).toBeVisible();
+  await expect(page.getByRole("main")).toHaveCount(1);
+  await expect(page.getByRole("region", { name: "Interactive API reference" })).toBeVisible();
+  for (const name of ["status", "since", "limit"]) {
+    const field = list.locator(`tr[data-param-name="${name}"] input`);
+    if ((await field.count()) > 0) await expect(field.first()).toHaveValue("");
+  }
+  await expect(list.locator('tr[data-param-name="status"] .markdown')).toContainText("Example:");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});

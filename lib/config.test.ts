@@ -33,4 +33,13 @@ describe("configuration", () => {
     expect(() => parseConfig({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(/PORT:[\s\S]*DATABASE_URL: must start with file: or postgres/);
     expect(() => parseConfig({ OIDC_ISSUER: "https://sso.example.com" })).toThrow(/OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together/);
   });
+
+  it("holds the seed passwords to the portal's 12-character rule", () => {
+    expect(() => parseConfig({ SEED_ADMIN_PASSWORD: "eleven-char" })).toThrow(/SEED_ADMIN_PASSWORD: must be at least 12 characters/);
+    expect(parseConfig({ SEED_DEVELOPER_PASSWORD: "twelve-chars" }).seedDeveloperPassword).toBe("twelve-chars");
+  });
+
+  it("says everything that is wrong in one line", () => {
+    expect(() => parseConfig({ AUTH_SECRET: "short", PORT: "0" })).toThrow(/^Invalid configuration \(process environment or \.env\): [^\n]*AUTH_SECRET[^\n]*$/);
+  });
 });

@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { loadEnvFile } from "./env-file";
+import { passwordSchema } from "./password-policy";
 
 /** Used only outside production so that `npm start` works with nothing configured. */
 export const DEVELOPMENT_AUTH_SECRET = "gatehouse-development-secret-do-not-use-in-production";
@@ -18,18 +20,19 @@ const envSchema = z
       .string()
       .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgres(ql)://")
       .default("file:./data/gatehouse.db"),
-    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters (for example from `openssl rand -base64 32`)").optional(),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     REDIS_KEY_PREFIX: z.string().max(100).default("gatehouse:"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SEED_DEMO: z.enum(["0", "1"]).default("1"),
-    SEED_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
-    SEED_DEVELOPER_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    SEED_ADMIN_PASSWORD: passwordSchema.optional(),
+    SEED_DEVELOPER_PASSWORD: passwordSchema.optional(),
     PORTAL_ENVIRONMENT: optionalString,
     OIDC_ISSUER: z.url().optional(),
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+    SIGNUP: z.enum(["open", "approval", "closed"]).default("approval"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -50,8 +53,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
   const blanksRemoved = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const result = envSchema.safeParse(blanksRemoved);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+    const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration (process environment or .env): ${problems.join("; ")}`);
   }
   const parsed = result.data;
   const publicUrl = (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, "");
@@ -74,13 +77,15 @@ export function parseConfig(env: Record<string, string | undefined>) {
         ? { issuer: parsed.OIDC_ISSUER, clientId: parsed.OIDC_CLIENT_ID, clientSecret: parsed.OIDC_CLIENT_SECRET }
         : undefined,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
+    signup: parsed.SIGNUP,
   };
 }
 
 let cached: Config | undefined;
 
-/** The process's configuration, parsed once. */
+/** The process's configuration: its environment, then `.env`, parsed once. */
 export function config(): Config {
+  if (!cached) loadEnvFile();
   cached ??= parseConfig(process.env);
   return cached;
 }

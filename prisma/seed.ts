@@ -84,7 +84,16 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedReport> {
 
 export function printSeedReport(report: SeedReport): void {
   if (report.length === 0) return;
-  console.log(["", "Gatehouse demo data (shown once; not logged or stored):", ...report, ""].join("\n"));
+  console.log(
+    [
+      "",
+      "Gatehouse demo data (shown once; not logged or stored):",
+      ...report,
+      "",
+      "Lost a password? npm run --silent admin -- user set-password --email <email> --generate",
+      "",
+    ].join("\n"),
+  );
 }
 
 /** `npm run db:seed` */

@@ -1,42 +1,68 @@
 // npm run --silent admin -- <group> <action> [args] [--json]
-// Each group lives in scripts/admin/<group>.ts and uses the same lib/ services as the portal.
-import { ConfigError } from "../lib/config";
+// Each group lives in scripts/admin/<group>.ts and uses the same lib/ services as the portal;
+// `admin help` is built from the groups' command declarations.
+import { ConfigError, config } from "../lib/config";
+import { databaseLabel } from "../lib/database-label";
 import { parseArgs, type ParsedArgs, UsageError } from "./admin/args";
+import type { CommandGroup } from "./admin/command";
+import { formatHuman } from "./admin/format";
+import { commandHelp, fullHelp, groupHelp } from "./admin/help";
 
-export type Command = (args: ParsedArgs) => Promise<unknown>;
-export type CommandGroup = Record<string, Command>;
+export type { Command, CommandGroup } from "./admin/command";
 
 const GROUPS: Record<string, () => Promise<CommandGroup>> = {
-  notification: () => import("./admin/notification").then((m) => m.commands),
-  credential: () => import("./admin/credential").then((m) => m.commands),
   user: () => import("./admin/user").then((m) => m.commands),
+  credential: () => import("./admin/credential").then((m) => m.commands),
+  environment: () => import("./admin/environment").then((m) => m.commands),
+  api: () => import("./admin/api").then((m) => m.commands),
+  request: () => import("./admin/request").then((m) => m.commands),
+  notification: () => import("./admin/notification").then((m) => m.commands),
   key: () => import("./admin/key").then((m) => m.commands),
 };
 
-async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv);
-  const [group, action] = args.positionals;
-  const load = group ? GROUPS[group] : undefined;
-  if (!load) throw new UsageError(`usage: admin <${Object.keys(GROUPS).join(" | ")}> <action> [options] [--json]`);
-  const commands = await load();
-  const command = action ? commands[action] : undefined;
-  if (!command) throw new UsageError(`usage: admin ${group} <${Object.keys(commands).join(" | ")}> [options] [--json]`);
-  const result = await command({ ...args, positionals: args.positionals.slice(2) });
-  console.log(args.json ? JSON.stringify(result) : formatHuman(result));
+async function allGroups(): Promise<[string, CommandGroup][]> {
+  return Promise.all(Object.entries(GROUPS).map(async ([name, load]) => [name, await load()] as [string, CommandGroup]));
 }
 
-function formatHuman(result: unknown): string {
-  if (result === null || typeof result !== "object") return String(result);
-  return Object.entries(result)
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(" ") : String(value)}`)
-    .join("\n");
+/** The help asked for (`help`, `help <group>`, `<group> --help`, `<group> <action> --help`), or undefined. */
+async function helpRequested(args: ParsedArgs): Promise<string | undefined> {
+  const [first, second] = args.positionals;
+  const asked = first === "help" || args.flags.has("help") || (first !== undefined && second === "help");
+  if (!asked) return undefined;
+  const group = first === "help" ? second : first;
+  if (!group) return fullHelp(await allGroups());
+  const load = GROUPS[group];
+  if (!load) throw new UsageError(`unknown group "${group}"; groups: ${Object.keys(GROUPS).join(", ")}`);
+  const commands = await load();
+  return first !== "help" && second && second !== "help" ? commandHelp(group, second, commands) : groupHelp(group, commands);
+}
+
+let database: string | undefined;
+
+async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  const help = await helpRequested(args);
+  if (help) return void console.log(help);
+  const [group, action] = args.positionals;
+  if (!group) throw new UsageError(`${fullHelp(await allGroups())}`);
+  const load = GROUPS[group];
+  if (!load) throw new UsageError(`unknown group "${group}"; run \`npm run --silent admin -- help\``);
+  const commands = await load();
+  const command = action ? commands[action] : undefined;
+  if (!command) throw new UsageError(`${action ? `unknown command "${group} ${action}"\n` : ""}${groupHelp(group, commands)}`);
+  database = databaseLabel(config().databaseUrl);
+  const result = await command({ ...args, positionals: args.positionals.slice(2) });
+  const described = result !== null && typeof result === "object" && !Array.isArray(result) ? { database, ...result } : { database, result };
+  console.log(args.json ? JSON.stringify(described) : formatHuman(described));
 }
 
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
     const known = error instanceof UsageError || error instanceof ConfigError;
-    console.error(known ? error.message.split("\n").join(" ") : `error: ${error instanceof Error ? error.message : String(error)}`);
+    const message = known ? error.message : `error: ${error instanceof Error ? error.message : String(error)}`;
+    // Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
+    console.error(database ? `${message} (database: ${database})` : message);
     process.exit(known ? 2 : 1);
   },
 );

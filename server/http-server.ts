@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { flushGateway, gateway } from "../lib/gateway";
 import { nodeRequest, writePlainResponse } from "../lib/http/node-message";
 import { log } from "../lib/log";
+import { portTakenMessage, StartupError } from "./start-up";
 
 /** The gateway's paths: every environment's gateway, and RFC 8414's metadata path for an issuer with a path. */
 const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
@@ -40,4 +41,12 @@ export function stopOnSignals(server: Server, also: () => Promise<unknown> = asy
     );
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+}
+
+/** Listens on `port`; a port another process holds ends start-up with one line that says so. */
+export function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new StartupError(portTakenMessage(port)) : error));
+    server.listen(port, () => resolve());
+  });
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/auth/login-form";
 import { currentUser } from "@/lib/auth/session";
@@ -17,6 +18,14 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <div className="mx-auto max-w-sm space-y-6">
       <h1 className="text-2xl font-bold">Sign in</h1>
       <LoginForm returnTo={returnTo} globalSso={Boolean(config().oidc)} initialError={error} />
+      {config().signup === "closed" ? null : (
+        <p className="text-sm text-slate-700">
+          No account yet?{" "}
+          <Link href="/signup" className="text-blue-700 underline">
+            Sign up
+          </Link>
+        </p>
+      )}
     </div>
   );
 }

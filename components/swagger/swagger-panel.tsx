@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef } from "react";
 import SwaggerUI from "swagger-ui-react";
 import "swagger-ui-react/swagger-ui.css";
 import "./swagger-overrides.css";
+import { withoutOptionalParameterExamples } from "@/lib/catalog/try-it-parameters";
 import { problemAdvicePlugin, singleServerPlugin } from "./plugins";
 
 export type SwaggerPanelProps = {
@@ -39,8 +40,14 @@ function controlLabel(control: Element): string {
 /**
  * Swagger UI renders enum parameters, form fields and example pickers as
  * controls without a label; name each after what it sets, for screen readers.
+ * Its own `<main>` would be a second main landmark inside the portal's, so it
+ * becomes a region.
  */
 function labelControls(root: HTMLElement) {
+  for (const main of root.querySelectorAll("main:not([role])")) {
+    main.setAttribute("role", "region");
+    main.setAttribute("aria-label", "Operations");
+  }
   for (const control of root.querySelectorAll("select:not([aria-label]), input:not([aria-label]):not([type=hidden])")) {
     if (control.id && root.querySelector(`label[for="${CSS.escape(control.id)}"]`)) continue;
     control.setAttribute("aria-label", controlLabel(control));
@@ -58,10 +65,11 @@ function withoutCredentials<R extends { credentials?: RequestCredentials }>(requ
 }
 
 export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerPanelProps) {
-  const container = useRef<HTMLDivElement>(null);
+  const container = useRef<HTMLElement>(null);
   const system = useRef<SwaggerSystem | null>(null);
   const waitingToken = useRef<string | null>(null);
   const plugins = useMemo(() => [() => singleServerPlugin(serverUrl), problemAdvicePlugin], [serverUrl]);
+  const shownSpec = useMemo(() => withoutOptionalParameterExamples(spec), [spec]);
 
   useEffect(() => {
     if (!bearerScheme) return;
@@ -91,9 +99,9 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerP
   }, []);
 
   return (
-    <div ref={container} className="gatehouse-swagger min-w-0 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <section ref={container} aria-label="Interactive API reference" className="gatehouse-swagger min-w-0 overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <SwaggerUI
-        spec={spec}
+        spec={shownSpec}
         plugins={plugins}
         persistAuthorization
         requestInterceptor={withoutCredentials}
@@ -110,6 +118,6 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerP
           }
         }}
       />
-    </div>
+    </section>
   );
 }

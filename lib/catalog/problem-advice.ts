@@ -249,6 +249,13 @@ const PROBLEMS: ProblemAdvice[] = [
     explanation: "You sent more portal messages than allowed in a short time.",
     advice: "Wait the time given in the answer (the `Retry-After` header) before sending another.",
   },
+  {
+    code: "signup-closed",
+    title: "Sign-up is closed",
+    status: 403,
+    explanation: "This portal does not let visitors register (`SIGNUP=closed`); administrators create accounts.",
+    advice: "Ask an administrator of the portal for an account.",
+  },
 ];
 
 const OAUTH_ERRORS: Record<string, Omit<ProblemAdvice, "code">> = {

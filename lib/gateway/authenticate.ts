@@ -36,7 +36,10 @@ const REJECTION_TITLES: Record<TokenRejection["code"], string> = {
   "token-wrong-environment": "Access token of another environment",
 };
 
-export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment) => Promise<Authenticated>;
+/** Filled in once a token's signature verifies, so that a refused call is logged under its client. */
+export type Attribution = { clientId?: string };
+
+export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment, attribution?: Attribution) => Promise<Authenticated>;
 
 /**
  * The authenticate stage: header present and well formed, token verified
@@ -44,7 +47,7 @@ export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment) 
  * still active. Each failure names its check in the problem type.
  */
 export function createAuthenticator(deps: { verify: TokenVerifier; revocations: RevocationList; states: CredentialStates; usage: UsageMarks }): Authenticator {
-  return async (request, env) => {
+  return async (request, env, attribution = {}) => {
     const header = request.headers.get("authorization");
     if (header === null) {
       throw new ProblemError(401, "token-missing", "Access token missing", {
@@ -65,8 +68,10 @@ export function createAuthenticator(deps: { verify: TokenVerifier; revocations: 
       token = await deps.verify(env, match[1]!);
     } catch (error) {
       if (!(error instanceof TokenRejection)) throw error;
+      attribution.clientId = error.clientId;
       throw invalidToken(env, error.code, REJECTION_TITLES[error.code], error.detail, error.extensions);
     }
+    attribution.clientId = token.clientId;
     if (await deps.revocations.isRevoked(token.jti)) {
       throw invalidToken(env, "token-revoked", "Access token revoked", "The token has been revoked.");
     }

@@ -24,6 +24,8 @@ export type GatewayApi = {
 export type Catalog = {
   environment(slug: string): Promise<GatewayEnvironment | undefined>;
   environmentById(id: string): Promise<GatewayEnvironment | undefined>;
+  /** every environment, for the messages that list them */
+  environments(): Promise<GatewayEnvironment[]>;
   api(environmentId: string, apiSlug: string): Promise<GatewayApi | undefined>;
   /** every API available in the environment */
   apis(environmentId: string): Promise<GatewayApi[]>;
@@ -96,6 +98,9 @@ export function createCatalog(db: Db, maxAgeMs = 5_000): Catalog {
     },
     async environmentById(id) {
       return (await current()).environmentsById.get(id);
+    },
+    async environments() {
+      return [...(await current()).environments.values()];
     },
     async api(environmentId, apiSlug) {
       return (await current()).apis.get(`${environmentId}/${apiSlug}`);

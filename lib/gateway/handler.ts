@@ -12,6 +12,7 @@ import { proxyRequest } from "./proxy";
 import { type RateLimiter, rateLimitHeaders } from "./rate-limit";
 import type { RequestRecorder } from "./request-log";
 import { createRouteTable, type RouteTable } from "./route-match";
+import { apiList, environmentList } from "./not-found-hints";
 import { parseTarget } from "./target";
 import type { BuiltInRoute } from "./types";
 
@@ -78,8 +79,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       outcome.route = "/*";
       return proxy(request, url, env, api, remainder, requestId, null);
     }
-    const caller = await authenticate(request, env);
-    outcome.clientId = caller.token.clientId;
+    const caller = await authenticate(request, env, outcome);
     authorizeApi(env, api, caller);
     const table = routeTables.get(api.kind);
     if (table) {
@@ -100,9 +100,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   async function route(request: IncomingRequest, url: URL, requestId: string, outcome: Outcome): Promise<PlainResponse> {
     if (!SERVED_METHODS.has(request.method)) throw methodNotServed(request.method);
     const target = parseTarget(url.pathname);
-    if (!target) throw notFound("Gateway URLs look like /gw/{environment}/{api}/...");
+    if (!target) throw notFound(`Gateway URLs look like /gw/{environment}/{api}/... ${await environmentList(catalog)}`);
     const env = await catalog.environment(target.envSlug);
-    if (!env) throw notFound(`There is no environment "${target.envSlug}".`);
+    if (!env) throw notFound(`There is no environment "${target.envSlug}". ${await environmentList(catalog)}`);
     outcome.env = env;
     const servicePath = `${target.apiSlug}${target.remainder}`;
     if (target.apiSlug === "oauth2" || target.apiSlug === ".well-known") {
@@ -110,10 +110,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
       outcome.api = (await catalog.apis(env.id)).find((api) => api.kind === "TOKEN")?.slug ?? "token-service";
       if (!isTokenServicePath(servicePath)) throw notFound(`The token service of "${env.slug}" has no endpoint /${servicePath}.`);
       outcome.route = `/${servicePath}`;
-      return tokenService(request, url, env, servicePath);
+      return tokenService(request, url, env, servicePath, outcome);
     }
     const api = target.apiSlug ? await catalog.api(env.id, target.apiSlug) : undefined;
-    if (!api) throw notFound(`There is no API "${target.apiSlug}" in environment "${env.slug}".`);
+    if (!api) {
+      const missing = target.apiSlug ? `There is no API "${target.apiSlug}" in environment "${env.slug}".` : `Name an API: /gw/${env.slug}/{api}/...`;
+      throw notFound(`${missing} ${apiList(env, await catalog.apis(env.id))}`);
+    }
     outcome.api = api.slug;
     return serveApi(request, url, env, api, target.remainder, requestId, outcome);
   }

@@ -56,6 +56,8 @@ export class TokenRejection extends Error {
     readonly code: "token-invalid" | "token-expired" | "token-wrong-environment",
     readonly detail: string,
     readonly extensions?: Record<string, unknown>,
+    /** the client of a token whose signature verified, for the request log */
+    readonly clientId?: string,
   ) {
     super(detail);
   }
@@ -100,7 +102,10 @@ async function verifyWith(key: CryptoKey, token: string, publicUrl: string, envS
     return readClaims(payload, envSlug);
   } catch (error) {
     if (error instanceof TokenRejection) throw error;
-    if (error instanceof errors.JWTExpired) throw new TokenRejection("token-expired", "The token has expired.");
+    if (error instanceof errors.JWTExpired) {
+      const clientId = typeof error.payload.client_id === "string" ? error.payload.client_id : undefined;
+      throw new TokenRejection("token-expired", "The token has expired.", undefined, clientId);
+    }
     if (error instanceof errors.JWTClaimValidationFailed) {
       const claim = error.claim === "nbf" ? "nbf (not valid yet)" : error.claim;
       throw invalid(`The token's ${claim} claim is not acceptable here.`);
@@ -137,11 +142,12 @@ export async function verifyAccessToken(input: {
   if (published.environmentId === env.id) return verifyWith(published.key, token, publicUrl, env.slug);
   const tokenEnvironment = await input.environmentSlugOf(published.environmentId);
   if (!tokenEnvironment) throw invalid("The token was not signed by a key of this gateway.");
-  await verifyWith(published.key, token, publicUrl, tokenEnvironment);
+  const { clientId } = await verifyWith(published.key, token, publicUrl, tokenEnvironment);
   throw new TokenRejection(
     "token-wrong-environment",
     `The token was issued for environment "${tokenEnvironment}" but was sent to environment "${env.slug}".`,
     { tokenEnvironment, calledEnvironment: env.slug },
+    clientId,
   );
 }
 

@@ -44,3 +44,25 @@ describe("key store after AUTH_SECRET changes", () => {
     }
   });
 });
+
+describe("key store after a rotation by another process", () => {
+  it("signs with the new key on the first token past its cache age and keeps the retired key in the JWKS", async () => {
+    const { migratedDatabase } = await import("../../tests/support/db");
+    const { seed } = await import("../../prisma/seed");
+    const { createKeyStore, rotateSigningKey } = await import("./signing-keys");
+    const fixture = await migratedDatabase();
+    try {
+      await seed(fixture.db, { seedDemo: false, seedAdminPassword: undefined, seedDeveloperPassword: undefined });
+      const env = await fixture.db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
+      // A cache age of 0 stands for "the 5 s have passed" without waiting for them.
+      const running = createKeyStore({ db: fixture.db, authSecret: SECRET, maxAgeMs: 0 });
+      const before = await running.signingKey(env.id);
+      const rotated = await rotateSigningKey({ db: fixture.db, envSlug: "sso-qa", authSecret: SECRET });
+      const after = await running.signingKey(env.id);
+      expect(after.kid).toBe(rotated!.kid);
+      expect((await running.jwks(env.id)).keys.map((key) => key.kid).sort()).toEqual([before.kid, after.kid].sort());
+    } finally {
+      await fixture.close();
+    }
+  });
+});

@@ -142,13 +142,10 @@ export function createKeyStore(input: { db: Db; authSecret: string; maxAgeMs?: n
     async signingKey(environmentId) {
       const cached = signing.get(environmentId);
       if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached.key;
-      const entry = { key: loadSigningKey(environmentId), loadedAt: Date.now() };
-      if (cached) {
-        // Keep signing with the previous key while the current one loads.
-        cached.loadedAt = entry.loadedAt;
-        entry.key.then(() => signing.set(environmentId, entry), () => undefined);
-        return cached.key;
-      }
+      // Past its age a key is looked up again before it signs, so a rotation made by another
+      // process signs here within maxAgeMs; while the database fails, the key held goes on.
+      const loading = loadSigningKey(environmentId);
+      const entry = { key: cached ? loading.catch(() => cached.key) : loading, loadedAt: Date.now() };
       signing.set(environmentId, entry);
       entry.key.catch(() => signing.delete(environmentId));
       return entry.key;

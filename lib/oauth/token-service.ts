@@ -1,6 +1,7 @@
 import "server-only";
 import type { Logger } from "pino";
 import type { z } from "zod";
+import type { Attribution } from "../gateway/authenticate";
 import type { Catalog, GatewayEnvironment } from "../gateway/catalog";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
 import { ProblemError } from "../http/problem";
@@ -8,6 +9,7 @@ import { issueAccessToken, TokenRejection } from "./access-tokens";
 import type { TokenVerifier } from "./token-verifier";
 import type { ClientAuthenticator } from "./client-authentication";
 import { presentedClient } from "./client-authentication";
+import { isClientIdShaped } from "./client-secrets";
 import type { CredentialStates } from "./credential-states";
 import { issuerFor } from "./issuer";
 import { NO_STORE, OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
@@ -68,9 +70,19 @@ export function createTokenService(deps: TokenServiceDeps) {
     return result.data;
   }
 
-  async function token(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
+  /**
+   * Client authentication; the request is logged under the client id it claimed (its status
+   * says whether that failed), or none when what it sent is not shaped like a client id.
+   */
+  function authenticateClient(request: IncomingRequest, env: GatewayEnvironment, body: { client_id?: string; client_secret?: string }, attribution: Attribution) {
+    const presented = presentedClient(request, body);
+    if (isClientIdShaped(presented.clientId)) attribution.clientId = presented.clientId;
+    return authenticate({ envId: env.id, envSlug: env.slug, presented });
+  }
+
+  async function token(request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution): Promise<PlainResponse> {
     const body = await parsed(request, url, tokenRequestSchema);
-    const { credential, secretId } = await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    const { credential, secretId } = await authenticateClient(request, env, body, attribution);
     const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));
     const requested = body.scope ? [...new Set(body.scope.split(" "))] : undefined;
     const missing = requested?.filter((scope) => !granted.has(scope)) ?? [];
@@ -97,9 +109,9 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   /** RFC 7009: a client revokes one of its own tokens; unknown or foreign tokens still answer 200. */
-  async function revoke(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
+  async function revoke(request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution): Promise<PlainResponse> {
     const body = await parsed(request, url, revocationRequestSchema);
-    const { credential } = await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    const { credential } = await authenticateClient(request, env, body, attribution);
     const verified = await verifiedOrUndefined(env, body.token);
     if (verified && verified.clientId === credential.clientId) {
       await revocations.revoke({ jti: verified.jti, environmentId: env.id, expiresAt: new Date(verified.expiresAt * 1000) });
@@ -108,9 +120,9 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   /** RFC 7662 for upstream services: anything but a live token of this environment is `{"active": false}`. */
-  async function introspect(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
+  async function introspect(request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution): Promise<PlainResponse> {
     const body = await parsed(request, url, introspectionRequestSchema);
-    await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    await authenticateClient(request, env, body, attribution);
     const verified = await verifiedOrUndefined(env, body.token);
     const owner = verified && (await states.get(verified.clientId));
     const active = verified && owner?.active && owner.environmentId === env.id && !(await revocations.isRevoked(verified.jti)) && verified.expiresAt * 1000 > Date.now();
@@ -161,7 +173,13 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   /** Answers one token-service request of `env`; OAuth endpoints answer OAuth JSON, the rest problems. */
-  return async function handle(request: IncomingRequest, url: URL, env: GatewayEnvironment, path: TokenServicePath): Promise<PlainResponse> {
+  return async function handle(
+    request: IncomingRequest,
+    url: URL,
+    env: GatewayEnvironment,
+    path: TokenServicePath,
+    attribution: Attribution = {},
+  ): Promise<PlainResponse> {
     if (GET_ENDPOINTS.has(path)) {
       if (request.method !== "GET" && request.method !== "HEAD") {
         throw new ProblemError(405, "method-not-allowed", "Method Not Allowed", { detail: `${path} accepts GET only.`, headers: { allow: "GET, HEAD" } });
@@ -169,9 +187,9 @@ export function createTokenService(deps: TokenServiceDeps) {
       return path === ".well-known/jwks.json" ? jwks(env) : metadata(env);
     }
     try {
-      if (path === "oauth2/token") return await token(request, url, env);
-      if (path === "oauth2/revoke") return await revoke(request, url, env);
-      return await introspect(request, url, env);
+      if (path === "oauth2/token") return await token(request, url, env, attribution);
+      if (path === "oauth2/revoke") return await revoke(request, url, env, attribution);
+      return await introspect(request, url, env, attribution);
     } catch (error) {
       if (error instanceof OAuthError) return oauthErrorResponse(error);
       throw error;

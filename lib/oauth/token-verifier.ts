@@ -24,7 +24,7 @@ export function createTokenVerifier(input: {
     if (cached) {
       if (Date.now() / 1000 < cached.expiresAt + CLOCK_LEEWAY_SECONDS) return cached;
       verified.delete(key);
-      throw new TokenRejection("token-expired", "The token has expired.");
+      throw new TokenRejection("token-expired", "The token has expired.", undefined, cached.clientId);
     }
     const result = await verifyAccessToken({ keys: input.keys, publicUrl: input.publicUrl, env, token, environmentSlugOf: input.environmentSlugOf });
     if (verified.size >= maxEntries) verified.delete(verified.keys().next().value!);

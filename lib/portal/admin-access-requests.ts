@@ -9,6 +9,7 @@ import { createNotifications } from "../notifications/create-notifications";
 import { recordAudit } from "./audit";
 import { createCredential, ensureApplication } from "./credentials";
 import { actorOf } from "./portal-actor";
+import { decideSignup } from "./signup";
 
 export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
 
@@ -47,6 +48,11 @@ export async function approveAccessRequest(admin: PortalUser, id: string) {
   const request = await db().accessRequest.findUnique({ where: { id }, include: { environment: true, api: { include: { scopes: true } } } });
   if (!request) throw notFound(id);
   if (request.status !== "PENDING") throw new ProblemError(409, "already-decided", "Already decided", { detail: `The access request "${id}" was already decided.` });
+  if (request.topic === "ACCOUNT") {
+    await claimPending(id, admin, "APPROVED", null);
+    await decideSignup(request, true, actorOf(admin));
+    return { id, status: "APPROVED" as const, clientId: null };
+  }
   const provisions = request.topic !== "OTHER" && request.environment;
   const requester = provisions ? await requesterOf(request) : null;
   if (provisions && !requester) {
@@ -130,6 +136,11 @@ export async function rejectAccessRequest(admin: PortalUser, id: string, input: 
   const parsed = rejectSchema.safeParse(input ?? {});
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   await claimPending(id, admin, "REJECTED", parsed.data.reason);
+  const request = await db().accessRequest.findUniqueOrThrow({ where: { id } });
+  if (request.topic === "ACCOUNT") {
+    await decideSignup(request, false, actorOf(admin));
+    return { id, status: "REJECTED" as const };
+  }
   await recordAudit(db(), actorOf(admin), { action: "access-request.reject", targetType: "access-request", targetId: id, details: { reason: parsed.data.reason } });
   return { id, status: "REJECTED" as const };
 }

@@ -6,12 +6,13 @@ import { ProblemError, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "./audit";
 import { actorOf } from "./portal-actor";
+import { passwordSchema } from "../password-policy";
 import { hashPassword } from "./passwords";
 
 export const newUserSchema = z.object({
   email: z.email("Enter an email address").max(320),
   name: z.string().trim().min(1, "Enter a name").max(200),
-  password: z.string().min(12, "Use at least 12 characters").max(200),
+  password: passwordSchema,
   role: z.enum(["ADMIN", "DEVELOPER"], { message: "Choose ADMIN or DEVELOPER" }),
 });
 

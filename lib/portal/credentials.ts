@@ -312,7 +312,15 @@ export async function listUserCredentials(input: { db: Db; userId: string }): Pr
 }
 
 /** For admins: every credential. */
-export async function listAllCredentials(input: { db: Db }): Promise<CredentialSummary[]> {
-  const rows = await findRows(input.db, {});
+export type CredentialFilter = { envSlug?: string; applicationName?: string; ownerEmail?: string };
+
+export async function listAllCredentials(input: { db: Db; filter?: CredentialFilter }): Promise<CredentialSummary[]> {
+  const { envSlug, applicationName, ownerEmail } = input.filter ?? {};
+  const rows = await findRows(input.db, {
+    ...(envSlug === undefined ? {} : { environment: { slug: envSlug } }),
+    ...(applicationName === undefined && ownerEmail === undefined
+      ? {}
+      : { application: { ...(applicationName === undefined ? {} : { name: applicationName }), ...(ownerEmail === undefined ? {} : { owner: { email: ownerEmail } }) } }),
+  });
   return rows.map((row) => summarize(row));
 }

@@ -3,7 +3,7 @@ export type ParsedArgs = { positionals: string[]; flags: Map<string, string>; js
 
 export class UsageError extends Error {}
 
-const BOOLEAN_FLAGS = new Set(["json"]);
+const BOOLEAN_FLAGS = new Set(["json", "help", "generate"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];
@@ -37,6 +37,6 @@ export function requiredFlag(args: ParsedArgs, name: string): string {
 /** Rejects flags a command does not know, so typos fail loudly. */
 export function allowOnly(args: ParsedArgs, names: string[]): void {
   for (const name of args.flags.keys()) {
-    if (name !== "json" && !names.includes(name)) throw new UsageError(`unknown option --${name}`);
+    if (name !== "json" && name !== "help" && !names.includes(name)) throw new UsageError(`unknown option --${name}`);
   }
 }

@@ -1,5 +1,5 @@
-import type { CommandGroup } from "../admin";
-import { allowOnly, type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { type CommandGroup, command } from "./command";
 import { asUsageError } from "./problem-usage";
 
 function noPositionals(args: ParsedArgs): void {
@@ -13,47 +13,49 @@ function parseExpiry(value: string | undefined): Date | undefined {
   return date;
 }
 
-/** `credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--expires <date>]` */
-async function create(args: ParsedArgs) {
-  allowOnly(args, ["app", "env", "scope", "owner", "expires"]);
-  noPositionals(args);
-  const appName = requiredFlag(args, "app");
-  const envSlug = requiredFlag(args, "env");
-  const scopeFlag = args.flags.get("scope");
-  const scopes = scopeFlag === undefined ? undefined : scopeFlag.split(/\s+/).filter(Boolean);
-  if (scopes?.length === 0) throw new UsageError("--scope needs at least one scope");
-  const expiresAt = parseExpiry(args.flags.get("expires"));
-  const [{ db }, { CLI_ACTOR }, { createCredential, ensureApplication }] = await Promise.all([
-    import("../../lib/db"),
-    import("../../lib/portal/audit"),
-    import("../../lib/portal/credentials"),
-  ]);
-  try {
-    const ownerEmail = args.flags.get("owner");
-    const owner = ownerEmail ? await db().user.findUnique({ where: { email: ownerEmail.toLowerCase() } }) : null;
-    if (ownerEmail && !owner) throw new UsageError(`--owner: no user "${ownerEmail}"`);
-    const { credential, secret } = await asUsageError(
-      async () => {
-        if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
-        const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, name: appName });
-        return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt });
-      },
-      { name: "--app", scopes: "--scope", expiresAt: "--expires" },
-    );
-    return {
-      clientId: credential.clientId,
-      clientSecret: secret!.clientSecret,
-      env: envSlug,
-      scopes: credential.grants.flatMap((grant) => grant.scopes),
-    };
-  } finally {
-    await db().$disconnect();
-  }
-}
+const create = command(
+  {
+    usage: 'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--expires <date>]',
+    summary: "Creates a credential (and its application if needed) and prints its client secret once.",
+  },
+  async (args) => {
+    noPositionals(args);
+    const appName = requiredFlag(args, "app");
+    const envSlug = requiredFlag(args, "env");
+    const scopeFlag = args.flags.get("scope");
+    const scopes = scopeFlag === undefined ? undefined : scopeFlag.split(/\s+/).filter(Boolean);
+    if (scopes?.length === 0) throw new UsageError("--scope needs at least one scope");
+    const expiresAt = parseExpiry(args.flags.get("expires"));
+    const [{ db }, { CLI_ACTOR }, { createCredential, ensureApplication }] = await Promise.all([
+      import("../../lib/db"),
+      import("../../lib/portal/audit"),
+      import("../../lib/portal/credentials"),
+    ]);
+    try {
+      const ownerEmail = args.flags.get("owner");
+      const owner = ownerEmail ? await db().user.findUnique({ where: { email: ownerEmail.toLowerCase() } }) : null;
+      if (ownerEmail && !owner) throw new UsageError(`--owner: no user "${ownerEmail}"`);
+      const { credential, secret } = await asUsageError(
+        async () => {
+          if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
+          const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, name: appName });
+          return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt });
+        },
+        { name: "--app", scopes: "--scope", expiresAt: "--expires" },
+      );
+      return {
+        clientId: credential.clientId,
+        clientSecret: secret!.clientSecret,
+        env: envSlug,
+        scopes: credential.grants.flatMap((grant) => grant.scopes),
+      };
+    } finally {
+      await db().$disconnect();
+    }
+  },
+);
 
-/** `credential revoke <clientId>` */
-async function revoke(args: ParsedArgs) {
-  allowOnly(args, []);
+const revoke = command({ usage: "credential revoke <clientId>", summary: "Revokes a credential: its secrets and tokens stop working." }, async (args) => {
   const [clientId, ...rest] = args.positionals;
   if (!clientId || rest.length > 0) throw new UsageError("usage: admin credential revoke <clientId>");
   const [{ db }, { CLI_ACTOR }, { revokeCredential }] = await Promise.all([
@@ -67,6 +69,33 @@ async function revoke(args: ParsedArgs) {
   } finally {
     await db().$disconnect();
   }
-}
+});
 
-export const commands: CommandGroup = { create, revoke };
+const list = command(
+  {
+    usage: "credential list [--env <slug>] [--app <name>] [--owner <email>]",
+    summary: "Lists credentials with their environment, application and state; secrets are never shown.",
+  },
+  async (args) => {
+    noPositionals(args);
+    const [{ db }, { listAllCredentials }] = await Promise.all([import("../../lib/db"), import("../../lib/portal/credentials")]);
+    try {
+      const ownerEmail = args.flags.get("owner")?.toLowerCase();
+      const found = await listAllCredentials({ db: db(), filter: { envSlug: args.flags.get("env"), applicationName: args.flags.get("app"), ownerEmail } });
+      return {
+        credentials: found.map((credential) => ({
+          clientId: credential.clientId,
+          env: credential.environment.slug,
+          application: credential.application.name,
+          status: credential.status,
+          scopes: credential.grants.flatMap((grant) => grant.scopes),
+          lastUsedAt: credential.lastUsedAt?.toISOString() ?? null,
+        })),
+      };
+    } finally {
+      await db().$disconnect();
+    }
+  },
+);
+
+export const commands: CommandGroup = { create, revoke, list };

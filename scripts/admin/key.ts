@@ -1,9 +1,12 @@
-import type { CommandGroup } from "../admin";
-import { allowOnly, type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { type CommandGroup, command } from "./command";
 
-/** `key rotate --env <slug>`: a new signing key; the old ones stay in the JWKS until their tokens have expired. */
+const ROTATE_HELP = {
+  usage: "key rotate --env <slug>",
+  summary: "A new signing key signs the environment's tokens; the old ones stay in the JWKS until their tokens have expired.",
+};
+
 async function rotate(args: ParsedArgs) {
-  allowOnly(args, ["env"]);
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
   const envSlug = requiredFlag(args, "env");
   const [{ db }, { config }, { rotateSigningKey }, { CLI_ACTOR, recordAudit }] = await Promise.all([
@@ -27,4 +30,4 @@ async function rotate(args: ParsedArgs) {
   }
 }
 
-export const commands: CommandGroup = { rotate };
+export const commands: CommandGroup = { rotate: command(ROTATE_HELP, rotate) };

@@ -1,5 +1,5 @@
-import type { CommandGroup } from "../admin";
-import { allowOnly, type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { type CommandGroup, command } from "./command";
 
 const MAX_COUNT = 1000;
 
@@ -10,9 +10,13 @@ function parseCount(args: ParsedArgs): number {
   return count;
 }
 
-/** `notification create --env <slug> --client <clientId> [--title --body --category --severity --link --count N]` */
+const CREATE_HELP = {
+  usage:
+    "notification create --env <slug> --client <clientId> [--title <text>] [--body <text>] [--category <category>] [--severity <severity>] [--link <url>] [--count <n>]",
+  summary: `Sends notifications to one client; --count repeats it (at most ${MAX_COUNT}).`,
+};
+
 async function create(args: ParsedArgs): Promise<{ ids: string[] }> {
-  allowOnly(args, ["env", "client", "title", "body", "category", "severity", "link", "count"]);
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
   const envSlug = requiredFlag(args, "env");
   const clientId = requiredFlag(args, "client");
@@ -46,4 +50,4 @@ async function create(args: ParsedArgs): Promise<{ ids: string[] }> {
   return { ids };
 }
 
-export const commands: CommandGroup = { create };
+export const commands: CommandGroup = { create: command(CREATE_HELP, create) };

@@ -1,16 +1,31 @@
 import { rmSync } from "node:fs";
+import { createInterface } from "node:readline/promises";
 import { config, sqlitePath } from "../../lib/config";
+import { databaseLabel } from "../../lib/database-label";
 import { generateClients } from "./generate";
 import { applyMigrations, createMigration, resetDatabase } from "./migrations";
 
 const usage = "usage: db <generate | migration <name> | migrate | seed | reset>";
 
+/** `reset` wipes everything: on a terminal it asks, elsewhere it needs `--yes`. */
+async function confirmReset(args: string[]): Promise<void> {
+  const target = databaseLabel(config().databaseUrl);
+  if (args.includes("--yes")) return;
+  if (!process.stdin.isTTY) throw new Error(`db:reset deletes all data in ${target}; run \`npm run db:reset -- --yes\` to confirm`);
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await prompt.question(`This deletes all data in ${target}, then migrates and seeds it again. Type "yes" to go on: `);
+  prompt.close();
+  if (answer.trim().toLowerCase() !== "yes") throw new Error("db:reset cancelled; nothing was changed");
+}
+
 async function migrate(): Promise<void> {
+  console.log(`database: ${databaseLabel(config().databaseUrl)}`);
   const applied = await applyMigrations(config().databaseUrl);
   console.log(applied.length ? `Applied ${applied.join(", ")}` : "No pending migrations");
 }
 
 async function seed(): Promise<void> {
+  console.log(`database: ${databaseLabel(config().databaseUrl)}`);
   const { runSeed } = await import("../../prisma/seed");
   await runSeed();
 }
@@ -32,6 +47,7 @@ async function main([command, ...args]: string[]): Promise<void> {
     case "seed":
       return seed();
     case "reset": {
+      await confirmReset(args);
       const { databaseUrl, databaseProvider } = config();
       if (databaseProvider === "sqlite") rmSync(sqlitePath(databaseUrl), { force: true });
       else await resetDatabase(databaseUrl);

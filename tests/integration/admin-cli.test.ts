@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseLabel } from "../../lib/database-label";
 import type { Db } from "../../lib/db";
 import { verifyPassword } from "../../lib/portal/passwords";
 import { startServer, type TestServer } from "../support/server";
@@ -38,11 +39,12 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
 }
 
 describe("admin command line", () => {
-  it("credential create prints JSON whose secret works at the token endpoint, then credential revoke stops it", async () => {
+  it("credential create prints JSON whose secret works at the token endpoint, then credential revoke stops it", { timeout: 120_000 }, async () => {
     const created = await admin("credential", "create", "--app", "CLI App", "--env", "platform-dev", "--json");
     expect(created.code).toBe(0);
     const output = JSON.parse(created.stdout);
     expect(output).toEqual({
+      database: databaseLabel(server.databaseUrl),
       clientId: expect.stringMatching(/^gci_/),
       clientSecret: expect.stringMatching(/^gsk_[A-Za-z0-9_-]{43}$/),
       env: "platform-dev",
@@ -93,6 +95,78 @@ describe("admin command line", () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toContain(reason);
+  });
+
+  it("help lists every group's commands and options, from their declarations", { timeout: 120_000 }, async () => {
+    const help = await admin("help");
+    expect(help.code).toBe(0);
+    for (const line of [
+      "user set-password --email <email> (--password <password> | --generate)",
+      "credential list [--env <slug>] [--app <name>] [--owner <email>]",
+      "environment list",
+      "api list",
+      "request list [--status pending|approved|rejected]",
+      "key rotate --env <slug>",
+    ]) {
+      expect(help.stdout).toContain(line);
+    }
+    const group = await admin("credential", "--help");
+    expect(group.code).toBe(0);
+    expect(group.stdout).toContain("credential revoke <clientId>");
+    expect(group.stdout).not.toContain("user list");
+    const bare = await admin();
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("usage: npm run --silent admin --");
+  });
+
+  it("lists users, credentials, environments, APIs and access requests, naming the database", { timeout: 120_000 }, async () => {
+    const database = databaseLabel(server.databaseUrl);
+    const users = JSON.parse((await admin("user", "list", "--json")).stdout);
+    expect(users.database).toBe(database);
+    expect(users.users.map((user: { email: string }) => user.email)).toEqual(expect.arrayContaining(["admin@example.com", "developer@example.com"]));
+    expect(JSON.stringify(users)).not.toContain("passwordHash");
+    const credentials = JSON.parse((await admin("credential", "list", "--env", "platform-dev", "--owner", "developer@example.com", "--json")).stdout);
+    expect(credentials.credentials).toEqual([expect.objectContaining({ env: "platform-dev", application: "Demo Application", status: "ACTIVE" })]);
+    const environments = JSON.parse((await admin("environment", "list", "--json")).stdout);
+    expect(environments.environments.map((env: { slug: string }) => env.slug)).toEqual(["sso-qa", "sso-prod", "platform-dev", "platform-prod"]);
+    const apis = JSON.parse((await admin("api", "list", "--json")).stdout);
+    expect(apis.apis).toContainEqual(expect.objectContaining({ slug: "notifications", kind: "NOTIFICATIONS" }));
+    const requests = JSON.parse((await admin("request", "list", "--status", "pending", "--json")).stdout);
+    expect(requests).toEqual({ database, requests: [] });
+    const human = await admin("credential", "list", "--env", "sso-qa");
+    expect(human.stdout.split("\n")[0]).toBe(`database: ${database}`);
+    expect(human.stdout).toMatch(/clientId\s+env\s+application\s+status/);
+  });
+
+  it("db:reset refuses to run unattended without --yes and changes nothing", async () => {
+    const users = await db.user.count();
+    const refused = await run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/db/cli.ts", "reset"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", APP_ENV: "test", DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("run `npm run db:reset -- --yes` to confirm");
+    expect(await db.user.count()).toBe(users);
+  });
+
+  it("user set-password sets a given or generated password, audited, held to 12 characters", { timeout: 120_000 }, async () => {
+    const weak = await admin("user", "set-password", "--email", "developer@example.com", "--password", "only-eleven");
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toContain("--password: must be at least 12 characters");
+    const given = await admin("user", "set-password", "--email", "developer@example.com", "--password", "a-new-password-1", "--json");
+    expect(given.code).toBe(0);
+    expect(JSON.parse(given.stdout)).not.toHaveProperty("password");
+    let user = await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } });
+    expect(await verifyPassword("a-new-password-1", user.passwordHash!)).toBe(true);
+    const generated = JSON.parse((await admin("user", "set-password", "--email", "developer@example.com", "--generate", "--json")).stdout);
+    expect(generated.password).toMatch(/^[\w-]{20}$/);
+    user = await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } });
+    expect(await verifyPassword(generated.password, user.passwordHash!)).toBe(true);
+    expect(await db.auditEvent.count({ where: { action: "user.password.set", targetId: user.id } })).toBe(2);
+    expect((await admin("user", "set-password", "--email", "nobody@example.com", "--generate")).stderr).toContain('no user "nobody@example.com"');
   });
 
   it("user create stores a scrypt hash and refuses a duplicate email", async () => {

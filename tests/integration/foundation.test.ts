@@ -39,7 +39,7 @@ describe("production server", () => {
       type: `${server.url}/problems/not-found`,
       title: "Not Found",
       status: 404,
-      detail: 'There is no environment "nowhere".',
+      detail: 'There is no environment "nowhere". Environments: sso-qa, sso-prod, platform-dev, platform-prod.',
       instance: "/gw/nowhere/notifications/v1/notifications",
       requestId,
     });
@@ -49,7 +49,17 @@ describe("production server", () => {
     const response = await fetch(`${server.url}/gw/sso-qa/no-such-api/v1/things`);
     expect(response.status).toBe(404);
     const body = await response.json();
-    expect(body.detail).toBe('There is no API "no-such-api" in environment "sso-qa".');
+    expect(body.detail).toBe(
+      'There is no API "no-such-api" in environment "sso-qa". APIs in "sso-qa": /gw/sso-qa/notifications; its token endpoint is /gw/sso-qa/oauth2/token.',
+    );
+  });
+
+  it("answers an environment without an API with its APIs, not an empty name", async () => {
+    const response = await fetch(`${server.url}/gw/sso-qa`);
+    expect(response.status).toBe(404);
+    expect((await response.json()).detail).toBe(
+      'Name an API: /gw/sso-qa/{api}/... APIs in "sso-qa": /gw/sso-qa/notifications; its token endpoint is /gw/sso-qa/oauth2/token.',
+    );
   });
 
   it("echoes a sane X-Request-Id and replaces one that is not", async () => {

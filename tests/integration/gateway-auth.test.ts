@@ -66,7 +66,7 @@ function b64(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString("base64url");
 }
 
-describe("authentication failures (DESIGN.md §6)", () => {
+describe("authentication failures (docs/DESIGN.md §6)", () => {
   it("401 token-missing with a bare Bearer challenge when there is no Authorization header", async () => {
     const response = await call(undefined);
     expect(response.headers.get("www-authenticate")).toBe('Bearer realm="sso-qa"');

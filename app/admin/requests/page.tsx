@@ -4,12 +4,12 @@ import { RequestDecision } from "@/components/admin/request-decision";
 import { requireAdmin } from "@/lib/auth/session";
 import { accessRequestQueue } from "@/lib/portal/access-requests";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
+import { TOPIC_LABELS } from "@/lib/portal/request-topics";
 
 export const metadata: Metadata = { title: "Access requests" };
 export const dynamic = "force-dynamic";
 
 const STATUSES = ["PENDING", "APPROVED", "REJECTED"] as const;
-const TOPIC_LABELS = { CREDENTIALS: "Credentials", API_ACCESS: "API access", OTHER: "Other" } as const;
 
 export default async function AdminRequestsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin("/admin/requests");
@@ -42,7 +42,7 @@ export default async function AdminRequestsPage({ searchParams }: { searchParams
               </span>
               <span className="text-slate-600">{request.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</span>
             </div>
-            <p>{[request.api?.name, request.environment?.name, request.applicationName].filter(Boolean).join(" · ") || "General question"}</p>
+            <p>{[request.api?.name, request.environment?.name, request.applicationName].filter(Boolean).join(" · ") || (request.topic === "ACCOUNT" ? "Signed up; approving lets this developer sign in" : "General question")}</p>
             <p className="whitespace-pre-wrap text-slate-700">{request.message}</p>
             {request.status === "PENDING" ? (
               <RequestDecision id={request.id} />

@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { myAccessRequests } from "@/lib/portal/access-requests";
+import { TOPIC_LABELS } from "@/lib/portal/request-topics";
 
 export const metadata: Metadata = { title: "Requests" };
 export const dynamic = "force-dynamic";
 
-const TOPIC_LABELS = { CREDENTIALS: "Credentials", API_ACCESS: "API access", OTHER: "Other" } as const;
 const STATUS_STYLES = {
   PENDING: "bg-slate-200 text-slate-900",
   APPROVED: "bg-green-100 text-green-900",
@@ -33,7 +33,7 @@ export default async function RequestsPage() {
                 <span className="text-slate-600">{request.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</span>
               </div>
               <p>
-                {[request.api?.name, request.environment?.name, request.applicationName].filter(Boolean).join(" · ") || "General question"}
+                {[request.api?.name, request.environment?.name, request.applicationName].filter(Boolean).join(" · ") || (request.topic === "ACCOUNT" ? "Signed up; approving lets this developer sign in" : "General question")}
               </p>
               <p className="whitespace-pre-wrap text-slate-700">{request.message}</p>
               {request.status === "REJECTED" && request.decisionReason ? <p>Reason: {request.decisionReason}</p> : null}

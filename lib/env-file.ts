@@ -1,0 +1,14 @@
+/**
+ * Adds the variables of `.env` in the working directory to `process.env`,
+ * without replacing any the process environment already has. `config()` calls
+ * it first, so the server, the portal's thread, the db scripts and the admin CLI
+ * read the same sources in the same order; a build or worker started
+ * afterwards inherits the result.
+ */
+export function loadEnvFile(path = ".env"): void {
+  try {
+    process.loadEnvFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}

@@ -1,0 +1,14 @@
+import type { Catalog, GatewayApi, GatewayEnvironment } from "./catalog";
+
+/** The sentence a 404 for an unknown environment ends with: where a caller can go instead. */
+export async function environmentList(catalog: Pick<Catalog, "environments">): Promise<string> {
+  const slugs = (await catalog.environments()).map((env) => env.slug);
+  return slugs.length === 0 ? "There are no environments yet." : `Environments: ${slugs.join(", ")}.`;
+}
+
+/** The sentence a 404 for an unknown API ends with: the environment's APIs and its token endpoint. */
+export function apiList(env: GatewayEnvironment, apis: readonly GatewayApi[]): string {
+  const served = apis.filter((api) => api.kind !== "TOKEN").map((api) => `/gw/${env.slug}/${api.slug}`);
+  const apisText = served.length === 0 ? `"${env.slug}" serves no API yet` : `APIs in "${env.slug}": ${served.join(", ")}`;
+  return `${apisText}; its token endpoint is /gw/${env.slug}/oauth2/token.`;
+}

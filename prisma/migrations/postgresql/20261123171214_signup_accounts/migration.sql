@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "AccessRequestTopic" ADD VALUE 'ACCOUNT';

@@ -1,0 +1,65 @@
+import { Redis } from "ioredis";
+import type { Config } from "../lib/config";
+import { databaseLabel } from "../lib/database-label";
+
+/** A start-up step failed for a reason the operator can fix; the message says how, in one line. */
+export class StartupError extends Error {}
+
+function redisLabel(redisUrl: string): string {
+  const url = new URL(redisUrl);
+  url.password = "";
+  return url.toString();
+}
+
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code || error.name : String(error);
+  return message.split("\n")[0]!.trim();
+}
+
+/** Runs a step that needs the database, turning its failure into one line. */
+export async function withDatabase<T>(databaseUrl: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new StartupError(
+      `Cannot use the database ${databaseLabel(databaseUrl)} (${reason(error)}). Check that it runs and that DATABASE_URL names it (process environment or .env).`,
+    );
+  }
+}
+
+/** With REDIS_URL set, Redis must answer before the server takes requests. */
+export async function checkRedis(redisUrl: string | undefined): Promise<void> {
+  if (!redisUrl) return;
+  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on("error", () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw new StartupError(`Cannot reach Redis at ${redisLabel(redisUrl)} (${reason(error)}). Start it, or unset REDIS_URL to keep rate limits per instance.`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export function portTakenMessage(port: number): string {
+  return `Port ${port} is already in use. Stop the process that holds it, or set PORT (process environment or .env) to a free port.`;
+}
+
+/** What the operator needs to know once the server listens; never passwords. */
+export function startupBanner(settings: Pick<Config, "port" | "publicUrl" | "databaseUrl" | "redisUrl">, serves: string): string {
+  return [
+    "",
+    "Gatehouse",
+    `  ${serves.padEnd(18)}  ${settings.publicUrl}  (port ${settings.port})`,
+    `  database            ${databaseLabel(settings.databaseUrl)}`,
+    `  Redis               ${settings.redisUrl ? redisLabel(settings.redisUrl) : "not used: rate limits are counted per instance"}`,
+    "",
+  ].join("\n");
+}
+
+/** The one line start-up ends with. */
+export function startupFailure(error: unknown): string {
+  if (error instanceof StartupError) return error.message;
+  return `Gatehouse could not start: ${reason(error)}`;
+}
