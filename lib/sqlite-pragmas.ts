@@ -1,7 +1,10 @@
 /**
- * How every SQLite connection of Gatehouse's own (outside Prisma's adapter) is
- * configured: the rollback journal with SQLite's default `synchronous=FULL`
- * (docs/decisions/006 says why not WAL). The benchmark's hand-written service
- * opens the file the same way.
+ * How Gatehouse keeps its SQLite file: the write-ahead log, so readers never wait
+ * for the writer, with `synchronous=NORMAL`, which in WAL mode syncs at checkpoints
+ * rather than at every commit and loses no committed transaction on a process crash
+ * (docs/decisions/issue-12-gateway-notification-queries.md). The migrations switch
+ * the file to WAL; every connection Gatehouse opens itself sets `synchronous`, and
+ * the benchmark's hand-written service opens the file the same way.
  */
-export const SQLITE_SYNCHRONOUS = "FULL";
+export const SQLITE_JOURNAL_MODE = "WAL";
+export const SQLITE_SYNCHRONOUS = "NORMAL";

@@ -1,5 +1,6 @@
 import "server-only";
 import Database from "better-sqlite3";
+import { SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
 import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./request-log-insert";
 
 /**
@@ -11,6 +12,7 @@ import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./r
  */
 export function createSqliteRequestLogInsert(path: string): (batch: readonly RequestLogEntry[]) => void {
   const database = new Database(path, { timeout: 10_000 });
+  database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
   const insert = database.prepare(`INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   return database.transaction((batch: readonly RequestLogEntry[]) => {
     for (const entry of batch) {

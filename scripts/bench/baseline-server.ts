@@ -2,8 +2,9 @@
 // Notifications operations on plain node:http, the database driver with
 // prepared statements, jose verification of every token against Gatehouse's
 // JWKS, the same JSON bodies, ETags, Link header and problem+json errors, and
-// no caches. Run by the bench as a child process:
-//   DATABASE_URL=… GATEHOUSE_URL=… SQLITE_SYNCHRONOUS=… PORT=… node --import tsx scripts/bench/baseline-server.ts
+// no caches. Run by the bench as a child process, with the environment's JWKS as
+// Gatehouse published it:
+//   DATABASE_URL=… GATEHOUSE_URL=… JWKS=… SQLITE_SYNCHRONOUS=… PORT=… node --import tsx scripts/bench/baseline-server.ts
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createLocalJWKSet, type JWTPayload, jwtVerify } from "jose";
 import { openBaselineStore, type Owner, type Row } from "./baseline-store";
@@ -14,7 +15,7 @@ const gatehouse = process.env.GATEHOUSE_URL!;
 const issuer = `${gatehouse}/gw/${ENV}`;
 const prefix = `/gw/${ENV}/notifications/v1/notifications`;
 const store = openBaselineStore(process.env.DATABASE_URL!, process.env.SQLITE_SYNCHRONOUS ?? "FULL");
-const jwks = createLocalJWKSet(await (await fetch(`${issuer}/.well-known/jwks.json`)).json());
+const jwks = createLocalJWKSet(JSON.parse(process.env.JWKS!));
 const environmentId = (await store.environmentId(ENV))!;
 
 class Problem extends Error {

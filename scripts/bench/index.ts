@@ -5,13 +5,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import BetterSqlite from "better-sqlite3";
 import pg from "pg";
 import { SQLITE_SYNCHRONOUS } from "../../lib/sqlite-pragmas";
-import { SERVER_NODE_ARGS } from "../server-command";
+import { GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../server-command";
 import { checkIdenticalAnswers } from "./identical";
 import { type Measurement, measure, mixTarget } from "./load";
 import { opensslSignsPerSecond } from "./openssl";
-import { POSTGRES_SERVER_URL, QUICK } from "./options";
+import { send } from "./http";
+import { BENCH_ENV, POSTGRES_SERVER_URL, QUICK } from "./options";
 import { freePort, type Server, startServer } from "./processes";
 import { type DialectResult, report } from "./report";
 import { tokenRequest, withTokens } from "./tokens";
@@ -39,20 +41,50 @@ async function postgresDatabase(): Promise<Database> {
   return { dialect: "postgresql", url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-async function startGatehouse(databaseUrl: string): Promise<Server> {
+/** BENCH_CPU_PROF=<dir> writes a CPU profile of every Gatehouse process into <dir> when it stops. */
+function profiled(args: readonly string[]): readonly string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`, ...args] : args;
+}
+
+/** `npm start`, or with `args` another entry; `publicUrl` makes a second process one deployment with the first. */
+async function startGatehouse(databaseUrl: string, args: readonly string[] = SERVER_NODE_ARGS, publicUrl?: string): Promise<Server> {
   const port = await freePort();
-  return startServer("Gatehouse", port, SERVER_NODE_ARGS, {
+  return startServer("Gatehouse", port, profiled(args), {
     NODE_ENV: "production",
     NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
     APP_ENV: "test",
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PUBLIC_URL: publicUrl ?? `http://127.0.0.1:${port}`,
     DATABASE_URL: databaseUrl,
     SEED_DEMO: "0",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   }, "/api/health");
 }
 
-type Extras = { single: Measurement; tokens: Measurement };
+type Extras = { single: Measurement; tokens: Measurement; gatewayOnly: Measurement; rollback: Measurement };
+
+/**
+ * What SQLite's write-ahead log with synchronous=NORMAL buys over the rollback
+ * journal with synchronous=FULL (Gatehouse's mode before), measured on the
+ * hand-written service once every other process has closed the file
+ * (docs/decisions/issue-12-gateway-notification-queries.md).
+ */
+async function measureRollbackJournal(database: Database, gatehouseOrigin: string, jwks: string, clients: Parameters<typeof mixTarget>[1]): Promise<Measurement> {
+  const file = new BetterSqlite(database.url.slice("file:".length));
+  file.pragma("journal_mode = DELETE");
+  file.close();
+  const baseline = await startServer("hand-written (rollback journal)", await freePort(), [...TSX, "scripts/bench/baseline-server.ts"], {
+    DATABASE_URL: database.url,
+    GATEHOUSE_URL: gatehouseOrigin,
+    JWKS: jwks,
+    SQLITE_SYNCHRONOUS: "FULL",
+  });
+  try {
+    return await measure("hand-written mix (sqlite, rollback journal, FULL)", baseline, mixTarget(baseline.origin, clients));
+  } finally {
+    await baseline.stop();
+  }
+}
 
 /** The mix on one database, against Gatehouse and the hand-written service; on the first database also the single read and the token endpoint. */
 async function benchDatabase(database: Database, withExtras: boolean): Promise<{ result: DialectResult; extras?: Extras; measurements: Measurement[] }> {
@@ -62,9 +94,11 @@ async function benchDatabase(database: Database, withExtras: boolean): Promise<{
     stops.unshift(() => gatehouse.stop());
     process.stderr.write(`loading the ${database.dialect} workload...\n`);
     const clients = await withTokens(gatehouse.origin, await loadWorkload(database.url));
+    const jwks = (await send(`${gatehouse.origin}/gw/${BENCH_ENV}/.well-known/jwks.json`)).body;
     const baseline = await startServer("hand-written", await freePort(), [...TSX, "scripts/bench/baseline-server.ts"], {
       DATABASE_URL: database.url,
       GATEHOUSE_URL: gatehouse.origin,
+      JWKS: jwks,
       SQLITE_SYNCHRONOUS,
     });
     stops.unshift(() => baseline.stop());
@@ -80,7 +114,12 @@ async function benchDatabase(database: Database, withExtras: boolean): Promise<{
       headers: { authorization },
     });
     const tokens = await measure("Gatehouse token endpoint", gatehouse, tokenRequest(gatehouse.origin, client!));
-    return { result, extras: { single, tokens }, measurements: [ours, theirs, single, tokens] };
+    const gatewayProcess = await startGatehouse(database.url, GATEWAY_NODE_ARGS, gatehouse.origin);
+    stops.unshift(() => gatewayProcess.stop());
+    const gatewayOnly = await measure(`gateway-only process mix (${database.dialect})`, gatewayProcess, mixTarget(gatewayProcess.origin, clients));
+    for (const stop of stops.splice(0, stops.length - 1)) await stop();
+    const rollback = await measureRollbackJournal(database, gatehouse.origin, jwks, clients);
+    return { result, extras: { single, tokens, gatewayOnly, rollback }, measurements: [ours, theirs, single, tokens, gatewayOnly, rollback] };
   } finally {
     for (const stop of stops) await stop();
   }

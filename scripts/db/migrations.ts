@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as Engine from "@prisma/schema-engine-wasm";
+import { sqlitePath } from "../../lib/config";
 import { withSchemaEngine } from "./schema-engine";
+import { sqliteMigrationsApplied, useSqliteJournalMode } from "./sqlite-journal";
 import { type Dialect, DIALECTS, MIGRATIONS_ROOT, dialectOf, schemaFor } from "./schema";
 
 const NO_FILTER: Engine.SchemaFilter = { externalTables: [], externalEnums: [] };
@@ -34,9 +36,21 @@ export function readMigrations(dialect: Dialect): Engine.MigrationList {
   };
 }
 
-/** Applies every pending migration of the URL's dialect; returns the names applied. */
+/**
+ * Applies every pending migration of the URL's dialect; returns the names applied.
+ * A SQLite file is then switched to the write-ahead log; with nothing pending the
+ * schema engine is not opened at all (see sqlite-journal.ts).
+ */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
-  const migrationsList = readMigrations(dialectOf(databaseUrl));
+  const dialect = dialectOf(databaseUrl);
+  const migrationsList = readMigrations(dialect);
+  if (dialect === "sqlite") {
+    const path = sqlitePath(databaseUrl);
+    const pending = !sqliteMigrationsApplied(path, migrationsList.migrationDirectories.map((directory) => directory.path));
+    const applied = pending ? await withSchemaEngine(databaseUrl, (engine) => engine.applyMigrations({ migrationsList, filters: NO_FILTER })) : undefined;
+    useSqliteJournalMode(path);
+    return applied?.appliedMigrationNames ?? [];
+  }
   const { appliedMigrationNames } = await withSchemaEngine(databaseUrl, (engine) => engine.applyMigrations({ migrationsList, filters: NO_FILTER }));
   return appliedMigrationNames;
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { get } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { SERVER_NODE_ARGS } from "../../scripts/server-command";
@@ -31,15 +32,25 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * 200 from `/api/health`, on a connection of its own that is closed afterwards: a
+ * pooled one could sit idle past the server's keep-alive timeout while a test
+ * prepares its data, and fetch would then send the test's first request on it.
+ */
+function healthy(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    get(`${url}/api/health`, { agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    }).on("error", () => resolve(false));
+  });
+}
+
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
+    if (await healthy(url)) return;
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new Error(`server did not become healthy:\n${output()}`);
