@@ -138,6 +138,8 @@ for (const tab of ["overview", "reference", "credentials"]) {
 }
 
 test("the Reference tab has one main landmark, starts Try it out without example filters, and stays accessible with an operation open", async ({ page }) => {
+  // axe over Swagger UI with an operation open takes a while on a busy machine.
+  test.setTimeout(120_000);
   await page.goto("/apis/notifications?tab=reference&env=sso-qa");
   const list = page.locator(".swagger-ui #operations-Notifications-listNotifications");
   await list.locator(".opblock-summary").click();
@@ -148,6 +150,6 @@ test("the Reference tab has one main landmark, starts Try it out without example
     const field = list.locator(`tr[data-param-name="${name}"] input`);
     if ((await field.count()) > 0) await expect(field.first()).toHaveValue("");
   }
-  await expect(list.locator('tr[data-param-name="status"] .markdown')).toContainText("Example:");
+  await expect(list.locator('tr[data-param-name="status"]')).toContainText("Example: unread,read");
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });

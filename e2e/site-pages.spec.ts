@@ -6,10 +6,9 @@ test("an unknown portal URL shows the site's own 404 page with ways back, access
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
   await page.getByRole("main").getByRole("link", { name: "Browse the APIs" }).click();
   await expect(page).toHaveURL(/\/apis$/);
-  await page.goBack();
-  expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 
 test("the portal has a favicon", async ({ request }) => {

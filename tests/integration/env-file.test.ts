@@ -1,7 +1,7 @@
 // A fresh clone configured only by a `.env`: the server, the portal's thread, the seed and
 // the admin CLI must all read it, so none of them falls back to the default SQLite file.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -118,5 +118,22 @@ describe("configuration from .env only", () => {
     expect(listed.database).toBe(`PostgreSQL ${new URL(database.url).toString()}`);
     expect(listed.credentials.map((credential: { clientId: string }) => credential.clientId)).toContain(seededClient("sso-qa").clientId);
     expect(await nodeScript("scripts/db/cli.ts", "seed")).toContain(`database: PostgreSQL ${new URL(database.url).toString()}`);
+  });
+
+  it("runs the README's first call, which stops with the token endpoint's answer when the secret is wrong", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const recipe = /### Call an API[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const { clientId, clientSecret } = seededClient("sso-qa");
+    const script = (secret: string) =>
+      recipe.replace(/^CLIENT_ID=.*$/m, `CLIENT_ID=${clientId} CLIENT_SECRET=${secret}`).replaceAll("http://localhost:3000", `http://127.0.0.1:${port}`);
+    const called = await run("bash", ["-c", script(clientSecret)], { env: { ...BARE_ENV, NODE_ENV: "production" } });
+    expect(JSON.parse(called.stdout)).toHaveProperty("items");
+    const failed = await run("bash", ["-c", script("gsk_wrong")], { env: { ...BARE_ENV, NODE_ENV: "production" } }).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed?.code).not.toBe(0);
+    expect(failed?.stderr).toContain("invalid_client");
+    expect(failed?.stdout).toBe("");
   });
 });
