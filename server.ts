@@ -11,6 +11,7 @@ import { flushGateway, gateway } from "./lib/gateway";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
+import { serveMetrics, startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
 import { printSeedReport, seed } from "./prisma/seed";
 import { applyMigrations } from "./scripts/db/migrations";
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(publicUrl).origin;
   const server = createServer((req, res) => {
+    if (serveMetrics(req, res)) return;
     if (!GATEWAY_PATH.test(req.url ?? "")) return servePortalRequest(req, res);
     serveGateway(nodeRequest(req, publicOrigin))
       .then((response) => writePlainResponse(response, res))
@@ -70,15 +72,18 @@ async function main(): Promise<void> {
       });
   });
   server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
+  const metricsServer = startMetricsListener(log);
   startSecretExpirySweeps();
   // Requests under way finish, then the buffered request log and credential use are written
   // and the portal thread stops.
-  const stop = () =>
+  const stop = () => {
+    metricsServer?.close();
     server.close(() =>
       Promise.all([flushGateway(), portal.stop()])
         .catch((error: unknown) => log.warn({ err: error }, "could not write buffered gateway records"))
         .finally(() => process.exit(0)),
     );
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }

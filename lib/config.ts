@@ -30,6 +30,8 @@ const envSchema = z
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -74,6 +76,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
         ? { issuer: parsed.OIDC_ISSUER, clientId: parsed.OIDC_CLIENT_ID, clientSecret: parsed.OIDC_CLIENT_SECRET }
         : undefined,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
+    metricsToken: parsed.METRICS_TOKEN,
+    metricsPort: parsed.METRICS_PORT,
   };
 }
 

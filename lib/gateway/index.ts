@@ -3,6 +3,7 @@ import { config } from "../config";
 import { db } from "../db";
 import { toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
+import { processMetrics } from "../metrics/registry";
 import { createNotificationReadCache } from "../notifications/read-cache";
 import { createNotificationRoutes } from "../notifications/routes";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
@@ -46,15 +47,16 @@ type ProcessGateway = {
 function buildGateway(): ProcessGateway {
   const { publicUrl, authSecret, upstreamTimeoutMs } = config();
   const database = db();
+  const metrics = processMetrics().gateway;
   const catalog = createCatalog(database);
   const keys = createKeyStore({ db: database, authSecret });
   const states = createCredentialStates({ db: database });
   const revocations = createRevocationList({ db: database });
-  const readCache = createNotificationReadCache();
+  const readCache = createNotificationReadCache({ onLookup: (hit) => metrics.cacheLookup("notification-reads", hit) });
   const { rateLimiter, failures, announceChange } = sharedState(readCache.evict);
   const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
   const usage = createUsageMarks({ db: database, log });
-  const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf });
+  const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf, onLookup: (hit) => metrics.cacheLookup("verified-tokens", hit) });
   const tokenService = createTokenService({
     catalog,
     keys,
@@ -65,6 +67,7 @@ function buildGateway(): ProcessGateway {
     verify,
     publicUrl,
     log,
+    metrics,
   });
   const recorder = createRequestRecorder({ db: database, log, accessLog, databaseUrl: config().databaseUrl });
   const serve = createGateway({
@@ -74,6 +77,7 @@ function buildGateway(): ProcessGateway {
     authenticate: createAuthenticator({ verify, revocations, states, usage }),
     rateLimiter,
     recorder,
+    metrics,
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ db: database, readCache, announceChange }) },
     upstreamTimeoutMs,
   });

@@ -20,8 +20,10 @@ export function notificationCacheKey(owner: { environmentId: string; clientId: s
  * entry lives `ttlMs` at most, which bounds what a missed announcement costs.
  * Misses (404s) are never stored, so a new notification is readable at once.
  */
-export function createNotificationReadCache(options: { maxEntries?: number; ttlMs?: number; now?: () => number } = {}): NotificationReadCache {
-  const { maxEntries = 10_000, ttlMs = 5_000, now = Date.now } = options;
+export function createNotificationReadCache(
+  options: { maxEntries?: number; ttlMs?: number; now?: () => number; onLookup?: (hit: boolean) => void } = {},
+): NotificationReadCache {
+  const { maxEntries = 10_000, ttlMs = 5_000, now = Date.now, onLookup = () => undefined } = options;
   const entries = new Map<string, { value: RenderedNotification; expiresAt: number }>();
   // Bumped by every eviction: a load that began before one may hold what the eviction replaced.
   let generation = 0;
@@ -29,7 +31,9 @@ export function createNotificationReadCache(options: { maxEntries?: number; ttlM
   return {
     async read(key, load) {
       const entry = entries.get(key);
-      if (entry && entry.expiresAt > now()) return entry.value;
+      const hit = entry !== undefined && entry.expiresAt > now();
+      onLookup(hit);
+      if (hit) return entry.value;
       const startedAt = generation;
       const value = await load();
       if (generation === startedAt) {
