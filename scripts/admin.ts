@@ -1,7 +1,7 @@
 // npm run --silent admin -- <group> <action> [args] [--json]
 // Each group lives in scripts/admin/<group>.ts and uses the same lib/ services as the portal.
 import { ConfigError } from "../lib/config";
-import { parseArgs, type ParsedArgs, UsageError } from "./admin/args";
+import { CommandFailed, parseArgs, type ParsedArgs, UsageError } from "./admin/args";
 
 export type Command = (args: ParsedArgs) => Promise<unknown>;
 export type CommandGroup = Record<string, Command>;
@@ -11,6 +11,7 @@ const GROUPS: Record<string, () => Promise<CommandGroup>> = {
   credential: () => import("./admin/credential").then((m) => m.commands),
   user: () => import("./admin/user").then((m) => m.commands),
   key: () => import("./admin/key").then((m) => m.commands),
+  environment: () => import("./admin/environment").then((m) => m.commands),
 };
 
 async function main(argv: string[]): Promise<void> {
@@ -21,14 +22,20 @@ async function main(argv: string[]): Promise<void> {
   const commands = await load();
   const command = action ? commands[action] : undefined;
   if (!command) throw new UsageError(`usage: admin ${group} <${Object.keys(commands).join(" | ")}> [options] [--json]`);
-  const result = await command({ ...args, positionals: args.positionals.slice(2) });
-  console.log(args.json ? JSON.stringify(result) : formatHuman(result));
+  const print = (result: unknown) => console.log(args.json ? JSON.stringify(result) : formatHuman(result));
+  try {
+    print(await command({ ...args, positionals: args.positionals.slice(2) }));
+  } catch (error) {
+    if (!(error instanceof CommandFailed)) throw error;
+    print(error.result);
+    process.exit(1);
+  }
 }
 
 function formatHuman(result: unknown): string {
   if (result === null || typeof result !== "object") return String(result);
   return Object.entries(result)
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(" ") : String(value)}`)
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(" ") : value !== null && typeof value === "object" ? JSON.stringify(value) : String(value)}`)
     .join("\n");
 }
 

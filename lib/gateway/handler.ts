@@ -58,7 +58,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   );
 
   async function rateLimit(env: GatewayEnvironment, caller: Authenticated, outcome: Outcome): Promise<void> {
-    const policy = { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
+    const policy = caller.credential.rateLimit ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
     const decision = await rateLimiter.take(`${env.id}:${caller.token.clientId}`, policy);
     outcome.headers = rateLimitHeaders(decision, policy);
     if (decision.allowed) return;

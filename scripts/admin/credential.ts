@@ -69,4 +69,25 @@ async function revoke(args: ParsedArgs) {
   }
 }
 
-export const commands: CommandGroup = { create, revoke };
+/** `credential rate-limit <clientId> --burst N --per-second N`, or `--clear` to follow the environment again */
+async function rateLimit(args: ParsedArgs) {
+  allowOnly(args, ["burst", "per-second", "clear"]);
+  const [clientId, ...rest] = args.positionals;
+  const clear = args.flags.has("clear");
+  if (!clientId || rest.length > 0 || (clear && (args.flags.has("burst") || args.flags.has("per-second")))) {
+    throw new UsageError("usage: admin credential rate-limit <clientId> (--burst N --per-second N | --clear)");
+  }
+  const policy = clear ? null : { burst: requiredFlag(args, "burst"), perSecond: requiredFlag(args, "per-second") };
+  const [{ db }, { CLI_ACTOR }, { setCredentialRateLimit }] = await Promise.all([
+    import("../../lib/db"),
+    import("../../lib/portal/audit"),
+    import("../../lib/portal/rate-limits"),
+  ]);
+  try {
+    return await asUsageError(() => setCredentialRateLimit({ db: db(), actor: CLI_ACTOR, clientId, policy }), { burst: "--burst", perSecond: "--per-second" });
+  } finally {
+    await db().$disconnect();
+  }
+}
+
+export const commands: CommandGroup = { create, revoke, "rate-limit": rateLimit };

@@ -1,14 +1,9 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { verifyPassword } from "../../lib/portal/passwords";
+import { runAdmin } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
 import { accessToken, basic, eventually, openDb, tokenRequest } from "./gateway-support";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-const run = promisify(execFile);
 
 let server: TestServer;
 let db: Db;
@@ -23,18 +18,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** `npm run --silent admin -- ...`, as an operator runs it, against the test server's database. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", APP_ENV: "test", DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function admin(...args: string[]) {
+  return runAdmin(server.databaseUrl, ...args);
 }
 
 describe("admin command line", () => {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { SERVER_NODE_ARGS } from "../../scripts/server-command";
+import { inheritedEnv } from "./child-env";
 import { createTestDatabase, type TestDatabase } from "./databases";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -56,8 +57,7 @@ export async function startServer(options: { env?: Record<string, string>; datab
   const child = spawn(process.execPath, SERVER_NODE_ARGS, {
     cwd: ROOT,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      ...inheritedEnv(),
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
