@@ -11,6 +11,7 @@ const GROUPS: Record<string, () => Promise<CommandGroup>> = {
   credential: () => import("./admin/credential").then((m) => m.commands),
   user: () => import("./admin/user").then((m) => m.commands),
   key: () => import("./admin/key").then((m) => m.commands),
+  api: () => import("./admin/api").then((m) => m.commands),
   environment: () => import("./admin/environment").then((m) => m.commands),
 };
 
