@@ -6,6 +6,7 @@
 import "./server/check-config";
 import { config } from "./lib/config";
 import { log } from "./lib/log";
+import { startMetricsListener } from "./lib/metrics/serve";
 import { printSeedReport, type SeedReport } from "./prisma/seed";
 import { serveGatewayOnlyPaths } from "./server/gateway-only-paths";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
@@ -23,7 +24,8 @@ async function main(): Promise<void> {
   console.log(startupBanner(config(), "gateway only"));
   printSeedReport(seedReport);
   log.info({ port, publicUrl }, `Gatehouse gateway is listening on ${publicUrl}`);
-  stopOnSignals(server);
+  const metricsServer = startMetricsListener(log);
+  stopOnSignals(server, async () => metricsServer?.close());
 }
 
 main().catch((error: unknown) => {

@@ -10,6 +10,7 @@ import { config } from "./lib/config";
 import { nodeHeaders } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
+import { startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
 import { printSeedReport, type SeedReport } from "./prisma/seed";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
@@ -57,8 +58,12 @@ async function main(): Promise<void> {
   console.log(startupBanner(config(), "portal and gateway"));
   printSeedReport(seedReport);
   log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`);
+  const metricsServer = startMetricsListener(log);
   startSecretExpirySweeps();
-  stopOnSignals(server, () => portal.stop());
+  stopOnSignals(server, async () => {
+    metricsServer?.close();
+    await portal.stop();
+  });
 }
 
 main().catch((error: unknown) => {

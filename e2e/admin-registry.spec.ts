@@ -17,8 +17,17 @@ test("an admin registers an API with a pasted OpenAPI document that is checked o
   await admin.getByLabel("Upstream URL in Platform Development").fill("http://127.0.0.1:9/inventory");
   await admin.getByLabel("OpenAPI document (JSON or YAML)").fill("swagger: '2.0'");
   await admin.getByRole("button", { name: "Create API" }).click();
-  await expect(admin.getByLabel("OpenAPI document (JSON or YAML)")).toHaveAccessibleDescription(/The document is not an OpenAPI 3 document: openapi/);
+  await expect(admin.getByLabel("OpenAPI document (JSON or YAML)")).toHaveAccessibleDescription(/\/openapi: must be an OpenAPI version 3\.0\.x or 3\.1\.x/);
   await expect(admin.getByRole("alert").filter({ hasText: "Check the fields" })).toBeVisible();
+
+  // Each error of a document that is OpenAPI but broken, with its JSON pointer.
+  await admin
+    .getByLabel("OpenAPI document (JSON or YAML)")
+    .fill("openapi: 3.1.0\ninfo: {title: Inventory}\npaths:\n  /v1/items:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Gone'}\n");
+  await admin.getByRole("button", { name: "Create API" }).click();
+  const description = admin.getByLabel("OpenAPI document (JSON or YAML)");
+  await expect(description).toHaveAccessibleDescription(/\/info: must have required property 'version'/);
+  await expect(description).toHaveAccessibleDescription(/\/paths\/~1v1~1items\/get\/responses\/200\/\$ref: points nowhere/);
 
   await admin.getByLabel("OpenAPI document (JSON or YAML)").fill(DOCUMENT);
   await admin.getByRole("button", { name: "Create API" }).click();

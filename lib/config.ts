@@ -33,6 +33,8 @@ const envSchema = z
     OIDC_CLIENT_SECRET: optionalString,
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     SIGNUP: z.enum(["open", "approval", "closed"]).default("approval"),
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -78,6 +80,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
         : undefined,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
     signup: parsed.SIGNUP,
+    metricsToken: parsed.METRICS_TOKEN,
+    metricsPort: parsed.METRICS_PORT,
   };
 }
 

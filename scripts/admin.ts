@@ -3,7 +3,7 @@
 // `admin help` is built from the groups' command declarations.
 import { ConfigError, config } from "../lib/config";
 import { databaseLabel } from "../lib/database-label";
-import { parseArgs, type ParsedArgs, UsageError } from "./admin/args";
+import { CommandFailed, parseArgs, type ParsedArgs, UsageError } from "./admin/args";
 import type { CommandGroup } from "./admin/command";
 import { formatHuman } from "./admin/format";
 import { commandHelp, fullHelp, groupHelp } from "./admin/help";
@@ -51,9 +51,17 @@ async function main(argv: string[]): Promise<void> {
   const command = action ? commands[action] : undefined;
   if (!command) throw new UsageError(`${action ? `unknown command "${group} ${action}"\n` : ""}${groupHelp(group, commands)}`);
   database = databaseLabel(config().databaseUrl);
-  const result = await command({ ...args, positionals: args.positionals.slice(2) });
-  const described = result !== null && typeof result === "object" && !Array.isArray(result) ? { database, ...result } : { database, result };
-  console.log(args.json ? JSON.stringify(described) : formatHuman(described));
+  const print = (result: unknown) => {
+    const described = result !== null && typeof result === "object" && !Array.isArray(result) ? { database, ...result } : { database, result };
+    console.log(args.json ? JSON.stringify(described) : formatHuman(described));
+  };
+  try {
+    print(await command({ ...args, positionals: args.positionals.slice(2) }));
+  } catch (error) {
+    if (!(error instanceof CommandFailed)) throw error;
+    print(error.result);
+    process.exit(1);
+  }
 }
 
 main(process.argv.slice(2)).then(

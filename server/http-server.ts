@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { flushGateway, gateway } from "../lib/gateway";
 import { nodeRequest, writePlainResponse } from "../lib/http/node-message";
 import { log } from "../lib/log";
+import { serveMetrics } from "../lib/metrics/serve";
 import { portTakenMessage, StartupError } from "./start-up";
 
 /** The gateway's paths: every environment's gateway, and RFC 8414's metadata path for an issuer with a path. */
@@ -9,14 +10,15 @@ const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
 
 /**
  * The node:http server of both entries: `server.ts` (portal and gateway) and
- * `gateway-server.ts` (the gateway alone). Gateway paths go straight to
- * lib/gateway in this thread; every other request goes to `other`.
+ * `gateway-server.ts` (the gateway alone). `/metrics` and the gateway's paths are
+ * answered in this thread; every other request goes to `other`.
  */
 export function createGatehouseServer(input: { publicUrl: string; other: (req: IncomingMessage, res: ServerResponse) => void }): Server {
   const serveGateway = gateway();
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(input.publicUrl).origin;
   return createServer((req, res) => {
+    if (serveMetrics(req, res)) return;
     if (!GATEWAY_PATH.test(req.url ?? "")) return input.other(req, res);
     serveGateway(nodeRequest(req, publicOrigin))
       .then((response) => writePlainResponse(response, res))

@@ -9,9 +9,15 @@ export type CredentialView = {
   lastUsedAt: string | null;
   environment: { slug: string; name: string; credentialType: string };
   grants: { apiSlug: string; apiName: string; scopes: string[] }[];
+  rateLimit: { burst: number; perSecond: number; source: "credential" | "environment" };
   secrets: Secret[];
 };
 type ApplicationView = { id: string; name: string; credentials: CredentialView[] };
+
+export function describeRateLimit(rateLimit: CredentialView["rateLimit"]): string {
+  const origin = rateLimit.source === "credential" ? "set for this credential" : "the environment's default";
+  return `${rateLimit.perSecond} requests per second, bursts of ${rateLimit.burst} (${origin})`;
+}
 
 const formatTime = (value: string | null) => (value ? new Date(value).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "Never");
 
@@ -50,6 +56,8 @@ export function CredentialList({ applications }: { applications: ApplicationView
                   <dd>{formatTime(credential.lastUsedAt)}</dd>
                   <dt className="font-medium">APIs</dt>
                   <dd>{credential.grants.map((grant) => `${grant.apiName} (${grant.scopes.join(", ")})`).join("; ") || "None"}</dd>
+                  <dt className="font-medium">Rate limit</dt>
+                  <dd>{describeRateLimit(credential.rateLimit)}</dd>
                   <dt className="font-medium">Secrets</dt>
                   <dd>
                     {credential.secrets.length === 0 ? (

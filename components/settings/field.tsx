@@ -14,7 +14,7 @@ export function Field({ id, label, error, children, hint }: { id: string; label:
         </p>
       ) : null}
       {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-700">
+        <p id={`${id}-error`} className="whitespace-pre-line text-sm text-red-700">
           {error}
         </p>
       ) : null}

@@ -14,7 +14,10 @@ export async function portalFetch<T>(url: string, method: string, body?: unknown
     const payload = await response.json().catch(() => ({}));
     if (response.ok) return { ok: true, data: payload as T };
     const fieldErrors: FieldErrors = {};
-    for (const error of (payload.errors ?? []) as { field: string; message: string }[]) fieldErrors[error.field] ??= error.message;
+    // A field can fail several ways (each error of an OpenAPI document): one line each.
+    for (const error of (payload.errors ?? []) as { field: string; message: string }[]) {
+      fieldErrors[error.field] = fieldErrors[error.field] ? `${fieldErrors[error.field]}\n${error.message}` : error.message;
+    }
     const message = Object.keys(fieldErrors).length > 0 ? "Check the fields marked below." : (payload.detail ?? payload.title ?? `Request failed (${response.status})`);
     return { ok: false, message, fieldErrors };
   } catch {

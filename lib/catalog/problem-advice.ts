@@ -173,6 +173,20 @@ const PROBLEMS: ProblemAdvice[] = [
     advice: "Retry in a little while. If it persists, tell the operators of this Gatehouse.",
   },
   {
+    code: "not-ready",
+    title: "Not ready",
+    status: 503,
+    explanation: "This Gatehouse instance cannot reach a service it depends on (its database, or Redis where one is configured); the answer names which.",
+    advice: "A load balancer or orchestrator sends traffic elsewhere meanwhile. Operators: check the services named in `down`.",
+  },
+  {
+    code: "metrics-token-required",
+    title: "Metrics token required",
+    status: 401,
+    explanation: "The metrics of this Gatehouse are read with the bearer token its operators set in `METRICS_TOKEN`.",
+    advice: "Send `Authorization: Bearer <METRICS_TOKEN>`, as the scrape example in the README does.",
+  },
+  {
     code: "unauthenticated",
     title: "Sign in first",
     status: 401,

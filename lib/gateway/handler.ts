@@ -4,6 +4,7 @@ import type { ApiKind } from "../db";
 import type { IncomingRequest, PlainResponse } from "../http/message";
 import { ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
+import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
 import type { Authenticated, Authenticator } from "./authenticate";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
@@ -23,6 +24,7 @@ export type GatewayDeps = {
   authenticate: Authenticator;
   rateLimiter: RateLimiter;
   recorder: RequestRecorder;
+  metrics: GatewayMetrics;
   builtInRoutes: Partial<Record<ApiKind, readonly BuiltInRoute[]>>;
   upstreamTimeoutMs: number;
 };
@@ -51,16 +53,17 @@ export type Gateway = (request: IncomingRequest) => Promise<PlainResponse>;
  * rate-limit, route (built-in, token service or proxy), record.
  */
 export function createGateway(deps: GatewayDeps): Gateway {
-  const { catalog, log, tokenService, authenticate, rateLimiter, recorder } = deps;
+  const { catalog, log, tokenService, authenticate, rateLimiter, recorder, metrics } = deps;
   const routeTables = new Map<ApiKind, RouteTable>(
     Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]),
   );
 
   async function rateLimit(env: GatewayEnvironment, caller: Authenticated, outcome: Outcome): Promise<void> {
-    const policy = { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
+    const policy = caller.credential.rateLimit ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
     const decision = await rateLimiter.take(`${env.id}:${caller.token.clientId}`, policy);
     outcome.headers = rateLimitHeaders(decision, policy);
     if (decision.allowed) return;
+    metrics.rateLimited(env.slug, outcome.api ?? "");
     throw new ProblemError(429, "rate-limited", "Too Many Requests", {
       detail: `The client ${caller.token.clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
       headers: { ...outcome.headers, "retry-after": String(decision.retryAfterSeconds) },
@@ -134,9 +137,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     } catch (error) {
       const problem = toProblem(error);
       if (problem.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");
+      if (problem.code === "upstream-unreachable" || problem.code === "upstream-timeout") {
+        metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", problem.code === "upstream-timeout" ? "timeout" : "error");
+      }
       response = problemPlainResponse(problem, { instance: url.pathname, requestId });
       if (problem.status !== 429) Object.assign(response.headers, outcome.headers);
     }
+    const latencyMs = performance.now() - startedAt;
+    metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", response.status, latencyMs / 1000);
     recorder.record({
       at: new Date(),
       requestId,
@@ -144,7 +152,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       path: url.pathname,
       route: outcome.route ?? null,
       status: response.status,
-      latencyMs: Math.round((performance.now() - startedAt) * 100) / 100,
+      latencyMs: Math.round(latencyMs * 100) / 100,
       clientId: outcome.clientId ?? null,
       environment: outcome.env?.slug ?? null,
       api: outcome.api ?? null,

@@ -3,6 +3,7 @@ import { config } from "../config";
 import { db } from "../db";
 import { toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
+import { processMetrics } from "../metrics/registry";
 import { createNotificationRoutes } from "../notifications/routes";
 import { createNotificationStore } from "../notifications/store-for-url";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
@@ -44,6 +45,7 @@ type ProcessGateway = {
 function buildGateway(): ProcessGateway {
   const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl } = config();
   const database = db();
+  const metrics = processMetrics().gateway;
   const catalog = createCatalog(database);
   const keys = createKeyStore({ db: database, authSecret });
   const states = createCredentialStates({ db: database });
@@ -51,7 +53,7 @@ function buildGateway(): ProcessGateway {
   const { rateLimiter, failures } = sharedState();
   const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
   const usage = createUsageMarks({ db: database, log });
-  const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf });
+  const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf, onLookup: (hit) => metrics.cacheLookup("verified-tokens", hit) });
   const tokenService = createTokenService({
     catalog,
     keys,
@@ -62,6 +64,7 @@ function buildGateway(): ProcessGateway {
     verify,
     publicUrl,
     log,
+    metrics,
   });
   const recorder = createRequestRecorder({ db: database, log, accessLog, databaseUrl: databaseUrl });
   const serve = createGateway({
@@ -71,6 +74,7 @@ function buildGateway(): ProcessGateway {
     authenticate: createAuthenticator({ verify, revocations, states, usage }),
     rateLimiter,
     recorder,
+    metrics,
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(databaseUrl) }) },
     upstreamTimeoutMs,
   });

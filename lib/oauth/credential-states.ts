@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "../db";
+import { credentialOverride } from "../portal/rate-limit-policy";
 
 export type CredentialState = {
   id: string;
@@ -8,6 +9,8 @@ export type CredentialState = {
   active: boolean;
   /** API id → scopes granted for it */
   grants: ReadonlyMap<string, ReadonlySet<string>>;
+  /** the credential's own rate limit; null when its environment's applies */
+  rateLimit: { burst: number; perSecond: number } | null;
   /** secrets that are neither revoked nor expired when loaded */
   secrets: readonly { id: string; hash: string; expiresAt: Date | null }[];
 };
@@ -45,6 +48,7 @@ export function createCredentialStates(input: { db: Db; maxAgeMs?: number; maxEn
       clientId: row.clientId,
       environmentId: row.environmentId,
       active: row.status === "ACTIVE",
+      rateLimit: credentialOverride(row),
       grants: new Map(row.grants.map((grant) => [grant.apiId, new Set(grant.scopes.split(" ").filter(Boolean))])),
       secrets: row.secrets,
     };

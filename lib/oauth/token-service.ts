@@ -3,8 +3,9 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Attribution } from "../gateway/authenticate";
 import type { Catalog, GatewayEnvironment } from "../gateway/catalog";
+import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
-import { ProblemError } from "../http/problem";
+import { ProblemError, toProblem } from "../http/problem";
 import { issueAccessToken, TokenRejection } from "./access-tokens";
 import type { TokenVerifier } from "./token-verifier";
 import type { ClientAuthenticator } from "./client-authentication";
@@ -30,6 +31,7 @@ export type TokenServiceDeps = {
   verify: TokenVerifier;
   publicUrl: string;
   log: Logger;
+  metrics: Pick<GatewayMetrics, "tokenIssued" | "tokenRefused">;
 };
 
 /** `{gateway}/oauth2/*` and `{gateway}/.well-known/*`: paths relative to the environment's gateway. */
@@ -59,7 +61,7 @@ function refuseSecretsInUrl(url: URL): void {
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
-  const { catalog, keys, states, revocations, authenticate, usage, verify, publicUrl } = deps;
+  const { catalog, keys, states, revocations, authenticate, usage, verify, publicUrl, metrics } = deps;
 
   async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
     if (request.method !== "POST") throw new OAuthError(405, "invalid_request", "This endpoint accepts POST only.", { allow: "POST" });
@@ -96,6 +98,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       lifetimeSeconds: env.tokenLifetimeSeconds,
     });
     usage.mark(credential.id, secretId);
+    metrics.tokenIssued(env.slug);
     return oauthJson(200, { access_token: issued.accessToken, token_type: "Bearer", expires_in: issued.expiresIn, scope: issued.scope });
   }
 
@@ -191,6 +194,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       if (path === "oauth2/revoke") return await revoke(request, url, env, attribution);
       return await introspect(request, url, env, attribution);
     } catch (error) {
+      if (path === "oauth2/token") metrics.tokenRefused(env.slug, error instanceof OAuthError ? error.error : toProblem(error).code);
       if (error instanceof OAuthError) return oauthErrorResponse(error);
       throw error;
     }

@@ -14,13 +14,17 @@ export function createTokenVerifier(input: {
   publicUrl: string;
   environmentSlugOf: (environmentId: string) => Promise<string | undefined>;
   maxEntries?: number;
+  /** told of every lookup in the cache, for the metrics */
+  onLookup?: (hit: boolean) => void;
 }): TokenVerifier {
+  const onLookup = input.onLookup ?? (() => undefined);
   const maxEntries = input.maxEntries ?? 10_000;
   const verified = new Map<string, VerifiedAccessToken>();
 
   return async function verify(env, token) {
     const key = `${env.id}:${tokenHash(token)}`;
     const cached = verified.get(key);
+    onLookup(cached !== undefined);
     if (cached) {
       if (Date.now() / 1000 < cached.expiresAt + CLOCK_LEEWAY_SECONDS) return cached;
       verified.delete(key);

@@ -5,6 +5,7 @@ import { db } from "../db";
 import { validationProblem, zodProblem } from "../http/problem";
 import { createCredential, ensureApplication, listAllCredentials, revokeCredential } from "./credentials";
 import { actorOf } from "./portal-actor";
+import { setCredentialRateLimit } from "./rate-limits";
 
 export const issueCredentialSchema = z.object({
   owner: z.email("Enter the owner's email").max(320),
@@ -37,6 +38,12 @@ export async function issueCredentialFor(admin: PortalUser, input: unknown) {
   const application = await ensureApplication({ db: db(), actor, ownerId: owner.id, name });
   const { credential } = await createCredential({ db: db(), actor, applicationId: application.id, envSlug: environment, withSecret: false });
   return credential;
+}
+
+/** `{ burst, perSecond }` sets the credential's own rate limit; `{ clear: true }` returns it to its environment's. */
+export function setCredentialRateLimitFor(admin: PortalUser, clientId: string, input: unknown) {
+  const clear = typeof input === "object" && input !== null && "clear" in input && input.clear === true;
+  return setCredentialRateLimit({ db: db(), actor: actorOf(admin), clientId, policy: clear ? null : input });
 }
 
 export function revokeAnyCredential(admin: PortalUser, clientId: string) {

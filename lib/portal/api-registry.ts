@@ -61,9 +61,9 @@ async function validated(input: unknown) {
   });
   let document: string | null = null;
   if (data.openapiDocument.trim()) {
-    const checked = checkOpenApiDocument(data.openapiDocument);
+    const checked = await checkOpenApiDocument(data.openapiDocument);
     if (checked.ok) document = checked.json;
-    else errors.push({ in: "body", field: "openapiDocument", message: `The document ${checked.message}` });
+    else errors.push(...checked.errors.map((error) => ({ in: "body" as const, field: "openapiDocument", message: `${error.pointer || "(document)"}: ${error.message}` })));
   }
   if (errors.length > 0) throw validationProblem(errors);
   const environmentIds = new Map(environments.map((env) => [env.slug, env.id]));

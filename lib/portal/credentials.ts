@@ -5,6 +5,7 @@ import { ProblemError, validationProblem } from "../http/problem";
 import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
 import { type Actor, recordAudit } from "./audit";
+import { type EffectiveRateLimit, effectiveRateLimit } from "./rate-limit-policy";
 
 /** Rotation keeps the previous secret valid for at most this long. */
 export const MAX_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
@@ -27,6 +28,8 @@ export type CredentialSummary = {
   environment: { id: string; slug: string; name: string; credentialType: "GLOBAL_SSO" | "PLATFORM" };
   application: { id: string; name: string; ownerId: string | null };
   grants: { apiId: string; apiSlug: string; apiName: string; scopes: string[] }[];
+  /** the rate limit the gateway applies: the credential's override, else its environment's policy */
+  rateLimit: EffectiveRateLimit;
   /** secrets that still work (not revoked, not expired), newest first; hashes never leave the database */
   secrets: CredentialSecretSummary[];
 };
@@ -41,7 +44,7 @@ export type IssuedSecret = {
 };
 
 const SUMMARY_INCLUDE = {
-  environment: { select: { id: true, slug: true, name: true, credentialType: true } },
+  environment: { select: { id: true, slug: true, name: true, credentialType: true, rateLimitBurst: true, rateLimitPerSecond: true } },
   application: { select: { id: true, name: true, ownerId: true } },
   grants: { include: { api: { select: { slug: true, name: true } } }, orderBy: { createdAt: "asc" } },
   secrets: {
@@ -65,7 +68,8 @@ function summarize(row: CredentialRow, now = new Date()): CredentialSummary {
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
-    environment: row.environment,
+    environment: { id: row.environment.id, slug: row.environment.slug, name: row.environment.name, credentialType: row.environment.credentialType },
+    rateLimit: effectiveRateLimit(row, row.environment),
     application: row.application,
     grants: row.grants.map((grant) => ({
       apiId: grant.apiId,

@@ -6,6 +6,7 @@ import { ProblemError, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "./audit";
 import { actorOf } from "./portal-actor";
+import { setEnvironmentRateLimit } from "./rate-limits";
 
 const yesNo = z.enum(["yes", "no"], { message: "Choose yes or no" }).transform((value) => value === "yes");
 
@@ -44,4 +45,8 @@ export async function updateEnvironment(admin: PortalUser, slug: string, input: 
   await db().environment.update({ where: { id: existing.id }, data: parsed.data });
   await recordAudit(db(), actorOf(admin), { action: "environment.update", targetType: "environment", targetId: slug, details: parsed.data });
   return { slug };
+}
+
+export function setEnvironmentRateLimitFor(admin: PortalUser, slug: string, input: unknown) {
+  return setEnvironmentRateLimit({ db: db(), actor: actorOf(admin), envSlug: slug, policy: input });
 }

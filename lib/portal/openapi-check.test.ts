@@ -1,22 +1,50 @@
 import { describe, expect, it } from "vitest";
 import { checkOpenApiDocument } from "./openapi-check";
 
+const HEAD = "info: {title: T, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n";
+
 describe("checkOpenApiDocument", () => {
-  it("accepts OpenAPI 3.0 and 3.1 in JSON or YAML and keeps every member", () => {
-    const yaml = checkOpenApiDocument("openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /x:\n    get:\n      x-extra: 1\n      responses: {}\n");
+  it("accepts OpenAPI 3.0 and 3.1 in JSON or YAML, resolving internal $refs, and keeps every member", async () => {
+    const yaml = await checkOpenApiDocument(
+      `openapi: 3.1.0\n${HEAD}        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/A'}}}}\n      x-extra: 1\ncomponents: {schemas: {A: {type: [object, 'null']}}}\n`,
+    );
+    expect(yaml).toMatchObject({ ok: true, version: "3.1.0" });
     expect(yaml.ok && JSON.parse(yaml.json).paths["/x"].get["x-extra"]).toBe(1);
-    expect(checkOpenApiDocument(JSON.stringify({ openapi: "3.0.3", info: { title: "T", version: "1" }, paths: {} })).ok).toBe(true);
+    const json = await checkOpenApiDocument(JSON.stringify({ openapi: "3.0.3", info: { title: "T", version: "1" }, paths: {} }));
+    expect(json).toMatchObject({ ok: true, version: "3.0.3" });
+  });
+
+  it("checks against the document's own version", async () => {
+    // `type` as a list is JSON Schema 2020-12, valid in 3.1 only.
+    const schema = "        '200': {description: ok, content: {application/json: {schema: {type: [object, 'null']}}}}\n";
+    expect((await checkOpenApiDocument(`openapi: 3.1.0\n${HEAD}${schema}`)).ok).toBe(true);
+    const as30 = await checkOpenApiDocument(`openapi: 3.0.3\n${HEAD}${schema}`);
+    expect(as30.ok).toBe(false);
+    expect(!as30.ok && as30.errors[0]!.pointer).toMatch(/^\/paths\/~1x\/get\/responses\/200\/content\/application~1json\/schema/);
   });
 
   it.each([
-    ["swagger: '2.0'", "openapi"],
-    ["openapi: 3.1.0\ninfo: {title: T}\npaths: {}", "info.version"],
-    ["openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: {x: {}}", "paths.x"],
-    ["openapi: 3.1.0\ninfo: {title: T, version: '1'}", "needs paths, webhooks or components"],
-    ["{ not: [valid", "neither JSON nor YAML"],
-  ])("refuses %j, naming %j", (text, fragment) => {
-    const result = checkOpenApiDocument(text);
-    expect(result.ok).toBe(false);
-    expect(!result.ok && result.message).toContain(fragment);
+    ["swagger: '2.0'", [{ pointer: "/openapi", message: "must be an OpenAPI version 3.0.x or 3.1.x" }]],
+    ["openapi: 3.2.0\ninfo: {title: T, version: '1'}\npaths: {}", [{ pointer: "/openapi", message: "must be an OpenAPI version 3.0.x or 3.1.x" }]],
+    [`openapi: 3.1.0\n${HEAD}        '200': {}\n`, [{ pointer: "/paths/~1x/get/responses/200", message: "must have required property 'description'" }]],
+    [
+      "openapi: 3.0.3\ninfo: {title: T}\npaths: {x: {}}",
+      [
+        { pointer: "/info", message: "must have required property 'version'" },
+        { pointer: "/paths", message: "must NOT have additional properties (x)" },
+      ],
+    ],
+    [
+      `openapi: 3.1.0\n${HEAD}        '200': {$ref: '#/components/responses/Gone'}\n`,
+      [{ pointer: "/paths/~1x/get/responses/200/$ref", message: 'points nowhere ("#/components/responses/Gone")' }],
+    ],
+    [
+      `openapi: 3.1.0\n${HEAD}        '200': {$ref: 'https://example.com/responses.yaml#/Ok'}\n`,
+      [{ pointer: "/paths/~1x/get/responses/200/$ref", message: expect.stringContaining("refers outside the document") }],
+    ],
+    ["{ not: [valid", [{ pointer: "", message: expect.stringContaining("neither JSON nor YAML") }]],
+    ["just-a-file-name.yaml", [{ pointer: "", message: "must be an object" }]],
+  ])("refuses %j with a pointer to each error", async (text, errors) => {
+    expect(await checkOpenApiDocument(text)).toEqual({ ok: false, errors });
   });
 });

@@ -1,37 +1,105 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import type { ErrorObject } from "ajv";
 import { parse } from "yaml";
-import { z } from "zod";
 
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+/** One thing wrong with a document: where (a JSON pointer, "" for the whole) and what. */
+export type OpenApiError = { pointer: string; message: string };
 
-const operationSchema = z.looseObject({ responses: z.record(z.string(), z.unknown()).optional() });
-const pathItemSchema = z.looseObject(Object.fromEntries(METHODS.map((method) => [method, operationSchema.optional()])));
+export type OpenApiCheck = { ok: true; json: string; version: string } | { ok: false; errors: OpenApiError[] };
 
-/** The shape of an OpenAPI 3.0/3.1 document that the portal relies on (Swagger UI and the catalog). */
-const openApiSchema = z.looseObject({
-  openapi: z.string().regex(/^3\.[01]\.\d+$/, "must be 3.0.x or 3.1.x"),
-  info: z.looseObject({ title: z.string().min(1), version: z.string().min(1) }),
-  paths: z.record(z.string().regex(/^\//, "path keys start with /"), pathItemSchema).optional(),
-  webhooks: z.record(z.string(), z.unknown()).optional(),
-  components: z.record(z.string(), z.unknown()).optional(),
-}).refine((document) => document.paths !== undefined || document.webhooks !== undefined || document.components !== undefined, {
-  message: "needs paths, webhooks or components",
-});
+/** Enough to act on; a broken document can fail the same rule hundreds of times. */
+const MAX_ERRORS = 20;
+
+const validator = new Validator({ allErrors: true });
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
+/** What an ajv error means, with the member it names when it names one. */
+function schemaError(error: ErrorObject): OpenApiError {
+  const params = error.params as Record<string, unknown>;
+  const member = params.additionalProperty ?? params.unevaluatedProperty;
+  const detail = typeof member === "string" ? ` (${member})` : params.allowedValues ? `: ${(params.allowedValues as unknown[]).join(", ")}` : "";
+  return { pointer: error.instancePath, message: `${error.message ?? "is not valid"}${detail}` };
+}
+
+/** ajv also reports that a combinator failed as a whole; the errors inside it say more. */
+const COMBINATORS = new Set(["if", "oneOf", "anyOf", "allOf", "not"]);
+
+function specificErrors(errors: ErrorObject[]): ErrorObject[] {
+  const specific = errors.filter((error) => !COMBINATORS.has(error.keyword));
+  return specific.length > 0 ? specific : errors;
+}
+
+function resolvePointer(document: unknown, fragment: string): boolean {
+  let node = document;
+  for (const segment of fragment.split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return false;
+    const key = decodeURIComponent(unescapePointer(segment));
+    if (!Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/** Every `$ref` that is external (never fetched) or that points nowhere in this document. */
+function brokenRefs(document: unknown): OpenApiError[] {
+  const errors: OpenApiError[] = [];
+  const visit = (node: unknown, pointer: string) => {
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      const at = `${pointer}/${escapePointer(key)}`;
+      if (key === "$ref" && typeof value === "string") {
+        if (!value.startsWith("#")) errors.push({ pointer: at, message: `refers outside the document ("${value}"); Gatehouse fetches nothing, so inline it` });
+        else if (value.startsWith("#/") && !resolvePointer(document, value.slice(1))) errors.push({ pointer: at, message: `points nowhere ("${value}")` });
+      } else visit(value, at);
+    }
+  };
+  visit(document, "");
+  return errors;
+}
 
 /**
- * Parses an uploaded or pasted document (JSON or YAML) and checks it is an
- * OpenAPI 3.x document; the message names where it went wrong.
+ * Parses a document (JSON or YAML) and validates it against the JSON Schema of
+ * its own OpenAPI version, 3.0 or 3.1, then checks that every `$ref` resolves
+ * inside the document. Nothing is fetched.
  */
-export function checkOpenApiDocument(text: string): { ok: true; json: string } | { ok: false; message: string } {
-  let value: unknown;
+export async function checkOpenApiDocument(text: string): Promise<OpenApiCheck> {
+  let document: unknown;
   try {
-    value = parse(text);
+    document = parse(text);
   } catch (error) {
-    return { ok: false, message: `is neither JSON nor YAML: ${(error as Error).message.split("\n")[0]}` };
+    return { ok: false, errors: [{ pointer: "", message: `is neither JSON nor YAML: ${(error as Error).message.split("\n")[0]}` }] };
   }
-  const result = openApiSchema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    return { ok: false, message: `is not an OpenAPI 3 document: ${issue.path.join(".") || "(root)"} ${issue.message}` };
+  return checkOpenApiValue(document);
+}
+
+export async function checkOpenApiValue(document: unknown): Promise<OpenApiCheck> {
+  if (document === null || typeof document !== "object" || Array.isArray(document)) {
+    return { ok: false, errors: [{ pointer: "", message: "must be an object" }] };
   }
-  return { ok: true, json: JSON.stringify(result.data) };
+  const version = (document as { openapi?: unknown }).openapi;
+  if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) {
+    return { ok: false, errors: [{ pointer: "/openapi", message: "must be an OpenAPI version 3.0.x or 3.1.x" }] };
+  }
+  // An object, never a string: the validator reads a one-line string as a file name.
+  const result = await validator.validate(structuredClone(document) as Record<string, unknown>);
+  if (!result.valid) {
+    const schemaErrors = typeof result.errors === "string" || !result.errors ? [] : specificErrors(result.errors).map(schemaError);
+    const errors = [...schemaErrors, ...brokenRefs(document)];
+    const unique = [...new Map(errors.map((error) => [`${error.pointer}\n${error.message}`, error])).values()];
+    if (unique.length === 0) unique.push({ pointer: "", message: String(result.errors ?? "is not valid") });
+    return { ok: false, errors: unique.slice(0, MAX_ERRORS) };
+  }
+  return { ok: true, json: JSON.stringify(document), version };
+}
+
+/** The errors as lines a person reads: `pointer: message`, the whole document as "(document)". */
+export function describeOpenApiErrors(errors: readonly OpenApiError[]): string {
+  return errors.map((error) => `${error.pointer || "(document)"}: ${error.message}`).join("\n");
 }

@@ -3,7 +3,14 @@ export type ParsedArgs = { positionals: string[]; flags: Map<string, string>; js
 
 export class UsageError extends Error {}
 
-const BOOLEAN_FLAGS = new Set(["json", "help", "generate"]);
+/** A command that ran and found something wrong: its result is printed like any other, and the exit status is 1. */
+export class CommandFailed extends Error {
+  constructor(readonly result: unknown) {
+    super("command failed");
+  }
+}
+
+const BOOLEAN_FLAGS = new Set(["json", "help", "generate", "clear"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];

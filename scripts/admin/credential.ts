@@ -98,4 +98,29 @@ const list = command(
   },
 );
 
-export const commands: CommandGroup = { create, revoke, list };
+const rateLimit = command(
+  {
+    usage: "credential rate-limit <clientId> (--burst <N> --per-second <N> | --clear)",
+    summary: "Gives one credential its own rate-limit policy, or --clear to follow its environment's again.",
+  },
+  async (args) => {
+    const [clientId, ...rest] = args.positionals;
+    const clear = args.flags.has("clear");
+    if (!clientId || rest.length > 0 || (clear && (args.flags.has("burst") || args.flags.has("per-second")))) {
+      throw new UsageError("usage: admin credential rate-limit <clientId> (--burst N --per-second N | --clear)");
+    }
+    const policy = clear ? null : { burst: requiredFlag(args, "burst"), perSecond: requiredFlag(args, "per-second") };
+    const [{ db }, { CLI_ACTOR }, { setCredentialRateLimit }] = await Promise.all([
+      import("../../lib/db"),
+      import("../../lib/portal/audit"),
+      import("../../lib/portal/rate-limits"),
+    ]);
+    try {
+      return await asUsageError(() => setCredentialRateLimit({ db: db(), actor: CLI_ACTOR, clientId, policy }), { burst: "--burst", perSecond: "--per-second" });
+    } finally {
+      await db().$disconnect();
+    }
+  },
+);
+
+export const commands: CommandGroup = { create, revoke, list, "rate-limit": rateLimit };

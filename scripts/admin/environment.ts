@@ -1,5 +1,6 @@
-import { UsageError } from "./args";
+import { requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
+import { asUsageError } from "./problem-usage";
 
 const list = command({ usage: "environment list", summary: "Lists the environments with their gateway settings." }, async (args) => {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
@@ -21,4 +22,26 @@ const list = command({ usage: "environment list", summary: "Lists the environmen
   }
 });
 
-export const commands: CommandGroup = { list };
+const POLICY_FLAGS = { burst: "--burst", perSecond: "--per-second" };
+
+/** The default rate limit of the environment's credentials. */
+const rateLimit = command(
+  { usage: "environment rate-limit <env> --burst <N> --per-second <N>", summary: "Sets the rate-limit policy every credential of the environment gets by default." },
+  async (args) => {
+    const [envSlug, ...rest] = args.positionals;
+    if (!envSlug || rest.length > 0) throw new UsageError("usage: admin environment rate-limit <env> --burst N --per-second N");
+    const policy = { burst: requiredFlag(args, "burst"), perSecond: requiredFlag(args, "per-second") };
+    const [{ db }, { CLI_ACTOR }, { setEnvironmentRateLimit }] = await Promise.all([
+      import("../../lib/db"),
+      import("../../lib/portal/audit"),
+      import("../../lib/portal/rate-limits"),
+    ]);
+    try {
+      return await asUsageError(() => setEnvironmentRateLimit({ db: db(), actor: CLI_ACTOR, envSlug, policy }), POLICY_FLAGS);
+    } finally {
+      await db().$disconnect();
+    }
+  },
+);
+
+export const commands: CommandGroup = { list, "rate-limit": rateLimit };

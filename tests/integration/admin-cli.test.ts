@@ -1,15 +1,10 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseLabel } from "../../lib/database-label";
 import type { Db } from "../../lib/db";
 import { verifyPassword } from "../../lib/portal/passwords";
+import { runAdmin, runScript } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
 import { accessToken, basic, eventually, openDb, tokenRequest } from "./gateway-support";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-const run = promisify(execFile);
 
 let server: TestServer;
 let db: Db;
@@ -24,18 +19,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** `npm run --silent admin -- ...`, as an operator runs it, against the test server's database. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", APP_ENV: "test", DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function admin(...args: string[]) {
+  return runAdmin(server.databaseUrl, ...args);
 }
 
 describe("admin command line", () => {
@@ -140,13 +125,7 @@ describe("admin command line", () => {
 
   it("db:reset refuses to run unattended without --yes and changes nothing", async () => {
     const users = await db.user.count();
-    const refused = await run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/db/cli.ts", "reset"], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", APP_ENV: "test", DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
-    }).then(
-      () => ({ code: 0, stderr: "" }),
-      (error: { code: number; stderr: string }) => error,
-    );
+    const refused = await runScript(server.databaseUrl, "scripts/db/cli.ts", "reset");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("run `npm run db:reset -- --yes` to confirm");
     expect(await db.user.count()).toBe(users);

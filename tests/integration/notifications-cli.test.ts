@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../../lib/portal/audit";
 import { createCredential, ensureApplication } from "../../lib/portal/credentials";
 import { seed } from "../../prisma/seed";
+import { inheritedEnv } from "../support/child-env";
 import { migratedDatabase } from "../support/db";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -17,7 +18,7 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", DATABASE_URL: database.database.url, LOG_LEVEL: "silent" } },
+      { cwd: ROOT, env: { ...inheritedEnv(), NODE_ENV: "test", DATABASE_URL: database.database.url, LOG_LEVEL: "silent" } },
     );
     return { code: 0, stdout, stderr };
   } catch (error) {

@@ -3,6 +3,7 @@ import { get } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { SERVER_NODE_ARGS } from "../../scripts/server-command";
+import { inheritedEnv } from "./child-env";
 import { createTestDatabase, type TestDatabase } from "./databases";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -70,8 +71,7 @@ export async function startServer(
   const child = spawn(process.execPath, options.nodeArgs ?? SERVER_NODE_ARGS, {
     cwd: ROOT,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      ...inheritedEnv(),
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { AdminAction } from "@/components/admin/admin-action";
 import { AdminForm } from "@/components/admin/admin-form";
 import { requireAdmin } from "@/lib/auth/session";
@@ -54,7 +55,11 @@ export default async function AdminCredentialsPage() {
           <tbody>
             {credentials.map((credential) => (
               <tr key={credential.clientId} className="border-b border-slate-200">
-                <td className="p-2"><code>{credential.clientId}</code></td>
+                <td className="p-2">
+                  <Link href={`/admin/credentials/${credential.clientId}`} className="underline">
+                    <code>{credential.clientId}</code>
+                  </Link>
+                </td>
                 <td className="p-2">{credential.application.name}</td>
                 <td className="p-2">{credential.application.ownerId ? emails.get(credential.application.ownerId) : "none"}</td>
                 <td className="p-2">{credential.environment.name}</td>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AdminForm, type FormField } from "@/components/admin/admin-form";
+import { rateLimitFields } from "@/components/admin/rate-limit-fields";
 import { requireAdmin } from "@/lib/auth/session";
 import { listEnvironments } from "@/lib/portal/environments";
 
@@ -45,6 +46,16 @@ export default async function AdminEnvironmentsPage() {
             {env.name} <code className="text-sm font-normal">{env.slug}</code>
           </h2>
           <AdminForm action={`/api/portal/admin/environments/${env.slug}`} submitLabel={`Save ${env.name}`} successMessage="Saved." fields={settingsFields(env)} />
+          <h3 className="font-medium">Rate limit of {env.name}</h3>
+          <p className="text-sm text-slate-700">
+            The default of every credential in {env.name} without a limit of its own; applies on every instance within 5 seconds.
+          </p>
+          <AdminForm
+            action={`/api/portal/admin/environments/${env.slug}/rate-limit`}
+            submitLabel={`Save rate limit of ${env.name}`}
+            successMessage="Rate limit saved."
+            fields={rateLimitFields(env.rateLimitBurst, env.rateLimitPerSecond)}
+          />
         </section>
       ))}
       <section aria-labelledby="new-environment" className="space-y-2">

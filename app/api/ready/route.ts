@@ -1,0 +1,7 @@
+import { processDependencies, readinessResponse } from "@/lib/readiness";
+
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request): Promise<Response> {
+  return readinessResponse(processDependencies(), request);
+}

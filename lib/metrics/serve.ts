@@ -1,0 +1,68 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { config } from "../config";
+import { ProblemError, problemPlainResponse } from "../http/problem";
+import { nodeHeaders, writePlainResponse } from "../http/node-message";
+import { requestIdFrom } from "../http/request-id";
+import { processMetrics } from "./registry";
+
+const METRICS_PATH = /^\/metrics(\?|$)/;
+
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
+/** Compares digests, so the time taken says nothing about the token. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const presented = /^Bearer +(\S+) *$/i.exec(header ?? "")?.[1];
+  return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, token: string | undefined): void {
+  const requestId = requestIdFrom(nodeHeaders(req));
+  const refuse = (problem: ProblemError) => writePlainResponse(problemPlainResponse(problem, { instance: "/metrics", requestId }), res);
+  if (!token) {
+    void refuse(new ProblemError(404, "not-found", "Not Found", { detail: "Metrics are off: METRICS_TOKEN is not set." }));
+    return;
+  }
+  if (!bearerMatches(req.headers.authorization, token)) {
+    void refuse(
+      new ProblemError(401, "metrics-token-required", "Metrics token required", {
+        detail: "Send the metrics token as `Authorization: Bearer <METRICS_TOKEN>`.",
+        headers: { "www-authenticate": 'Bearer realm="metrics"' },
+      }),
+    );
+    return;
+  }
+  const { registry } = processMetrics();
+  registry
+    .metrics()
+    .then((text) => writePlainResponse({ status: 200, headers: { "content-type": registry.contentType, "cache-control": "no-store", "x-request-id": requestId }, body: text }, res))
+    .catch(() => refuse(new ProblemError(500, "internal-error", "Internal Server Error", { detail: "The metrics could not be collected." })));
+}
+
+/**
+ * Answers `GET /metrics` on the public listener and returns true, or returns
+ * false for any other request (and for every request when `METRICS_PORT`
+ * moves the metrics to their own listener). One call in each server's
+ * request handler.
+ */
+export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean {
+  const { metricsToken, metricsPort } = config();
+  if (metricsPort !== undefined || !METRICS_PATH.test(req.url ?? "")) return false;
+  answer(req, res, metricsToken);
+  return true;
+}
+
+/** With `METRICS_PORT` set, a listener on 127.0.0.1 that serves only `/metrics`; undefined otherwise. */
+export function startMetricsListener(log: Logger): Server | undefined {
+  const { metricsToken, metricsPort } = config();
+  if (metricsPort === undefined) return undefined;
+  const server = createServer((req, res) => {
+    if (METRICS_PATH.test(req.url ?? "")) answer(req, res, metricsToken);
+    else void writePlainResponse(problemPlainResponse(new ProblemError(404, "not-found", "Not Found", { detail: "This listener serves /metrics only." }), { instance: "/", requestId: requestIdFrom(nodeHeaders(req)) }), res);
+  });
+  server.listen(metricsPort, "127.0.0.1", () => log.info({ port: metricsPort }, "metrics listen on 127.0.0.1"));
+  return server;
+}

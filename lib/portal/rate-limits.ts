@@ -1,0 +1,51 @@
+import "server-only";
+import type { Db } from "../db";
+import { ProblemError, zodProblem } from "../http/problem";
+import { type Actor, recordAudit } from "./audit";
+import { credentialOverride, effectiveRateLimit, type RateLimitPolicy, rateLimitPolicySchema } from "./rate-limit-policy";
+
+// The gateway reads environments and credential state at most 4 s old, so a change applies on every instance within 5 s.
+
+function parsePolicy(input: unknown): RateLimitPolicy {
+  const parsed = rateLimitPolicySchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  return parsed.data;
+}
+
+/** Sets the default rate limit of every credential of the environment without an override of its own. */
+export async function setEnvironmentRateLimit(input: { db: Db; actor: Actor; envSlug: string; policy: unknown }) {
+  const { db, actor, envSlug } = input;
+  const policy = parsePolicy(input.policy);
+  const env = envSlug ? await db.environment.findUnique({ where: { slug: envSlug } }) : null;
+  if (!env) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no environment "${envSlug}".` });
+  await db.$transaction(async (tx) => {
+    await tx.environment.update({ where: { id: env.id }, data: { rateLimitBurst: policy.burst, rateLimitPerSecond: policy.perSecond } });
+    await recordAudit(tx, actor, {
+      action: "environment.rate-limit",
+      targetType: "environment",
+      targetId: envSlug,
+      details: { from: { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond }, to: policy },
+    });
+  });
+  return { env: envSlug, ...policy };
+}
+
+/** Sets the credential's own rate limit, or clears it when `policy` is null, so that it follows its environment again. */
+//'s own rate limit. */
+export async function setCredentialRateLimit(input: { db: Db; actor: Actor; clientId: string; policy: unknown }) {
+  const { db, actor, clientId } = input;
+  const policy = input.policy === null ? null : parsePolicy(input.policy);
+  const credential = clientId ? await db.credential.findUnique({ where: { clientId }, include: { environment: true } }) : null;
+  if (!credential) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no credential "${clientId}".` });
+  const columns = { rateLimitBurst: policy?.burst ?? null, rateLimitPerSecond: policy?.perSecond ?? null };
+  await db.$transaction(async (tx) => {
+    await tx.credential.update({ where: { id: credential.id }, data: columns });
+    await recordAudit(tx, actor, {
+      action: policy ? "credential.rate-limit" : "credential.rate-limit.clear",
+      targetType: "credential",
+      targetId: clientId,
+      details: { env: credential.environment.slug, from: credentialOverride(credential), to: policy },
+    });
+  });
+  return { clientId, env: credential.environment.slug, override: policy, effective: effectiveRateLimit(columns, credential.environment) };
+}

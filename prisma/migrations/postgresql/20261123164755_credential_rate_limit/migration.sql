@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Credential" ADD COLUMN     "rateLimitBurst" INTEGER,
+ADD COLUMN     "rateLimitPerSecond" INTEGER;

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Credential" ADD COLUMN "rateLimitBurst" INTEGER;
+ALTER TABLE "Credential" ADD COLUMN "rateLimitPerSecond" INTEGER;

@@ -1,0 +1,28 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { inheritedEnv } from "./child-env";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const run = promisify(execFile);
+
+export type AdminRun = { code: number; stdout: string; stderr: string };
+
+/** One of the project's TypeScript entry points, as its npm script runs it, against `databaseUrl`. */
+export async function runScript(databaseUrl: string, script: string, ...args: string[]): Promise<AdminRun> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", script, ...args], {
+      cwd: ROOT,
+      env: { ...inheritedEnv(), NODE_ENV: "test", APP_ENV: "test", DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** `npm run --silent admin -- ...`, as an operator runs it, against `databaseUrl`. */
+export function runAdmin(databaseUrl: string, ...args: string[]): Promise<AdminRun> {
+  return runScript(databaseUrl, "scripts/admin.ts", ...args);
+}
