@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { ConfigError, config } from "./lib/config";
 import { db } from "./lib/db";
 import { flushGateway, gateway } from "./lib/gateway";
+import { attachClientErrorHandler } from "./lib/http/client-error";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
         else res.destroy();
       });
   });
+  attachClientErrorHandler(server);
   server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
   startSecretExpirySweeps();
   // Requests under way finish, then the buffered request log and credential use are written
