@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { parseTrustedProxies } from "./http/client-address";
 
 /** Used only outside production so that `npm start` works with nothing configured. */
 export const DEVELOPMENT_AUTH_SECRET = "gatehouse-development-secret-do-not-use-in-production";
@@ -29,6 +30,16 @@ const envSchema = z
     OIDC_ISSUER: z.url().optional(),
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .superRefine((value, ctx) => {
+        try {
+          parseTrustedProxies(value);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+        }
+      }),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   })
   .superRefine((env, ctx) => {
@@ -74,6 +85,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
         ? { issuer: parsed.OIDC_ISSUER, clientId: parsed.OIDC_CLIENT_ID, clientSecret: parsed.OIDC_CLIENT_SECRET }
         : undefined,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
+    trustedProxies: parseTrustedProxies(parsed.TRUSTED_PROXIES),
   };
 }
 

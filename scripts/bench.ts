@@ -13,6 +13,7 @@ import { createDb } from "../lib/db";
 import { createNotifications } from "../lib/notifications/create-notifications";
 import { CLI_ACTOR } from "../lib/portal/audit";
 import { createCredential, ensureApplication } from "../lib/portal/credentials";
+import { probeTokenLatency, tokenProbeLine } from "./bench/token-probe";
 import { SERVER_NODE_ARGS } from "./server-command";
 
 type Result = {
@@ -71,6 +72,7 @@ function startGatehouse(port: number, databaseUrl: string): ChildProcess {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+      TRUSTED_PROXIES: "127.0.0.1, ::1",
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -163,6 +165,7 @@ async function main(): Promise<void> {
     const nextRoute = await measure("Next route GET /api/next-ping", { url: `${origin}/api/next-ping` });
     const bareNode = await measure("bare node:http", { url: `http://127.0.0.1:${barePort}/` });
     const tokens = await measure("token endpoint POST /oauth2/token", tokenOptions);
+    const probe = await probeTokenLatency({ tokenUrl: tokenOptions.url, knownClientId: client.clientId });
 
     const toNext = gateway.requests.average / nextRoute.requests.average;
     const toBare = gateway.requests.average / bareNode.requests.average;
@@ -179,6 +182,7 @@ async function main(): Promise<void> {
       `gateway / bare node  : ${(toBare * 100).toFixed(0)}%   (target >= 20%)   ${toBare >= 0.2 ? "met" : "NOT met"}`,
       `gateway p99          : ${gateway.latency.p99} ms   (target <= 10 ms)   ${gateway.latency.p99 <= 10 ? "met" : "NOT met"}`,
       `tokens per second    : ${Math.round(tokens.requests.average)}   (target >= 1500)   ${tokens.requests.average >= 1500 ? "met" : "NOT met"}`,
+      tokenProbeLine(probe),
       "",
     ];
     console.log(lines.join("\n"));

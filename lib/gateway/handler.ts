@@ -24,6 +24,8 @@ export type GatewayDeps = {
   recorder: RequestRecorder;
   builtInRoutes: Partial<Record<ApiKind, readonly BuiltInRoute[]>>;
   upstreamTimeoutMs: number;
+  /** the caller's address, as the trusted proxies report it */
+  addressOf: (request: IncomingRequest) => string;
 };
 
 /** Node's parser also passes TRACE, TRACK and the like; the gateway serves none of them. */
@@ -68,7 +70,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   function proxy(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, clientId: string | null) {
     if (!api.upstreamUrl) throw notFound(`The API "${api.slug}" has no upstream in "${env.slug}".`);
-    return proxyRequest({ request, url, upstreamUrl: api.upstreamUrl, remainder, clientId, requestId, timeoutMs: deps.upstreamTimeoutMs });
+    return proxyRequest({
+      request,
+      url,
+      upstreamUrl: api.upstreamUrl,
+      remainder,
+      clientId,
+      clientAddress: deps.addressOf(request),
+      requestId,
+      timeoutMs: deps.upstreamTimeoutMs,
+    });
   }
 
   async function serveApi(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, outcome: Outcome) {
@@ -134,6 +145,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       response = problemPlainResponse(problem, { instance: url.pathname, requestId });
       if (problem.status !== 429) Object.assign(response.headers, outcome.headers);
     }
+    // Upstream answers included: a browser must not guess a type the API did not declare.
+    response.headers["x-content-type-options"] = "nosniff";
     recorder.record({
       at: new Date(),
       requestId,

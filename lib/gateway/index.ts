@@ -1,11 +1,13 @@
 import "server-only";
 import { config } from "../config";
 import { db } from "../db";
-import { toFetchResponse } from "../http/message";
+import { requestClientAddress } from "../http/client-address";
+import { type IncomingRequest, toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
 import { createNotificationReadCache } from "../notifications/read-cache";
 import { createNotificationRoutes } from "../notifications/routes";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
+import { hashClientSecret } from "../oauth/client-secrets";
 import { createCredentialStates } from "../oauth/credential-states";
 import { createRevocationList } from "../oauth/revoked-tokens";
 import { createKeyStore } from "../oauth/signing-keys";
@@ -44,7 +46,7 @@ type ProcessGateway = {
 };
 
 function buildGateway(): ProcessGateway {
-  const { publicUrl, authSecret, upstreamTimeoutMs } = config();
+  const { publicUrl, authSecret, upstreamTimeoutMs, trustedProxies } = config();
   const database = db();
   const catalog = createCatalog(database);
   const keys = createKeyStore({ db: database, authSecret });
@@ -55,14 +57,16 @@ function buildGateway(): ProcessGateway {
   const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
   const usage = createUsageMarks({ db: database, log });
   const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf });
+  const addressOf = (request: IncomingRequest) => requestClientAddress(request, trustedProxies);
   const tokenService = createTokenService({
     catalog,
     keys,
     states,
     revocations,
-    authenticate: createClientAuthenticator({ states, failures, authSecret, log }),
+    authenticate: createClientAuthenticator({ states, failures, hashSecret: (secret) => hashClientSecret(secret, authSecret), log }),
     usage,
     verify,
+    addressOf,
     publicUrl,
     log,
   });
@@ -76,6 +80,7 @@ function buildGateway(): ProcessGateway {
     recorder,
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ db: database, readCache, announceChange }) },
     upstreamTimeoutMs,
+    addressOf,
   });
   return {
     serve,

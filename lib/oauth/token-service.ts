@@ -26,6 +26,8 @@ export type TokenServiceDeps = {
   usage: UsageMarks;
   /** the gateway's cached verifier, so revoke and introspect reuse verified tokens */
   verify: TokenVerifier;
+  /** the caller's address, as the trusted proxies report it */
+  addressOf: (request: IncomingRequest) => string;
   publicUrl: string;
   log: Logger;
 };
@@ -57,7 +59,9 @@ function refuseSecretsInUrl(url: URL): void {
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
-  const { catalog, keys, states, revocations, authenticate, usage, verify, publicUrl } = deps;
+  const { catalog, keys, states, revocations, usage, verify, publicUrl } = deps;
+  const authenticate = (request: IncomingRequest, env: GatewayEnvironment, fields: { client_id?: string; client_secret?: string }) =>
+    deps.authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, fields), clientAddress: deps.addressOf(request) });
 
   async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
     if (request.method !== "POST") throw new OAuthError(405, "invalid_request", "This endpoint accepts POST only.", { allow: "POST" });
@@ -70,7 +74,7 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function token(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     const body = await parsed(request, url, tokenRequestSchema);
-    const { credential, secretId } = await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    const { credential, secretId } = await authenticate(request, env, body);
     const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));
     const requested = body.scope ? [...new Set(body.scope.split(" "))] : undefined;
     const missing = requested?.filter((scope) => !granted.has(scope)) ?? [];
@@ -99,7 +103,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   /** RFC 7009: a client revokes one of its own tokens; unknown or foreign tokens still answer 200. */
   async function revoke(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     const body = await parsed(request, url, revocationRequestSchema);
-    const { credential } = await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    const { credential } = await authenticate(request, env, body);
     const verified = await verifiedOrUndefined(env, body.token);
     if (verified && verified.clientId === credential.clientId) {
       await revocations.revoke({ jti: verified.jti, environmentId: env.id, expiresAt: new Date(verified.expiresAt * 1000) });
@@ -110,7 +114,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   /** RFC 7662 for upstream services: anything but a live token of this environment is `{"active": false}`. */
   async function introspect(request: IncomingRequest, url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     const body = await parsed(request, url, introspectionRequestSchema);
-    await authenticate({ envId: env.id, envSlug: env.slug, presented: presentedClient(request, body) });
+    await authenticate(request, env, body);
     const verified = await verifiedOrUndefined(env, body.token);
     const owner = verified && (await states.get(verified.clientId));
     const active = verified && owner?.active && owner.environmentId === env.id && !(await revocations.isRevoked(verified.jti)) && verified.expiresAt * 1000 > Date.now();
