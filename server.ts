@@ -6,16 +6,14 @@ import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { ConfigError, config } from "./lib/config";
-import { db } from "./lib/db";
 import { flushGateway, gateway } from "./lib/gateway";
 import { attachClientErrorHandler } from "./lib/http/client-error";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
-import { printSeedReport, seed } from "./prisma/seed";
-import { applyMigrations } from "./scripts/db/migrations";
 import { type Portal, startPortal } from "./server/portal";
+import { prepareDatabase } from "./server/prepare-database";
 
 const ROOT = import.meta.dirname;
 const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
@@ -25,12 +23,6 @@ function ensureBuild(): void {
   if (existsSync(join(ROOT, distDir, "BUILD_ID"))) return;
   log.info("no Next build found; building once (npm run build)");
   execFileSync(join(ROOT, "node_modules", ".bin", "next"), ["build"], { cwd: ROOT, stdio: "inherit" });
-}
-
-async function prepareDatabase(): Promise<void> {
-  const applied = await applyMigrations(config().databaseUrl);
-  if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
-  if ((await db().environment.count()) === 0) printSeedReport(await seed(db(), config()));
 }
 
 function servePortal(portal: Portal) {
