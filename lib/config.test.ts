@@ -29,6 +29,13 @@ describe("configuration", () => {
     expect(parseConfig({ APP_ENV: "production", AUTH_SECRET: "x".repeat(32) }).authSecret).toBe("x".repeat(32));
   });
 
+  it("trusts no proxy unless TRUSTED_PROXIES names it, and refuses entries that are not addresses", () => {
+    expect(parseConfig({}).trustedProxies("127.0.0.1")).toBe(false);
+    const trusted = parseConfig({ TRUSTED_PROXIES: "10.0.0.0/8, ::1" }).trustedProxies;
+    expect([trusted("10.2.3.4"), trusted("::1"), trusted("11.0.0.1")]).toEqual([true, true, false]);
+    expect(() => parseConfig({ TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" })).toThrow(/TRUSTED_PROXIES: "proxy.internal" is not an IP/);
+  });
+
   it("names every bad variable", () => {
     expect(() => parseConfig({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(/PORT:[\s\S]*DATABASE_URL: must start with file: or postgres/);
     expect(() => parseConfig({ OIDC_ISSUER: "https://sso.example.com" })).toThrow(/OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together/);

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { loadEnvFile } from "./env-file";
 import { passwordSchema } from "./password-policy";
+import { parseTrustedProxies } from "./http/client-address";
 
 /** Used only outside production so that `npm start` works with nothing configured. */
 export const DEVELOPMENT_AUTH_SECRET = "gatehouse-development-secret-do-not-use-in-production";
@@ -31,6 +32,16 @@ const envSchema = z
     OIDC_ISSUER: z.url().optional(),
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .superRefine((value, ctx) => {
+        try {
+          parseTrustedProxies(value);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+        }
+      }),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     SIGNUP: z.enum(["open", "approval", "closed"]).default("approval"),
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
@@ -82,6 +93,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
     signup: parsed.SIGNUP,
     metricsToken: parsed.METRICS_TOKEN,
     metricsPort: parsed.METRICS_PORT,
+    trustedProxies: parseTrustedProxies(parsed.TRUSTED_PROXIES),
   };
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { flushGateway, gateway } from "../lib/gateway";
+import { attachClientErrorHandler } from "../lib/http/client-error";
 import { nodeRequest, writePlainResponse } from "../lib/http/node-message";
 import { log } from "../lib/log";
 import { serveMetrics } from "../lib/metrics/serve";
@@ -17,7 +18,7 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
   const serveGateway = gateway();
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(input.publicUrl).origin;
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     if (serveMetrics(req, res)) return;
     if (!GATEWAY_PATH.test(req.url ?? "")) return input.other(req, res);
     serveGateway(nodeRequest(req, publicOrigin))
@@ -28,6 +29,8 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
         else res.destroy();
       });
   });
+  attachClientErrorHandler(server);
+  return server;
 }
 
 /**

@@ -4,7 +4,9 @@ import { pipeline } from "node:stream";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import { connectionOptions, isConnectionSpecific } from "../lib/http/hop-by-hop";
-import { writePlainResponse } from "../lib/http/node-message";
+import { config } from "../lib/config";
+import { requestClientAddress } from "../lib/http/client-address";
+import { nodeHeaders, writePlainResponse } from "../lib/http/node-message";
 import { ProblemError, problemPlainResponse } from "../lib/http/problem";
 import type { PortalThreadData, PortalThreadMessage } from "./portal-thread";
 
@@ -25,18 +27,18 @@ function endToEnd(rawHeaders: readonly string[], connection: string | undefined,
   return kept;
 }
 
-/** Answered by this server (100 Continue) or replaced (the request id). */
-const NOT_FORWARDED = new Set(["expect", "x-request-id"]);
+/** Answered by this server (100 Continue) or replaced (the request id, the client's address). */
+const NOT_FORWARDED = new Set(["expect", "x-request-id", "x-forwarded-for", "forwarded"]);
 
 /**
  * What Next saw when it read the socket itself: the same fields (Host
- * included), the client's address in X-Forwarded-For unless the client sent
- * one, and a body of unknown length still chunked.
+ * included) and a body of unknown length still chunked, with the client's
+ * address, as TRUSTED_PROXIES lets us believe it, as the only X-Forwarded-For hop.
  */
 function requestHeaders(req: IncomingMessage, requestId: string): string[] {
   const headers = endToEnd(req.rawHeaders, req.headers.connection, NOT_FORWARDED);
   if (req.headers["transfer-encoding"] !== undefined) headers.push("transfer-encoding", "chunked");
-  if (req.headers["x-forwarded-for"] === undefined && req.socket.remoteAddress) headers.push("x-forwarded-for", req.socket.remoteAddress);
+  headers.push("x-forwarded-for", requestClientAddress({ headers: nodeHeaders(req), remoteAddress: req.socket.remoteAddress }, config().trustedProxies));
   headers.push("x-request-id", requestId);
   return headers;
 }

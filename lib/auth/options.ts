@@ -4,6 +4,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { config } from "../config";
 import { db } from "../db";
+import { safeRedirectUrl } from "./return-path";
 import { linkSsoUser, verifyPasswordSignIn } from "./sign-in";
 
 // next-auth builds its callback URLs from NEXTAUTH_URL; the public origin is ours to decide.
@@ -58,6 +59,9 @@ export function authOptions(): NextAuthOptions {
       ...globalSsoProvider(),
     ],
     callbacks: {
+      async redirect({ url, baseUrl }) {
+        return safeRedirectUrl(url, baseUrl);
+      },
       async signIn({ account, profile }) {
         if (account?.provider !== GLOBAL_SSO_PROVIDER_ID) return true;
         // Only an address the identity provider vouches for may link to an account: a

@@ -2,11 +2,13 @@ import "server-only";
 import { db } from "../db";
 import { newId } from "../ids";
 import { hashPassword, verifyPassword } from "../portal/passwords";
-import { clientAddress, sharedThrottle } from "./throttle";
+import { clientAddress, retryAfter, sharedThrottle } from "./throttle";
 
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
-const failuresPerEmail = () => sharedThrottle("sign-in-email", 5, FIFTEEN_MINUTES);
-const failuresPerAddress = () => sharedThrottle("sign-in-address", 30, FIFTEEN_MINUTES);
+const FIFTEEN_MINUTES = 15 * 60;
+/** Wrong passwords for one email from one address, and from one address for any email. */
+const failures = () => sharedThrottle("sign-in", FIFTEEN_MINUTES);
+export const MAX_FAILURES_PER_EMAIL_AND_ADDRESS = 5;
+export const MAX_FAILURES_PER_ADDRESS = 30;
 
 let dummyHash: Promise<string> | undefined;
 
@@ -14,7 +16,9 @@ export type SignedInUser = { id: string; email: string; name: string; role: stri
 
 /**
  * Checks an email and password. Unknown emails cost the same scrypt work as
- * wrong passwords, so timing does not tell which accounts exist.
+ * wrong passwords, so timing does not tell which accounts exist. Failures are
+ * throttled per (email, address) and per address, so a guesser slows only
+ * itself: the owner's correct password from their own address always works.
  */
 export async function verifyPasswordSignIn(
   email: string,
@@ -22,17 +26,22 @@ export async function verifyPasswordSignIn(
   headers: Headers | Record<string, string | undefined>,
 ): Promise<SignedInUser | null | "throttled"> {
   const emailKey = email.toLowerCase();
-  const addressKey = clientAddress(headers);
-  if (failuresPerEmail().retryAfter(emailKey) > 0 || failuresPerAddress().retryAfter(addressKey) > 0) return "throttled";
+  const address = clientAddress(headers);
+  const pairKey = `${emailKey}|${address}`;
+  const addressKey = `address:${address}`;
+  const throttled = await retryAfter([
+    { throttle: failures(), key: pairKey, limit: MAX_FAILURES_PER_EMAIL_AND_ADDRESS },
+    { throttle: failures(), key: addressKey, limit: MAX_FAILURES_PER_ADDRESS },
+  ]);
+  if (throttled > 0) return "throttled";
   const user = await db().user.findUnique({ where: { email: emailKey } });
   const stored = user?.passwordHash ?? (await (dummyHash ??= hashPassword("not-a-real-password")));
   const matches = await verifyPassword(password, stored);
   if (!user || !user.passwordHash || user.disabledAt || !matches) {
-    failuresPerEmail().record(emailKey);
-    failuresPerAddress().record(addressKey);
+    await Promise.all([failures().record(pairKey), failures().record(addressKey)]);
     return null;
   }
-  failuresPerEmail().clear(emailKey);
+  await failures().clear(pairKey);
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 

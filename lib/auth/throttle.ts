@@ -1,59 +1,44 @@
 import "server-only";
+import { config } from "../config";
+import type { FailureCounter } from "../gateway/rate-limit";
+import { createMemoryFailureCounter } from "../gateway/rate-limit-memory";
+import { connectRedis, createRedisFailureCounter } from "../gateway/rate-limit-redis";
+import { log } from "../log";
 
-type Window = { count: number; resetAt: number };
+const globalForThrottles = globalThis as unknown as {
+  gatehouseThrottles?: Map<string, FailureCounter>;
+  gatehouseThrottleRedis?: ReturnType<typeof connectRedis>;
+};
 
 /**
- * Counts events per key in fixed windows, in process memory. Sign-in failures
- * and contact submissions are rare enough that one instance's view suffices.
+ * One counter per name per process, shared across Next's module instances,
+ * and across every instance through Redis when `REDIS_URL` is set: the same
+ * fixed windows the token endpoint counts its failures in.
  */
-export function createThrottle(options: { limit: number; windowMs: number; now?: () => number }) {
-  const windows = new Map<string, Window>();
-  const now = options.now ?? Date.now;
-
-  function current(key: string): Window | undefined {
-    const window = windows.get(key);
-    if (window && window.resetAt <= now()) {
-      windows.delete(key);
-      return undefined;
-    }
-    return window;
-  }
-
-  return {
-    /** Seconds until the key may try again, or 0 when it is not throttled. */
-    retryAfter(key: string): number {
-      const window = current(key);
-      return window && window.count >= options.limit ? Math.ceil((window.resetAt - now()) / 1000) : 0;
-    },
-    record(key: string): void {
-      const window = current(key);
-      if (window) window.count += 1;
-      else windows.set(key, { count: 1, resetAt: now() + options.windowMs });
-      if (windows.size > 50_000) windows.delete(windows.keys().next().value as string);
-    },
-    clear(key: string): void {
-      windows.delete(key);
-    },
-  };
-}
-
-const globalForThrottles = globalThis as unknown as { gatehouseThrottles?: Map<string, ReturnType<typeof createThrottle>> };
-
-/** One throttle per name per process, shared across Next's module instances. */
-export function sharedThrottle(name: string, limit: number, windowMs: number) {
+export function sharedThrottle(name: string, windowSeconds: number): FailureCounter {
   const throttles = (globalForThrottles.gatehouseThrottles ??= new Map());
   let throttle = throttles.get(name);
   if (!throttle) {
-    throttle = createThrottle({ limit, windowMs });
+    const { redisUrl, redisKeyPrefix } = config();
+    const memory = createMemoryFailureCounter(windowSeconds);
+    throttle = redisUrl
+      ? createRedisFailureCounter((globalForThrottles.gatehouseThrottleRedis ??= connectRedis(redisUrl, `${redisKeyPrefix}throttles`, log)), `${redisKeyPrefix}${name}:`, windowSeconds, memory)
+      : memory;
     throttles.set(name, throttle);
   }
   return throttle;
 }
 
+/** Seconds until the first of `checks` that is at its limit lets the key through again; 0 when none is. */
+export async function retryAfter(checks: { throttle: FailureCounter; key: string; limit: number }[]): Promise<number> {
+  const windows = await Promise.all(checks.map(async ({ throttle, key, limit }) => ({ limit, window: await throttle.current(key) })));
+  const over = windows.filter(({ limit, window }) => window.count >= limit).map(({ window }) => Math.max(1, window.resetSeconds));
+  return over.length === 0 ? 0 : Math.max(...over);
+}
+
 /**
- * The client's address: the last X-Forwarded-For entry, which the nearest
- * proxy (or Next itself, from the socket) wrote; earlier entries are the
- * client's to invent.
+ * The client's address: the one X-Forwarded-For hop that the server in front
+ * of Next writes, after applying TRUSTED_PROXIES (see server/portal.ts).
  */
 export function clientAddress(headers: Headers | Record<string, string | string[] | undefined>): string {
   const read = (name: string) => (headers instanceof Headers ? headers.get(name) : [headers[name]].flat()[0]);

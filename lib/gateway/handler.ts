@@ -27,6 +27,8 @@ export type GatewayDeps = {
   metrics: GatewayMetrics;
   builtInRoutes: Partial<Record<ApiKind, readonly BuiltInRoute[]>>;
   upstreamTimeoutMs: number;
+  /** the caller's address, as the trusted proxies report it */
+  addressOf: (request: IncomingRequest) => string;
 };
 
 /** Node's parser also passes TRACE, TRACK and the like; the gateway serves none of them. */
@@ -72,7 +74,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   function proxy(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, clientId: string | null) {
     if (!api.upstreamUrl) throw notFound(`The API "${api.slug}" has no upstream in "${env.slug}".`);
-    return proxyRequest({ request, url, upstreamUrl: api.upstreamUrl, remainder, clientId, requestId, timeoutMs: deps.upstreamTimeoutMs });
+    return proxyRequest({
+      request,
+      url,
+      upstreamUrl: api.upstreamUrl,
+      remainder,
+      clientId,
+      clientAddress: deps.addressOf(request),
+      requestId,
+      timeoutMs: deps.upstreamTimeoutMs,
+    });
   }
 
   async function serveApi(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, outcome: Outcome) {
@@ -145,6 +156,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     const latencyMs = performance.now() - startedAt;
     metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", response.status, latencyMs / 1000);
+    // Upstream answers included: a browser must not guess a type the API did not declare.
+    response.headers["x-content-type-options"] = "nosniff";
     recorder.record({
       at: new Date(),
       requestId,

@@ -1,12 +1,14 @@
 import "server-only";
 import { config } from "../config";
 import { db } from "../db";
-import { toFetchResponse } from "../http/message";
+import { requestClientAddress } from "../http/client-address";
+import { type IncomingRequest, toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
 import { createNotificationRoutes } from "../notifications/routes";
 import { createNotificationStore } from "../notifications/store-for-url";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
+import { hashClientSecret } from "../oauth/client-secrets";
 import { createCredentialStates } from "../oauth/credential-states";
 import { createRevocationList } from "../oauth/revoked-tokens";
 import { createKeyStore } from "../oauth/signing-keys";
@@ -43,7 +45,7 @@ type ProcessGateway = {
 };
 
 function buildGateway(): ProcessGateway {
-  const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl } = config();
+  const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies } = config();
   const database = db();
   const metrics = processMetrics().gateway;
   const catalog = createCatalog(database);
@@ -54,14 +56,16 @@ function buildGateway(): ProcessGateway {
   const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
   const usage = createUsageMarks({ db: database, log });
   const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf, onLookup: (hit) => metrics.cacheLookup("verified-tokens", hit) });
+  const addressOf = (request: IncomingRequest) => requestClientAddress(request, trustedProxies);
   const tokenService = createTokenService({
     catalog,
     keys,
     states,
     revocations,
-    authenticate: createClientAuthenticator({ states, failures, authSecret, log }),
+    authenticate: createClientAuthenticator({ states, failures, hashSecret: (secret) => hashClientSecret(secret, authSecret), log }),
     usage,
     verify,
+    addressOf,
     publicUrl,
     log,
     metrics,
@@ -77,6 +81,7 @@ function buildGateway(): ProcessGateway {
     metrics,
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(databaseUrl) }) },
     upstreamTimeoutMs,
+    addressOf,
   });
   return {
     serve,

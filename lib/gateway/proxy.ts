@@ -36,8 +36,13 @@ function forwardableResponseHeaders(headers: Headers): Record<string, string | s
   return result;
 }
 
-function quotedHost(host: string): string {
-  return `"${host.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+function quoted(value: string): string {
+  return `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+}
+
+/** RFC 7239 §6: an IPv6 node is bracketed, and every node with a colon is quoted. */
+function forwardedNode(address: string): string {
+  return address.includes(":") ? quoted(`[${address}]`) : address;
 }
 
 export type ProxyCall = {
@@ -48,6 +53,8 @@ export type ProxyCall = {
   remainder: string;
   /** the authenticated client; null for a public API, whose calls carry no identity */
   clientId: string | null;
+  /** the caller's address, as the trusted proxies report it */
+  clientAddress: string;
   requestId: string;
   timeoutMs: number;
 };
@@ -66,7 +73,9 @@ export async function proxyRequest(call: ProxyCall): Promise<PlainResponse> {
   const headers = forwardableRequestHeaders(request.headers);
   if (call.clientId) headers.set("x-client-id", call.clientId);
   headers.set("x-request-id", call.requestId);
-  headers.set("forwarded", `host=${quotedHost(url.host)};proto=${url.protocol.replace(":", "")}`);
+  // Only the address TRUSTED_PROXIES let us believe; hops a client invented stay behind.
+  headers.set("forwarded", `for=${forwardedNode(call.clientAddress)};host=${quoted(url.host)};proto=${url.protocol.replace(":", "")}`);
+  headers.set("x-forwarded-for", call.clientAddress);
   // fetch would decompress silently and leave Content-Encoding wrong for our client.
   headers.set("accept-encoding", "identity");
   const requestBody = request.method === "GET" || request.method === "HEAD" ? null : request.body;

@@ -57,5 +57,8 @@ export function createMemoryFailureCounter(windowSeconds: number): FailureCounte
         windows.set(key, { count: 1, endsAt: now + windowSeconds * 1000 });
       }
     },
+    async clear(key) {
+      windows.delete(key);
+    },
   };
 }

@@ -79,5 +79,8 @@ export function createRedisFailureCounter(redis: ScriptedRedis, prefix: string, 
         await fallback.record(key);
       }
     },
+    async clear(key) {
+      await Promise.all([redis.del(`${prefix}fail:${key}`).catch(() => 0), fallback.clear(key)]);
+    },
   };
 }

@@ -15,11 +15,13 @@ export type RateLimiter = {
   take(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision>;
 };
 
-/** Counts failures per key in a fixed window (the token endpoint's failed client authentications). */
+/** Counts events per key in a fixed window (failed client authentications and sign-ins, Contact Us messages). */
 export type FailureCounter = {
-  /** failures so far in the current window, and seconds until it ends */
+  /** events so far in the current window, and seconds until it ends */
   current(key: string): Promise<{ count: number; resetSeconds: number }>;
   record(key: string): Promise<void>;
+  /** forgets the key's window, after a success */
+  clear(key: string): Promise<void>;
 };
 
 export function decide(tokensAfter: number, allowed: boolean, policy: RateLimitPolicy): RateLimitDecision {

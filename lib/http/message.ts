@@ -16,6 +16,8 @@ export type IncomingRequest = {
   readonly headers: HeaderReader;
   /** null when the request carries no body */
   readonly body: ReadableStream<Uint8Array> | null;
+  /** the socket's peer; absent behind Next, which reports it in X-Forwarded-For */
+  readonly remoteAddress?: string;
 };
 
 /** A response as plain data, so that writing it to Node creates no Fetch objects. Header names are lower case. */

@@ -31,12 +31,14 @@ class NodeRequest implements IncomingRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: HeaderReader;
+  readonly remoteAddress: string | undefined;
   #body: ReadableStream<Uint8Array> | null | undefined;
 
   constructor(private readonly req: IncomingMessage, origin: string) {
     this.method = req.method ?? "GET";
     this.url = `${origin}${req.url ?? "/"}`;
     this.headers = nodeHeaders(req);
+    this.remoteAddress = req.socket.remoteAddress;
   }
 
   /** Only a caller that reads the body pays for the stream. */

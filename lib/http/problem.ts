@@ -68,7 +68,8 @@ export function zodProblem(error: z.ZodError, location: FieldLocation): ProblemE
   return validationProblem(zodFieldErrors(error, location));
 }
 
-export type ProblemContext = { instance: string; requestId: string };
+/** `instance` is the request's path; a request the parser refused has none. */
+export type ProblemContext = { instance?: string; requestId: string };
 
 export function problemBody(problem: ProblemError, context: ProblemContext): Record<string, unknown> {
   return {
@@ -76,7 +77,7 @@ export function problemBody(problem: ProblemError, context: ProblemContext): Rec
     title: problem.title,
     status: problem.status,
     ...(problem.detail === undefined ? {} : { detail: problem.detail }),
-    instance: context.instance,
+    ...(context.instance === undefined ? {} : { instance: context.instance }),
     requestId: context.requestId,
     ...(problem.errors ? { errors: problem.errors } : {}),
     ...problem.extensions,

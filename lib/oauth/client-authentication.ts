@@ -2,12 +2,18 @@ import "server-only";
 import type { Logger } from "pino";
 import type { FailureCounter } from "../gateway/rate-limit";
 import type { IncomingRequest } from "../http/message";
-import { hashClientSecret, isClientIdShaped, secretHashesEqual } from "./client-secrets";
+import { isClientIdShaped, secretHashesEqual } from "./client-secrets";
 import type { CredentialState, CredentialStates } from "./credential-states";
 import { OAuthError } from "./oauth-error";
 
-/** After this many failed authentications of one client id in one window, the token service answers 429. */
-export const MAX_FAILURES_PER_WINDOW = 10;
+/**
+ * Failed authentications answer 429 after this many per (client id, address)
+ * and per address in one window. A correct secret from any other address is
+ * never refused: secrets are 256-bit random values, so a lockout of the client
+ * id would protect nothing and only let anyone who knows the id lock its owner out.
+ */
+export const MAX_FAILURES_PER_CLIENT_AND_ADDRESS = 10;
+export const MAX_FAILURES_PER_ADDRESS = 100;
 export const FAILURE_WINDOW_SECONDS = 60;
 
 export type PresentedClient = { clientId: string; clientSecret: string; method: "client_secret_basic" | "client_secret_post" };
@@ -43,27 +49,50 @@ export function presentedClient(request: IncomingRequest, fields: { client_id?: 
   return { clientId: fields.client_id, clientSecret: fields.client_secret, method: "client_secret_post" };
 }
 
-export type ClientAuthenticator = (input: { envId: string; envSlug: string; presented: PresentedClient }) => Promise<{ credential: CredentialState; secretId: string }>;
+export type ClientAuthenticator = (input: {
+  envId: string;
+  envSlug: string;
+  presented: PresentedClient;
+  /** the caller's address, as the trusted proxies report it */
+  clientAddress: string;
+}) => Promise<{ credential: CredentialState; secretId: string }>;
+
+/** Compared against when the client id is unknown, so that path does the same work as a wrong secret. */
+const NO_SECRET = { id: "", hash: "A".repeat(43), expiresAt: null };
+
+async function throttled(failures: FailureCounter, keys: { pair: string; address: string }): Promise<OAuthError | undefined> {
+  const [pair, address] = await Promise.all([failures.current(keys.pair), failures.current(keys.address)]);
+  const over = [pair.count >= MAX_FAILURES_PER_CLIENT_AND_ADDRESS && pair, address.count >= MAX_FAILURES_PER_ADDRESS && address].filter(Boolean);
+  if (over.length === 0) return undefined;
+  const retryAfter = Math.max(1, ...over.map((window) => (window ? window.resetSeconds : 0)));
+  return new OAuthError(429, "temporarily_unavailable", "Too many failed attempts from this address; try again later.", { "retry-after": String(retryAfter) });
+}
 
 /**
  * Every failure answers the same `invalid_client`; the reason goes to the
- * server log only. Repeated failures for one client id are throttled.
+ * server log only. Failures are throttled per (client id, address) and per
+ * address. An unknown client id costs what a wrong secret costs: one hash, a
+ * read of the credential state and a fresh read, and one comparison at least.
  */
-export function createClientAuthenticator(deps: { states: CredentialStates; failures: FailureCounter; authSecret: string; log: Logger }): ClientAuthenticator {
-  return async ({ envId, envSlug, presented }) => {
-    const failureKey = `${envSlug}:${presented.clientId.slice(0, 200)}`;
-    const failures = await deps.failures.current(failureKey);
-    if (failures.count >= MAX_FAILURES_PER_WINDOW) {
-      throw new OAuthError(429, "temporarily_unavailable", "Too many failed attempts for this client; try again later.", {
-        "retry-after": String(Math.max(1, failures.resetSeconds)),
-      });
-    }
-    // Hashed before the lookup, so an unknown client id costs the same as a wrong secret.
-    const presentedHash = hashClientSecret(presented.clientSecret, deps.authSecret);
-    const matching = (state: CredentialState | undefined) => state?.secrets.find((candidate) => secretHashesEqual(presentedHash, candidate.hash));
+export function createClientAuthenticator(deps: {
+  states: CredentialStates;
+  failures: FailureCounter;
+  /** the keyed hash secrets are stored under */
+  hashSecret: (secret: string) => string;
+  log: Logger;
+}): ClientAuthenticator {
+  return async ({ envId, envSlug, presented, clientAddress }) => {
+    const keys = { pair: `token:${envSlug}:${presented.clientId.slice(0, 200)}|${clientAddress}`, address: `token-address:${clientAddress}` };
+    const refusal = await throttled(deps.failures, keys);
+    if (refusal) throw refusal;
+    const presentedHash = deps.hashSecret(presented.clientSecret);
+    const matching = (state: CredentialState | undefined) => {
+      const candidates = state && state.secrets.length > 0 ? state.secrets : [NO_SECRET];
+      return candidates.filter((candidate) => secretHashesEqual(presentedHash, candidate.hash))[0];
+    };
     let credential = await deps.states.get(presented.clientId);
     let secret = matching(credential);
-    if (credential && !secret) {
+    if (!secret) {
       // A secret created or rotated in the last few seconds is not in the kept state yet.
       credential = await deps.states.refresh(presented.clientId);
       secret = matching(credential);
@@ -78,7 +107,7 @@ export function createClientAuthenticator(deps: { states: CredentialStates; fail
             ? "secret does not match a live secret"
             : undefined;
     if (reason || !credential || !secret) {
-      await deps.failures.record(failureKey);
+      await Promise.all([deps.failures.record(keys.pair), deps.failures.record(keys.address)]);
       const clientId = isClientIdShaped(presented.clientId) ? presented.clientId : "(not a client id)";
       deps.log.info({ clientId, env: envSlug, reason }, "client authentication failed");
       throw new OAuthError(401, "invalid_client", "Client authentication failed.", { "www-authenticate": `Basic realm="${envSlug}"` });

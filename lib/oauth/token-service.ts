@@ -29,6 +29,8 @@ export type TokenServiceDeps = {
   usage: UsageMarks;
   /** the gateway's cached verifier, so revoke and introspect reuse verified tokens */
   verify: TokenVerifier;
+  /** the caller's address, as the trusted proxies report it */
+  addressOf: (request: IncomingRequest) => string;
   publicUrl: string;
   log: Logger;
   metrics: Pick<GatewayMetrics, "tokenIssued" | "tokenRefused">;
@@ -61,7 +63,7 @@ function refuseSecretsInUrl(url: URL): void {
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
-  const { catalog, keys, states, revocations, authenticate, usage, verify, publicUrl, metrics } = deps;
+  const { catalog, keys, states, revocations, usage, verify, publicUrl, metrics } = deps;
 
   async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
     if (request.method !== "POST") throw new OAuthError(405, "invalid_request", "This endpoint accepts POST only.", { allow: "POST" });
@@ -79,7 +81,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   function authenticateClient(request: IncomingRequest, env: GatewayEnvironment, body: { client_id?: string; client_secret?: string }, attribution: Attribution) {
     const presented = presentedClient(request, body);
     if (isClientIdShaped(presented.clientId)) attribution.clientId = presented.clientId;
-    return authenticate({ envId: env.id, envSlug: env.slug, presented });
+    return deps.authenticate({ envId: env.id, envSlug: env.slug, presented, clientAddress: deps.addressOf(request) });
   }
 
   async function token(request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution): Promise<PlainResponse> {

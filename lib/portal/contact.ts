@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
-import { clientAddress, sharedThrottle } from "../auth/throttle";
+import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
 import { db } from "../db";
 import { ProblemError, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
@@ -26,19 +26,19 @@ export const contactSchema = z
 
 export type ContactInput = z.infer<typeof contactSchema>;
 
-const TEN_MINUTES = 10 * 60 * 1000;
-const submissionsPerSender = () => sharedThrottle("contact-sender", 5, TEN_MINUTES);
-/** A ceiling for all visitors together, since addresses behind proxies can be forged. */
-const anonymousSubmissions = () => sharedThrottle("contact-anonymous", 100, TEN_MINUTES);
+const TEN_MINUTES = 10 * 60;
+/** Each sender (a signed-in user, or an anonymous visitor's address) has a budget of its own, so none can use up another's. */
+const submissionsPerSender = () => sharedThrottle("contact", TEN_MINUTES);
+export const MAX_MESSAGES_PER_SENDER = 5;
 
 /** Stores a Contact Us message; requests for credentials or access join the admins' queue. */
 export async function submitContact(input: unknown, requester: PortalUser | null, headers: Headers) {
   const key = requester ? `user:${requester.id}` : `address:${clientAddress(headers)}`;
-  const retryAfter = Math.max(submissionsPerSender().retryAfter(key), requester ? 0 : anonymousSubmissions().retryAfter("all"));
-  if (retryAfter > 0) {
+  const wait = await retryAfter([{ throttle: submissionsPerSender(), key, limit: MAX_MESSAGES_PER_SENDER }]);
+  if (wait > 0) {
     throw new ProblemError(429, "too-many-requests", "Too many messages", {
-      detail: `Wait ${Math.ceil(retryAfter / 60)} minutes before sending another message.`,
-      headers: { "retry-after": String(retryAfter) },
+      detail: `Wait ${Math.ceil(wait / 60)} minutes before sending another message.`,
+      headers: { "retry-after": String(wait) },
     });
   }
   const parsed = contactSchema.safeParse(input);
@@ -51,8 +51,7 @@ export async function submitContact(input: unknown, requester: PortalUser | null
     ...(data.api && !api ? [{ in: "body" as const, field: "api", message: "There is no such API" }] : []),
   ];
   if (errors.length > 0) throw validationProblem(errors);
-  submissionsPerSender().record(key);
-  if (!requester) anonymousSubmissions().record("all");
+  await submissionsPerSender().record(key);
   return db().$transaction(async (tx) => {
     const request = await tx.accessRequest.create({
       data: {

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { clientAddress, sharedThrottle } from "../auth/throttle";
+import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
 import type { Config } from "../config";
 import { db } from "../db";
 import { ProblemError, zodProblem } from "../http/problem";
@@ -17,9 +17,11 @@ export const signupSchema = z.object({
 
 export type SignupMode = Config["signup"];
 
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
-const attemptsPerAddress = () => sharedThrottle("sign-up-address", 10, FIFTEEN_MINUTES);
-const attemptsPerEmail = () => sharedThrottle("sign-up-email", 3, FIFTEEN_MINUTES);
+const FIFTEEN_MINUTES = 15 * 60;
+const MAX_SIGNUPS_PER_ADDRESS = 10;
+const MAX_SIGNUPS_PER_EMAIL = 3;
+const attemptsPerAddress = () => sharedThrottle("sign-up-address", FIFTEEN_MINUTES);
+const attemptsPerEmail = () => sharedThrottle("sign-up-email", FIFTEEN_MINUTES);
 
 /**
  * The one answer to every accepted sign-up, whether the address was new or
@@ -49,10 +51,12 @@ export async function signUp(input: unknown, mode: SignupMode, headers: Headers)
   const parsed = signupSchema.safeParse(input);
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   const email = parsed.data.email.toLowerCase();
-  const retryAfter = Math.max(attemptsPerAddress().retryAfter(address), attemptsPerEmail().retryAfter(email));
-  if (retryAfter > 0) throw throttled(retryAfter);
-  attemptsPerAddress().record(address);
-  attemptsPerEmail().record(email);
+  const wait = await retryAfter([
+    { throttle: attemptsPerAddress(), key: address, limit: MAX_SIGNUPS_PER_ADDRESS },
+    { throttle: attemptsPerEmail(), key: `${address}|${email}`, limit: MAX_SIGNUPS_PER_EMAIL },
+  ]);
+  if (wait > 0) throw throttled(wait);
+  await Promise.all([attemptsPerAddress().record(address), attemptsPerEmail().record(`${address}|${email}`)]);
   // Hashed either way, so a known address costs the same time as a new one.
   const passwordHash = await hashPassword(parsed.data.password);
   if (await db().user.findUnique({ where: { email } })) return signupReceipt(mode);

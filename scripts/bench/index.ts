@@ -16,6 +16,7 @@ import { send } from "./http";
 import { BENCH_ENV, POSTGRES_SERVER_URL, QUICK } from "./options";
 import { freePort, type Server, startServer } from "./processes";
 import { type DialectResult, report } from "./report";
+import { probeTokenLatency, type TokenProbeResult } from "./token-probe";
 import { tokenRequest, withTokens } from "./tokens";
 import { loadWorkload } from "./workload";
 
@@ -56,12 +57,14 @@ async function startGatehouse(databaseUrl: string, args: readonly string[] = SER
     APP_ENV: "test",
     PUBLIC_URL: publicUrl ?? `http://127.0.0.1:${port}`,
     DATABASE_URL: databaseUrl,
+    // The token probe claims a new address per request through this machine, so failure throttles stay out of its figures.
+    TRUSTED_PROXIES: "127.0.0.1, ::1",
     SEED_DEMO: "0",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   }, "/api/health");
 }
 
-type Extras = { single: Measurement; tokens: Measurement; gatewayOnly: Measurement; rollback: Measurement };
+type Extras = { single: Measurement; tokens: Measurement; tokenProbe: TokenProbeResult; gatewayOnly: Measurement; rollback: Measurement };
 
 /**
  * What SQLite's write-ahead log with synchronous=NORMAL buys over the rollback
@@ -114,12 +117,13 @@ async function benchDatabase(database: Database, withExtras: boolean): Promise<{
       headers: { authorization },
     });
     const tokens = await measure("Gatehouse token endpoint", gatehouse, tokenRequest(gatehouse.origin, client!));
+    const tokenProbe = await probeTokenLatency({ tokenUrl: tokenRequest(gatehouse.origin, client!).url, knownClientId: client!.clientId });
     const gatewayProcess = await startGatehouse(database.url, GATEWAY_NODE_ARGS, gatehouse.origin);
     stops.unshift(() => gatewayProcess.stop());
     const gatewayOnly = await measure(`gateway-only process mix (${database.dialect})`, gatewayProcess, mixTarget(gatewayProcess.origin, clients));
     for (const stop of stops.splice(0, stops.length - 1)) await stop();
     const rollback = await measureRollbackJournal(database, gatehouse.origin, jwks, clients);
-    return { result, extras: { single, tokens, gatewayOnly, rollback }, measurements: [ours, theirs, single, tokens, gatewayOnly, rollback] };
+    return { result, extras: { single, tokens, tokenProbe, gatewayOnly, rollback }, measurements: [ours, theirs, single, tokens, gatewayOnly, rollback] };
   } finally {
     for (const stop of stops) await stop();
   }
@@ -138,6 +142,7 @@ async function main(): Promise<void> {
         dialects: [sqlite.result, ...(postgres ? [postgres.result] : [])],
         bare: bareMix,
         tokens: sqlite.extras!.tokens,
+        tokenProbe: sqlite.extras!.tokenProbe,
         opensslSigns,
       }),
     );

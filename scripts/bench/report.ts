@@ -1,6 +1,7 @@
 // What `npm run bench` prints: every measurement, then the ratios within the run.
 import type { Measurement } from "./load";
 import { CONNECTIONS, SECONDS } from "./options";
+import { type TokenProbeResult, tokenProbeLine } from "./token-probe";
 
 export type DialectResult = { dialect: string; gatehouse: Measurement; baseline: Measurement };
 
@@ -25,7 +26,7 @@ function row(m: Measurement): string {
 
 const verdict = (met: boolean) => (met ? "met" : "NOT met");
 
-export function report(input: { measurements: Measurement[]; dialects: DialectResult[]; bare: Measurement; tokens: Measurement; opensslSigns?: number }): string {
+export function report(input: { measurements: Measurement[]; dialects: DialectResult[]; bare: Measurement; tokens: Measurement; tokenProbe: TokenProbeResult; opensslSigns?: number }): string {
   const lines = ["", `Gatehouse benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, loopback`, ...input.measurements.map(row), ""];
   const targets: Record<string, number> = { sqlite: 1.3, postgresql: 1.1 };
   for (const { dialect, gatehouse, baseline } of input.dialects) {
@@ -42,6 +43,7 @@ export function report(input: { measurements: Measurement[]; dialects: DialectRe
   lines.push(
     `token endpoint: ${Math.round(input.tokens.rps)} tokens/s` +
       (signs ? `; openssl speed rsa2048: ${Math.round(signs)} signs/s per core; ratio ${(input.tokens.rps / signs).toFixed(2)}` : "; openssl speed unavailable"),
+    tokenProbeLine(input.tokenProbe),
     "",
   );
   return lines.join("\n");

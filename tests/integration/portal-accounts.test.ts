@@ -220,19 +220,19 @@ describe("Contact Us and the access-request queue", () => {
     expect(mine.items.find((item: { id: string }) => item.id === id)).toMatchObject({ status: "REJECTED", decisionReason: "Out of scope" });
   });
 
-  it("throttles repeated messages from one sender", async () => {
+  it("throttles repeated messages from one sender, whatever X-Forwarded-For it invents", async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 7; attempt++) {
       const response = await fetch(`${server.url}/api/portal/contact`, {
         method: "POST",
-        headers: { origin: server.url, "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+        headers: { origin: server.url, "content-type": "application/json", "x-forwarded-for": `203.0.113.${attempt}` },
         body: JSON.stringify({ topic: "OTHER", name: "Visitor", email: "visitor@example.com", message: `Message ${attempt}` }),
       });
       statuses.push(response.status);
       if (response.status === 429) expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
     }
-    expect(statuses.slice(0, 5)).toEqual([201, 201, 201, 201, 201]);
-    expect(statuses.at(-1)).toBe(429);
+    // No proxy is trusted, so every message comes from this machine's address, which an earlier test used once.
+    expect(statuses).toEqual([201, 201, 201, 201, 429, 429, 429]);
   });
 });
 

@@ -136,8 +136,9 @@ describe("proxying to a registered upstream", () => {
     expect(request!.headers.authorization).toBeUndefined();
     expect(request!.headers["x-client-id"]).toBe(clientId);
     expect(request!.headers["x-request-id"]).toBe("proxy-test-1");
-    expect(request!.headers.forwarded).toBe(`host="${new URL(server.url).host}";proto=http`);
-    expect(request!.headers["x-forwarded-for"]).toBeUndefined();
+    // No proxy is trusted, so the client's own forwarding headers are replaced by its socket address.
+    expect(request!.headers.forwarded).toBe(`for=127.0.0.1;host="${new URL(server.url).host}";proto=http`);
+    expect(request!.headers["x-forwarded-for"]).toBe("127.0.0.1");
     expect(request!.headers["x-secret-hop"]).toBeUndefined();
     expect(request!.headers["x-custom"]).toBe("kept");
   });

@@ -190,7 +190,7 @@ describe("POST /gw/{env}/oauth2/token", () => {
     await expectOAuthError(response, 413, "invalid_request");
   });
 
-  it("throttles a client id after repeated failures, with Retry-After", async () => {
+  it("throttles repeated failures of a client id from one address, with Retry-After", async () => {
     const victim = await newCredential(db, "sso-qa");
     const wrong = { headers: { authorization: basic(victim.clientId, `${victim.clientSecret.slice(0, -1)}_`) }, body: GRANT };
     for (let attempt = 0; attempt < 10; attempt++) await expectOAuthError(await tokenRequest(server, "sso-qa", wrong), 401, "invalid_client");

@@ -1,0 +1,64 @@
+import { STATUS_CODES, type Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { log } from "../log";
+import { ProblemError, problemPlainResponse } from "./problem";
+import { newRequestId } from "./request-id";
+
+/** A request line longer than this, when Node's header limit trips, is a URL problem rather than a header one. */
+const MAX_REQUEST_LINE = 8 * 1024;
+
+type ParserError = Error & { code?: string; rawPacket?: Buffer };
+
+function requestLineTooLong(rawPacket: Buffer | undefined): boolean {
+  if (!rawPacket || !/^[A-Z]+ \S/.test(rawPacket.subarray(0, 16).toString("latin1"))) return false;
+  const end = rawPacket.indexOf("\r\n");
+  return end === -1 || end > MAX_REQUEST_LINE;
+}
+
+/** What a refusal by Node's HTTP parser means to the client, as one of our problem types. */
+export function parserProblem(error: ParserError): ProblemError {
+  switch (error.code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return new ProblemError(408, "request-timeout", "Request took too long to arrive", {
+        detail: "The request did not arrive completely in time; send it again on a new connection.",
+      });
+    case "HPE_HEADER_OVERFLOW":
+      return requestLineTooLong(error.rawPacket)
+        ? new ProblemError(414, "uri-too-long", "URL too long", { detail: "The request line is longer than the server reads." })
+        : new ProblemError(431, "headers-too-large", "Request headers too large", {
+            detail: "The request's header fields are larger than the server reads (16 KiB in all).",
+          });
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return new ProblemError(413, "payload-too-large", "Request body too large", { detail: "The chunk extensions of the request body are too large." });
+    default:
+      return new ProblemError(400, "malformed-request", "Malformed HTTP request", { detail: "The request is not valid HTTP/1.1 and could not be read." });
+  }
+}
+
+/** The problem as raw HTTP/1.1 bytes: Node's parser gave up, so no ServerResponse exists to write it. */
+function rawProblemResponse(problem: ProblemError, requestId: string): string {
+  const { status, headers, body } = problemPlainResponse(problem, { requestId });
+  const text = String(body);
+  const fields = { ...headers, "x-content-type-options": "nosniff", "content-length": String(Buffer.byteLength(text)), connection: "close" };
+  const head = Object.entries(fields).map(([name, value]) => `${name}: ${String(value)}`);
+  return [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...head, "", text].join("\r\n");
+}
+
+/**
+ * Answers every request Node's parser refuses (malformed request lines and
+ * headers, oversized headers or URLs, bad chunked framing, timeouts) with a
+ * problem document and a request id instead of Node's bare status line.
+ */
+export function attachClientErrorHandler(server: Server): void {
+  server.on("clientError", (error: ParserError, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const problem = parserProblem(error);
+    const requestId = newRequestId();
+    log.info({ requestId, status: problem.status, parserError: error.code }, "request refused by the HTTP parser");
+    socket.end(rawProblemResponse(problem, requestId));
+  });
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, newNonce, securityHeaders } from "./security-headers";
+
+describe("security headers", () => {
+  it("send HSTS only where the public origin is https", () => {
+    expect(securityHeaders({ https: true })["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    expect(securityHeaders({ https: false })["strict-transport-security"]).toBeUndefined();
+  });
+
+  it("allow scripts only by nonce in production, and forbid framing", () => {
+    const csp = contentSecurityPolicy("abc", { development: false, https: true });
+    expect(csp).toContain("script-src 'self' 'nonce-abc' 'strict-dynamic';");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("upgrade-insecure-requests");
+    expect(contentSecurityPolicy("abc", { development: true, https: false })).toContain("'unsafe-eval'");
+  });
+
+  it("mints a fresh 128-bit nonce each time", () => {
+    expect(newNonce()).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(newNonce()).not.toBe(newNonce());
+  });
+});

@@ -1,0 +1,101 @@
+import { createServer, type Server } from "node:http";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attachClientErrorHandler } from "../../lib/http/client-error";
+import { startServer, type TestServer } from "../support/server";
+
+type RawAnswer = { status: number; headers: Record<string, string>; body: Record<string, unknown> };
+
+/** Sends bytes over a plain TCP connection and reads until the server closes it. */
+function rawExchange(port: number, chunks: string[]): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (data) => (received += data.toString("latin1")));
+    // The server may close before it has read everything we send; that is the point.
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      const [head = "", body = ""] = received.split("\r\n\r\n", 2);
+      const [statusLine = "", ...fields] = head.split("\r\n");
+      const headers = Object.fromEntries(fields.map((field) => [field.slice(0, field.indexOf(":")).toLowerCase(), field.slice(field.indexOf(":") + 1).trim()]));
+      try {
+        resolve({ status: Number(statusLine.split(" ")[1]), headers, body: JSON.parse(body) as Record<string, unknown> });
+      } catch {
+        reject(new Error(`not a problem answer: ${received.slice(0, 500)}`));
+      }
+    });
+    socket.on("connect", () => {
+      for (const chunk of chunks) socket.write(chunk);
+    });
+  });
+}
+
+function expectProblem(answer: RawAnswer, status: number, code: string): void {
+  expect(answer.status).toBe(status);
+  expect(answer.headers["content-type"]).toBe("application/problem+json");
+  expect(answer.headers.connection).toBe("close");
+  expect(answer.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
+  expect(answer.body).toMatchObject({ status, requestId: answer.headers["x-request-id"] });
+  expect(answer.body.type).toMatch(new RegExp(`/problems/${code}$`));
+  expect(typeof answer.body.title).toBe("string");
+  expect(typeof answer.body.detail).toBe("string");
+}
+
+describe("requests Node's HTTP parser refuses", () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.each([
+    ["17 KB", 17 * 1024],
+    ["64 KB", 64 * 1024],
+    ["1 MB", 1024 * 1024],
+  ])("answers a %s bearer token with a 431 problem", async (_size, length) => {
+    const request = `GET /gw/sso-qa/notifications/v1/notifications HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${"a".repeat(length)}\r\n\r\n`;
+    expectProblem(await rawExchange(server.port, [request]), 431, "headers-too-large");
+  });
+
+  it("answers a 16 KB query string with a 414 problem", async () => {
+    const request = `GET /apis?q=${"a".repeat(16 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+    expectProblem(await rawExchange(server.port, [request]), 414, "uri-too-long");
+  });
+
+  it.each([
+    ["a malformed request line", "NOT HTTP AT ALL\r\n\r\n"],
+    ["a header without a colon", "GET / HTTP/1.1\r\nHost: localhost\r\nno-colon-here\r\n\r\n"],
+    ["an unknown HTTP version", "GET / HTTP/7.3\r\nHost: localhost\r\n\r\n"],
+    ["both Content-Length and chunked framing", "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"],
+    ["a chunk size that is not hexadecimal", "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"],
+  ])("answers %s with a 400 problem", async (_what, request) => {
+    expectProblem(await rawExchange(server.port, [request]), 400, "malformed-request");
+  });
+
+  it("answers oversized chunk extensions with a 413 problem", async () => {
+    const head = "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n";
+    expectProblem(await rawExchange(server.port, [head, `1;${"x".repeat(20 * 1024)}\r\na\r\n0\r\n\r\n`]), 413, "payload-too-large");
+  });
+});
+
+describe("a request that does not arrive in time", () => {
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = createServer({ headersTimeout: 300, requestTimeout: 300, connectionsCheckingInterval: 50 }, (_req, res) => res.end("ok"));
+    attachClientErrorHandler(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as { port: number }).port;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("gets a 408 problem", async () => {
+    expectProblem(await rawExchange(port, ["GET / HTTP/1.1\r\nHost: localhost\r\n"]), 408, "request-timeout");
+  });
+});
