@@ -12,6 +12,7 @@ import { nodeHeaders, nodeRequest, writePlainResponse } from "./lib/http/node-me
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
+import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, seed } from "./prisma/seed";
 import { applyMigrations } from "./scripts/db/migrations";
 import { type Portal, startPortal } from "./server/portal";
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   });
   server.listen(port, () => log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`));
   startSecretExpirySweeps();
+  startRequestLogRetention();
   // Requests under way finish, then the buffered request log and credential use are written
   // and the portal thread stops.
   const stop = () =>

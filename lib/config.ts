@@ -30,6 +30,7 @@ const envSchema = z
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+    REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -74,6 +75,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
         ? { issuer: parsed.OIDC_ISSUER, clientId: parsed.OIDC_CLIENT_ID, clientSecret: parsed.OIDC_CLIENT_SECRET }
         : undefined,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
+    requestLogRetentionDays: parsed.REQUEST_LOG_RETENTION_DAYS,
   };
 }
 
