@@ -12,6 +12,7 @@ import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
+import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, type SeedReport } from "./prisma/seed";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
 import { type Portal, startPortal } from "./server/portal";
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`);
   const metricsServer = startMetricsListener(log);
   startSecretExpirySweeps();
+  startRequestLogRetention();
   stopOnSignals(server, async () => {
     metricsServer?.close();
     await portal.stop();

@@ -19,16 +19,15 @@ test("the Client Credentials tab tells where to get credentials and how to call,
   await page.goto("/apis/notifications");
   await page.getByRole("navigation", { name: "API sections" }).getByRole("link", { name: "Client Credentials" }).click();
   await expect(page).toHaveURL(/tab=credentials&env=sso-qa/);
-  await expect(page.getByRole("heading", { name: "Get Global SSO credentials for Global SSO QA" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Settings → Client Credentials" })).toHaveAttribute("href", "/settings/credentials");
-  await expect(page.getByRole("main").getByRole("link", { name: "Contact Us" })).toHaveAttribute("href", "/contact");
-  await expect(page.getByText(`curl -X POST '${baseURL}/gw/sso-qa/oauth2/token'`)).toBeVisible();
-  await expect(page.getByText(`curl '${baseURL}/gw/sso-qa/notifications/v1/notifications'`)).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Your Global SSO credentials for Global SSO QA" })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+  for (const language of ["curl", "JavaScript (Node.js 20+)", "Python 3"]) {
+    await expect(page.getByRole("figure").filter({ hasText: `${language}: first call` })).toContainText(`${baseURL}/gw/sso-qa/oauth2/token`);
+  }
   await page.getByRole("navigation", { name: "Environment" }).getByRole("link", { name: "Platform Production" }).click();
   await expect(page).toHaveURL(/tab=credentials&env=platform-prod/);
-  await expect(page.getByRole("heading", { name: "Get Platform credentials for Platform Production" })).toBeVisible();
-  await expect(page.getByText("Credentials for Platform Production need an administrator's approval.")).toBeVisible();
-  await expect(page.getByText(`curl -X POST '${baseURL}/gw/platform-prod/oauth2/token'`)).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Your Platform credentials for Platform Production" })).toBeVisible();
+  await expect(page.getByRole("figure").filter({ hasText: "curl: first call" })).toContainText(`curl -sS -X POST '${baseURL}/gw/platform-prod/oauth2/token'`);
 });
 
 test("the Reference tab authorizes with a pasted token, calls the gateway, and keeps the token across a reload", async ({ page, baseURL }) => {

@@ -23,6 +23,19 @@ test("a visitor finds the Notifications API by searching and opens it", async ({
   await expect(page.getByRole("heading", { level: 1, name: "Notifications API" })).toBeVisible();
 });
 
+test("searching for an operation's path or summary finds its API and names the operation", async ({ page }) => {
+  for (const query of ["/v1/notifications/{id}", "Fetch one notification"]) {
+    await page.goto("/apis");
+    await page.getByRole("searchbox", { name: "Search APIs" }).fill(query);
+    await page.getByRole("searchbox", { name: "Search APIs" }).press("Enter");
+    await expect(cardTitles(page)).toHaveText(["Notifications API"]);
+    const operations = cards(page).getByRole("list", { name: "Matching operations" });
+    await expect(operations).toContainText("GET /v1/notifications/{id} — Fetch one notification");
+  }
+  await cards(page).getByRole("list", { name: "Matching operations" }).getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/apis\/notifications\?tab=reference$/);
+});
+
 test("the filters narrow the catalog and stay in the URL", async ({ page }) => {
   await page.goto("/apis");
   await page.getByLabel("Credential type").selectOption("platform");
@@ -78,6 +91,6 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("heading", { name: "Changelog" })).toBeVisible();
     await expect(page.getByText("5 December 2022").first()).toBeVisible();
     await page.getByRole("link", { name: "Client Credentials" }).click();
-    await expect(page.getByRole("heading", { name: "Get Global SSO credentials for Global SSO QA" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your Global SSO credentials for Global SSO QA" })).toBeVisible();
   });
 });

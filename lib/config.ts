@@ -46,6 +46,7 @@ const envSchema = z
     SIGNUP: z.enum(["open", "approval", "closed"]).default("approval"),
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -94,6 +95,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
     metricsToken: parsed.METRICS_TOKEN,
     metricsPort: parsed.METRICS_PORT,
     trustedProxies: parseTrustedProxies(parsed.TRUSTED_PROXIES),
+    requestLogRetentionDays: parsed.REQUEST_LOG_RETENTION_DAYS,
   };
 }
 

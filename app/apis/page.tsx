@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { ApiCard } from "@/components/catalog/api-card";
 import { CatalogFilters } from "@/components/catalog/catalog-filters";
 import { listCatalogApis } from "@/lib/catalog/catalog-api";
-import { catalogFilterSchema, filterCatalog } from "@/lib/catalog/catalog-filter";
+import { catalogFilterSchema, filterCatalog, matchingOperations } from "@/lib/catalog/catalog-filter";
+import { withOperations } from "@/lib/catalog/catalog-operations";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 
@@ -12,7 +13,8 @@ export const metadata: Metadata = { title: "API catalog" };
 
 export default async function CatalogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const filter = catalogFilterSchema.parse(await searchParams);
-  const apis = await listCatalogApis(db(), { pinnedEnvironment: config().portalEnvironment });
+  const { portalEnvironment, publicUrl } = config();
+  const apis = withOperations(await listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), publicUrl);
   const environments = [...new Map(apis.flatMap((api) => api.environments).map((env) => [env.slug, env])).values()];
   const shown = filterCatalog(apis, filter);
   return (
@@ -37,7 +39,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
         <ul className="grid gap-4 md:grid-cols-2">
           {shown.map((api) => (
             <li key={api.slug} className="flex">
-              <ApiCard api={api} />
+              <ApiCard api={api} matchingOperations={matchingOperations(api.operations, filter.q)} />
             </li>
           ))}
         </ul>

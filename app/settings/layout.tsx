@@ -4,6 +4,7 @@ import { SectionNav } from "@/components/section-nav";
 const SECTIONS = [
   { href: "/settings/credentials", label: "Client Credentials" },
   { href: "/settings/requests", label: "Requests" },
+  { href: "/settings/usage", label: "Usage" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

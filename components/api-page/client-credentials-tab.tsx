@@ -1,16 +1,13 @@
-import Link from "next/link";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { CREDENTIAL_TYPE_LABELS } from "@/lib/catalog/catalog-filter";
-import { firstCallCurl, tokenRequestCurl } from "@/lib/catalog/curl-examples";
 import { tokenEndpointUrl } from "@/lib/catalog/environment-urls";
 import type { FirstCall } from "@/lib/catalog/first-call";
-import { CodeExample } from "./code-example";
+import { CodeSamples } from "./code-samples";
+import { MyCredentials } from "./my-credentials";
 
-type Props = { api: CatalogApi; env: CatalogEnvironment; publicUrl: string; firstCall?: FirstCall };
+type Props = { api: CatalogApi; env: CatalogEnvironment; envParam?: string; publicUrl: string; firstCall?: FirstCall };
 
-const LINK = "text-blue-800 underline";
-
-export function ClientCredentialsTab({ api, env, publicUrl, firstCall }: Props) {
+export function ClientCredentialsTab({ api, env, envParam, publicUrl, firstCall }: Props) {
   const tokenEndpoint = tokenEndpointUrl(publicUrl, env.slug);
   const typeLabel = CREDENTIAL_TYPE_LABELS[env.credentialType];
   return (
@@ -46,52 +43,29 @@ export function ClientCredentialsTab({ api, env, publicUrl, firstCall }: Props) 
         </ul>
       </section>
 
-      <section aria-labelledby="credentials-how" className="space-y-2">
-        <h2 id="credentials-how" className="text-xl font-semibold">
-          {`Get ${typeLabel} credentials for ${env.name}`}
+      <section aria-labelledby="credentials-mine" className="space-y-3">
+        <h2 id="credentials-mine" className="text-xl font-semibold">
+          {`Your ${typeLabel} credentials for ${env.name}`}
         </h2>
-        {env.selfService ? (
-          <p className="text-slate-800">
-            Sign in and create a client ID and secret for {env.name} under{" "}
-            <Link href="/settings/credentials" className={LINK}>
-              Settings → Client Credentials
-            </Link>
-            . The secret is shown once, so store it somewhere safe. No account, or need help?{" "}
-            <Link href="/contact" className={LINK}>
-              Contact Us
-            </Link>
-            .
-          </p>
-        ) : (
-          <p className="text-slate-800">
-            Credentials for {env.name} need an administrator&apos;s approval. Request them from{" "}
-            <Link href="/settings/credentials" className={LINK}>
-              Settings → Client Credentials
-            </Link>{" "}
-            or through{" "}
-            <Link href="/contact" className={LINK}>
-              Contact Us
-            </Link>
-            ; once approved, you generate the secret yourself in Settings.
-          </p>
-        )}
+        <MyCredentials api={api} env={env} envParam={envParam} />
       </section>
 
       <section aria-labelledby="credentials-examples" className="space-y-4">
         <h2 id="credentials-examples" className="text-xl font-semibold">
-          {`Try it from a terminal (${env.name})`}
+          {`Call it from a program (${env.name})`}
         </h2>
         <p className="text-slate-800">
-          Set <code className="font-mono">CLIENT_ID</code> and <code className="font-mono">CLIENT_SECRET</code>, exchange
-          them for an access token at <span className="break-all font-mono">{tokenEndpoint}</span>, then put the{" "}
-          <code className="font-mono">access_token</code> from the answer in <code className="font-mono">ACCESS_TOKEN</code>.
+          Each sample is a complete program: it reads <code className="font-mono">CLIENT_ID</code> and{" "}
+          <code className="font-mono">CLIENT_SECRET</code> from the environment, exchanges them for an access token at{" "}
+          <span className="break-all font-mono">{tokenEndpoint}</span>, makes the call and prints the response body.
         </p>
-        <CodeExample title="Token request" code={tokenRequestCurl(tokenEndpoint, api.scopes.map((scope) => scope.name))} />
-        {firstCall && (
-          <CodeExample
-            title={firstCall.apiName === api.name ? "First call" : `First call (${firstCall.apiName})`}
-            code={firstCallCurl(firstCall.serverUrl, firstCall.path)}
+        {firstCall ? (
+          <CodeSamples
+            call={{ tokenEndpoint, serverUrl: firstCall.serverUrl, operation: firstCall.operation }}
+            context={firstCall.apiName === api.name ? "first call" : `first call (${firstCall.apiName})`}
           />
+        ) : (
+          <p className="text-slate-800">This environment offers no API to call with the token yet.</p>
         )}
       </section>
     </div>

@@ -13,11 +13,20 @@ export function parseTab(value: string | string[] | undefined): ApiTab {
   return API_TABS.find((tab) => tab.id === first)?.id ?? "overview";
 }
 
-/** The API page URL; the environment stays in it unless the deployment is pinned to one. */
-export function apiPageHref(slug: string, { tab, env }: { tab: ApiTab; env?: string }): string {
+/**
+ * The API page URL; the environment stays in it unless the deployment is pinned to one.
+ * `tryIt` marks the Reference visit of someone who asked to try the API: it applies their test token at once.
+ */
+export function apiPageHref(slug: string, { tab, env, tryIt }: { tab: ApiTab; env?: string; tryIt?: boolean }): string {
   const params = new URLSearchParams();
   if (tab !== "overview") params.set("tab", tab);
   if (env) params.set("env", env);
+  if (tryIt) params.set("try", "1");
   const query = params.toString();
   return `/apis/${slug}${query ? `?${query}` : ""}`;
+}
+
+/** The sign-in page, coming back to `returnTo`. */
+export function signInHref(returnTo: string): string {
+  return `/login?callbackUrl=${encodeURIComponent(returnTo)}`;
 }

@@ -1,5 +1,6 @@
 import { CREDENTIAL_TYPE_LABELS } from "@/lib/catalog/catalog-filter";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
+import { Markdown } from "@/components/markdown";
 import { formatLongDate } from "./format-date";
 import { SpecLinks } from "./spec-links";
 
@@ -11,7 +12,7 @@ export function OverviewTab({ api, env }: { api: CatalogApi; env: CatalogEnviron
           <h2 id="overview-description" className="text-xl font-semibold">
             Description
           </h2>
-          <p className="text-slate-800">{api.description}</p>
+          <Markdown source={api.description} />
         </section>
         {api.scopes.length > 0 && (
           <section aria-labelledby="overview-scopes" className="space-y-2">
@@ -40,7 +41,7 @@ export function OverviewTab({ api, env }: { api: CatalogApi; env: CatalogEnviron
                   <h3 className="font-semibold">
                     {entry.version} <span className="font-normal text-slate-700">· {formatLongDate(entry.date)}</span>
                   </h3>
-                  <p className="mt-1 text-slate-800">{entry.notes}</p>
+                  <Markdown source={entry.notes} className="mt-1" />
                 </li>
               ))}
             </ol>

@@ -1,5 +1,7 @@
 import { SwaggerReference } from "@/components/swagger/swagger-reference";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
+import { firstGetOperation, listOperations } from "@/lib/catalog/operations";
+import { OperationSamples } from "./operation-samples";
 import { SpecLinks } from "./spec-links";
 import { TestTokenSlot } from "./test-token-slot";
 
@@ -8,10 +10,16 @@ type Props = {
   env: CatalogEnvironment;
   spec: Record<string, unknown>;
   serverUrl: string;
+  tokenEndpoint: string;
   bearerScheme?: string;
+  envParam?: string;
+  /** the visitor asked to try the API: apply their test token and open the first call */
+  tryIt: boolean;
 };
 
-export function ReferenceTab({ api, env, spec, serverUrl, bearerScheme }: Props) {
+export function ReferenceTab({ api, env, spec, serverUrl, tokenEndpoint, bearerScheme, envParam, tryIt }: Props) {
+  const operations = listOperations(spec);
+  const first = firstGetOperation(spec) ?? operations[0];
   return (
     <div className="space-y-4">
       <h2 className="sr-only">Reference</h2>
@@ -20,14 +28,21 @@ export function ReferenceTab({ api, env, spec, serverUrl, bearerScheme }: Props)
           ? `Calls go to the ${env.name} gateway. Get a token from its token endpoint, choose Authorize and paste it; it is kept for later visits in this browser.`
           : `Calls go to the ${env.name} gateway. This API is public: no access token is needed.`}
       </p>
-      <TestTokenSlot api={api} env={env} />
+      <TestTokenSlot api={api} env={env} envParam={envParam} autoApply={tryIt} />
       <noscript>
         <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
           The interactive reference needs JavaScript. Without it, download the OpenAPI document below.
         </p>
       </noscript>
-      <SwaggerReference key={`${api.slug}/${env.slug}`} spec={spec} serverUrl={serverUrl} bearerScheme={bearerScheme} />
+      <SwaggerReference
+        key={`${api.slug}/${env.slug}`}
+        spec={spec}
+        serverUrl={serverUrl}
+        bearerScheme={bearerScheme}
+        expandOperation={tryIt && first?.operationId ? { tag: first.tag, operationId: first.operationId } : undefined}
+      />
       <SpecLinks slug={api.slug} env={env} />
+      {bearerScheme ? <OperationSamples operations={operations} tokenEndpoint={tokenEndpoint} serverUrl={serverUrl} envName={env.name} /> : null}
     </div>
   );
 }

@@ -3,15 +3,19 @@ import { TestTokenButton } from "@/components/settings/test-token-button";
 import { currentUser } from "@/lib/auth/session";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { testTokenCandidates } from "@/lib/portal/test-tokens";
+import { CreateCredentialHere } from "./create-credential-here";
+import { apiPageHref, signInHref } from "./hrefs";
 
-/** A signed-in user's "Use a test token" control on the Reference tab of a protected API. */
-export async function TestTokenSlot({ api, env }: { api: CatalogApi; env: CatalogEnvironment }) {
+type Props = { api: CatalogApi; env: CatalogEnvironment; envParam?: string; autoApply: boolean };
+
+/** A signed-in user's "Use a test token" control on the Reference tab of a protected API, or the step before it. */
+export async function TestTokenSlot({ api, env, envParam, autoApply }: Props) {
   if (api.isPublic) return null;
   const user = await currentUser();
   if (!user) {
     return (
       <p className="text-sm text-slate-700">
-        <Link href={`/login?callbackUrl=${encodeURIComponent(`/apis/${api.slug}?env=${env.slug}&tab=reference`)}`} className="text-blue-700 underline">
+        <Link href={signInHref(apiPageHref(api.slug, { tab: "reference", env: envParam, tryIt: true }))} className="text-blue-700 underline">
           Sign in
         </Link>{" "}
         to try it with a test token for one of your credentials.
@@ -19,16 +23,22 @@ export async function TestTokenSlot({ api, env }: { api: CatalogApi; env: Catalo
     );
   }
   const candidates = await testTokenCandidates(user, env.slug, api.slug);
-  if (candidates.length === 0) {
+  if (candidates.length > 0) return <TestTokenButton candidates={candidates} autoApply={autoApply} />;
+  if (env.selfService) {
     return (
-      <p className="text-sm text-slate-700">
-        You have no credential in {env.name} for this API.{" "}
-        <Link href="/settings/credentials" className="text-blue-700 underline">
-          Get one under Settings
-        </Link>
-        .
-      </p>
+      <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-3">
+        <p className="text-sm text-slate-700">You have no credential in {env.name} for this API. Create one here to try it with a test token.</p>
+        <CreateCredentialHere environment={env.slug} environmentName={env.name} idPrefix="reference" applyTestToken />
+      </div>
     );
   }
-  return <TestTokenButton candidates={candidates} />;
+  return (
+    <p className="text-sm text-slate-700">
+      You have no credential in {env.name} for this API; credentials here need an administrator&apos;s approval.{" "}
+      <Link href="/settings/credentials" className="text-blue-700 underline">
+        Request access under Settings
+      </Link>
+      .
+    </p>
+  );
 }

@@ -1,8 +1,10 @@
 import Link from "next/link";
 import type { CatalogApi } from "@/lib/catalog/catalog-api";
+import type { Operation } from "@/lib/catalog/operations";
 import { AccessBadge, CredentialTypeBadge } from "./badges";
 
-export function ApiCard({ api }: { api: CatalogApi }) {
+/** An API in the catalog; under a search, the operations that match it on their own. */
+export function ApiCard({ api, matchingOperations = [] }: { api: CatalogApi; matchingOperations?: Operation[] }) {
   return (
     <article aria-labelledby={`api-${api.slug}`} className="flex w-full flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -31,6 +33,18 @@ export function ApiCard({ api }: { api: CatalogApi }) {
           {api.tags.map((tag) => (
             <li key={tag} className="rounded bg-slate-100 px-2 py-0.5 text-slate-700">
               {tag}
+            </li>
+          ))}
+        </ul>
+      )}
+      {matchingOperations.length > 0 && (
+        <ul aria-label="Matching operations" className="space-y-1 text-sm">
+          {matchingOperations.map((operation) => (
+            <li key={`${operation.method} ${operation.path}`}>
+              <Link href={`/apis/${api.slug}?tab=reference`} className="text-blue-800 hover:underline">
+                <span className="font-mono font-semibold">{operation.method}</span> <span className="break-all font-mono">{operation.path}</span>
+                {operation.summary ? ` — ${operation.summary}` : ""}
+              </Link>
             </li>
           ))}
         </ul>

@@ -1,25 +1,36 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { authorizeReference } from "@/components/swagger/authorize-event";
 import { INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
 
 type Candidate = { clientId: string; application: string };
 
-/** Mints a 15-minute token on the server and hands it to Swagger UI's Authorize in one click. */
-export function TestTokenButton({ candidates }: { candidates: Candidate[] }) {
+/**
+ * Mints a 15-minute token on the server and hands it to Swagger UI's Authorize in one click;
+ * with `autoApply` (the visitor asked to try the API) for the first credential at once.
+ */
+export function TestTokenButton({ candidates, autoApply = false }: { candidates: Candidate[]; autoApply?: boolean }) {
   const [clientId, setClientId] = useState(candidates[0]!.clientId);
   const [status, setStatus] = useState({ text: "", ok: true });
   const [pending, setPending] = useState(false);
 
-  async function useToken() {
+  async function applyToken() {
     setPending(true);
     const result = await portalFetch<{ accessToken: string; expiresIn: number }>(`/api/portal/credentials/${encodeURIComponent(clientId)}/test-token`, "POST", {});
     setPending(false);
     if (!result.ok) return setStatus({ text: Object.values(result.fieldErrors)[0] ?? result.message, ok: false });
-    window.dispatchEvent(new CustomEvent("gatehouse:authorize", { detail: { token: result.data.accessToken } }));
+    authorizeReference(result.data.accessToken);
     setStatus({ text: `Test token applied; it expires in ${Math.round(result.data.expiresIn / 60)} minutes.`, ok: true });
   }
+
+  const applied = useRef(false);
+  useEffect(() => {
+    if (!autoApply || applied.current) return;
+    applied.current = true;
+    void applyToken();
+  });
 
   return (
     <div className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3">
@@ -35,7 +46,7 @@ export function TestTokenButton({ candidates }: { candidates: Candidate[] }) {
           ))}
         </select>
       </div>
-      <button type="button" disabled={pending} onClick={useToken} className={SECONDARY_BUTTON_CLASS}>
+      <button type="button" disabled={pending} onClick={applyToken} className={SECONDARY_BUTTON_CLASS}>
         Use a test token
       </button>
       {status.text ? (

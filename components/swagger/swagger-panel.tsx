@@ -6,6 +6,7 @@ import SwaggerUI from "swagger-ui-react";
 import "swagger-ui-react/swagger-ui.css";
 import "./swagger-overrides.css";
 import { withoutOptionalParameterExamples } from "@/lib/catalog/try-it-parameters";
+import { onReferenceAuthorize } from "./authorize-event";
 import { problemAdvicePlugin, singleServerPlugin } from "./plugins";
 
 export type SwaggerPanelProps = {
@@ -13,15 +14,16 @@ export type SwaggerPanelProps = {
   serverUrl: string;
   /** the spec's bearer security scheme; absent for public APIs, which show no Authorize control */
   bearerScheme?: string;
+  /** an operation to show expanded, ready to Execute */
+  expandOperation?: { tag: string; operationId: string };
 };
 
 /** The parts of Swagger UI's system this component drives. */
 type SwaggerSystem = {
   preauthorizeApiKey(scheme: string, value: string): void;
   authActions: { persistAuthorizationIfNeeded(): void };
+  layoutActions: { show(isShownKey: string[], shown: boolean): void };
 };
-
-export const AUTHORIZE_EVENT = "gatehouse:authorize";
 
 /** What an unlabelled form control of Swagger UI is about, from where it sits. */
 function controlLabel(control: Element): string {
@@ -64,7 +66,7 @@ function withoutCredentials<R extends { credentials?: RequestCredentials }>(requ
   return request;
 }
 
-export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerPanelProps) {
+export default function SwaggerPanel({ spec, serverUrl, bearerScheme, expandOperation }: SwaggerPanelProps) {
   const container = useRef<HTMLElement>(null);
   const system = useRef<SwaggerSystem | null>(null);
   const waitingToken = useRef<string | null>(null);
@@ -82,12 +84,7 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerP
       system.current.preauthorizeApiKey(scheme, token);
       system.current.authActions.persistAuthorizationIfNeeded();
     }
-    function onAuthorize(event: Event) {
-      const token = (event as CustomEvent<{ token?: unknown }>).detail?.token;
-      if (typeof token === "string" && token !== "") authorize(token);
-    }
-    window.addEventListener(AUTHORIZE_EVENT, onAuthorize);
-    return () => window.removeEventListener(AUTHORIZE_EVENT, onAuthorize);
+    return onReferenceAuthorize(authorize);
   }, [bearerScheme]);
 
   useEffect(() => {
@@ -111,6 +108,7 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme }: SwaggerP
         defaultModelsExpandDepth={0}
         onComplete={(instance) => {
           system.current = instance as unknown as SwaggerSystem;
+          if (expandOperation) system.current.layoutActions.show(["operations", expandOperation.tag, expandOperation.operationId], true);
           if (waitingToken.current && bearerScheme) {
             system.current.preauthorizeApiKey(bearerScheme, waitingToken.current);
             system.current.authActions.persistAuthorizationIfNeeded();

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { catalogFilterSchema, filterCatalog } from "./catalog-filter";
+import { catalogFilterSchema, filterCatalog, matchingOperations } from "./catalog-filter";
 
 const NOTIFICATIONS = {
   name: "Notifications API",
   summary: "Inbox",
   description: "Notices per environment.",
   tags: ["messaging"],
+  operations: [
+    { method: "GET", path: "/v1/notifications", summary: "List notifications" },
+    { method: "GET", path: "/v1/notifications/{id}", summary: "Fetch one notification" },
+  ],
   environments: [
     { slug: "sso-qa", credentialType: "GLOBAL_SSO" as const },
     { slug: "platform-dev", credentialType: "PLATFORM" as const },
@@ -28,6 +32,15 @@ describe("catalog filter", () => {
     expect(filter({ q: "oauth sso" })).toEqual(["Global SSO Access Token"]);
     expect(filter({ q: "oauth notices" })).toEqual([]);
     expect(filter({})).toEqual(["Notifications API", "Global SSO Access Token"]);
+  });
+
+  it("also matches operations by method, path and summary, and names the operations that match on their own", () => {
+    expect(filter({ q: "/v1/notifications/{id}" })).toEqual(["Notifications API"]);
+    expect(filter({ q: "fetch ONE notification" })).toEqual(["Notifications API"]);
+    expect(filter({ q: "delete /v1/notifications" })).toEqual([]);
+    expect(matchingOperations(NOTIFICATIONS.operations, "get {id}").map((operation) => operation.summary)).toEqual(["Fetch one notification"]);
+    expect(matchingOperations(NOTIFICATIONS.operations, "messaging")).toEqual([]);
+    expect(matchingOperations(NOTIFICATIONS.operations, " ")).toEqual([]);
   });
 
   it("needs one environment that satisfies the environment and the credential type at once", () => {

@@ -23,26 +23,41 @@ export const catalogFilterSchema = z.object({
 });
 export type CatalogFilter = z.infer<typeof catalogFilterSchema>;
 
+export type SearchableOperation = { method: string; path: string; summary: string };
+
 type Filterable = {
   name: string;
   summary: string;
   description: string;
   tags: string[];
   environments: { slug: string; credentialType: CredentialType }[];
+  operations?: SearchableOperation[];
 };
 
+function terms(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+function containsAll(texts: string[], query: string): boolean {
+  const haystack = texts.join("\n").toLowerCase();
+  return terms(query).every((term) => haystack.includes(term));
+}
+
+const operationTexts = (operation: SearchableOperation) => [operation.method, operation.path, operation.summary];
+
 function matchesSearch(api: Filterable, query: string): boolean {
-  const haystack = [api.name, api.summary, api.description, ...api.tags].join("\n").toLowerCase();
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((term) => haystack.includes(term));
+  return containsAll([api.name, api.summary, api.description, ...api.tags, ...(api.operations ?? []).flatMap(operationTexts)], query);
+}
+
+/** The operations that match every search term on their own (method, path, summary); none without a search. */
+export function matchingOperations<O extends SearchableOperation>(operations: O[], query: string): O[] {
+  if (terms(query).length === 0) return [];
+  return operations.filter((operation) => containsAll(operationTexts(operation), query));
 }
 
 /**
- * APIs matching every search term (in name, summary, description or tags) and
- * offered in an environment that satisfies both filters at once.
+ * APIs matching every search term (in name, summary, description, tags or
+ * operations) and offered in an environment that satisfies both filters at once.
  */
 export function filterCatalog<T extends Filterable>(apis: T[], filter: CatalogFilter): T[] {
   const credentialType = filter.type ? CREDENTIAL_TYPE_PARAMS[filter.type] : undefined;

@@ -124,11 +124,10 @@ describe("configuration from .env only", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const recipe = /### Call an API[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
     const { clientId, clientSecret } = seededClient("sso-qa");
-    const script = (secret: string) =>
-      recipe.replace(/^CLIENT_ID=.*$/m, `CLIENT_ID=${clientId} CLIENT_SECRET=${secret}`).replaceAll("http://localhost:3000", `http://127.0.0.1:${port}`);
-    const called = await run("bash", ["-c", script(clientSecret)], { env: { ...BARE_ENV, NODE_ENV: "production" } });
+    const script = recipe.replaceAll("http://localhost:3000", `http://127.0.0.1:${port}`);
+    const called = await run("sh", ["-c", script], { env: { ...BARE_ENV, NODE_ENV: "production", CLIENT_ID: clientId, CLIENT_SECRET: clientSecret } });
     expect(JSON.parse(called.stdout)).toHaveProperty("items");
-    const failed = await run("bash", ["-c", script("gsk_wrong")], { env: { ...BARE_ENV, NODE_ENV: "production" } }).then(
+    const failed = await run("sh", ["-c", script], { env: { ...BARE_ENV, NODE_ENV: "production", CLIENT_ID: clientId, CLIENT_SECRET: "gsk_wrong" } }).then(
       () => undefined,
       (error: { code: number; stdout: string; stderr: string }) => error,
     );

@@ -79,23 +79,23 @@ describe("API page /apis/{api}", () => {
     expect(html).toMatch(/<a aria-current="page"[^>]*href="\/apis\/notifications\?env=sso-qa">Overview<\/a>/);
   });
 
-  it("moves the token endpoint and the examples with the environment on the Client Credentials tab", async () => {
+  it("moves the token endpoint and the code samples with the environment on the Client Credentials tab", async () => {
     const { status, html } = await page("/apis/notifications?tab=credentials&env=platform-dev");
     expect(status).toBe(200);
-    expect(html).toContain("Get Platform credentials for Platform Development");
-    expect(html).toContain(`curl -X POST &#x27;${server.url}/gw/platform-dev/oauth2/token&#x27;`);
-    expect(html).toContain("scope=notifications:read notifications:write");
-    expect(html).toContain(`curl &#x27;${server.url}/gw/platform-dev/notifications/v1/notifications&#x27;`);
+    expect(html).toContain("Your Platform credentials for Platform Development");
+    expect(html).toContain(`curl -sS -X POST &#x27;${server.url}/gw/platform-dev/oauth2/token&#x27;`);
+    expect(html).toContain(`-X GET &#x27;${server.url}/gw/platform-dev/notifications/v1/notifications&#x27;`);
+    expect(html).toContain(`fetch(&quot;${server.url}/gw/platform-dev/notifications/v1/notifications&quot;`);
+    expect(html).toContain(`&quot;${server.url}/gw/platform-dev/oauth2/token&quot;,\n    data=urllib.parse.urlencode`);
     for (const env of ["sso-qa", "sso-prod", "platform-dev", "platform-prod"]) expect(html).toContain(`${server.url}/gw/${env}/oauth2/token`);
-    expect(html).toContain('href="/settings/credentials"');
-    expect(html).toContain('href="/contact"');
+    expect(html).toContain(`href="/login?callbackUrl=${encodeURIComponent("/apis/notifications?tab=credentials&env=platform-dev")}"`);
   });
 
   it("shows a token API's first call against a protected API it unlocks", async () => {
     const { html } = await page("/apis/global-sso-token?tab=credentials&env=sso-qa");
     expect(html).toContain(`${server.url}/gw/sso-qa/oauth2/token`);
-    expect(html).not.toContain("--data-urlencode");
-    expect(html).toContain("First call (Notifications API)");
+    expect(html).toContain("curl: first call (Notifications API)");
+    expect(html).toContain(`${server.url}/gw/sso-qa/notifications/v1/notifications`);
   });
 
   it("renders the Reference tab shell on the server, with the spec for the chosen environment", async () => {

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
-import { UsageChart } from "@/components/admin/usage-chart";
+import { UsagePanels } from "@/components/usage/usage-panels";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { USAGE_WINDOWS, type UsageBreakdown, type UsageWindow, usageReport } from "@/lib/portal/usage";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
+import { parseUsageRange, USAGE_RANGES, type UsageCount, usageReport } from "@/lib/usage/usage-report";
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
 
-function Breakdown({ title, rows }: { title: string; rows: UsageBreakdown[] }) {
+function Breakdown({ title, rows, label = (key) => key }: { title: string; rows: UsageCount[]; label?: (key: string) => string }) {
   return (
     <table className="w-full border-collapse bg-white text-left text-sm">
       <caption className="p-2 text-left font-medium">{title}</caption>
@@ -27,7 +27,7 @@ function Breakdown({ title, rows }: { title: string; rows: UsageBreakdown[] }) {
         ) : (
           rows.map((row) => (
             <tr key={row.key} className="border-b border-slate-200">
-              <td className="break-all p-2">{row.label}</td>
+              <td className="break-all p-2">{label(row.key)}</td>
               <td className="p-2">{row.requests}</td>
               <td className="p-2">{row.errors}</td>
             </tr>
@@ -41,24 +41,30 @@ function Breakdown({ title, rows }: { title: string; rows: UsageBreakdown[] }) {
 export default async function AdminUsagePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin("/admin/usage");
   const params = await searchParams;
-  const query = { api: firstParam(params.api, 100), environment: firstParam(params.environment, 100), clientId: firstParam(params.clientId, 100) };
-  const window: UsageWindow = firstParam(params.window) === "7d" ? "7d" : "24h";
+  const query = { api: firstParam(params.api, 100) || undefined, environment: firstParam(params.environment, 100) || undefined, clientId: firstParam(params.clientId, 100) || undefined };
+  const range = parseUsageRange(firstParam(params.range));
   const [report, apis, environments] = await Promise.all([
-    usageReport({ window, api: query.api || undefined, environment: query.environment || undefined, clientId: query.clientId || undefined }),
+    usageReport(db(), { clients: query.clientId ? [query.clientId] : "all", api: query.api, environment: query.environment }, range),
     db().api.findMany({ orderBy: { name: "asc" }, select: { slug: true, name: true } }),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
   ]);
-  const label = (start: Date) => start.toISOString().slice(window === "7d" ? 5 : 11, 16).replace("T", " ");
+  const clientIds = report.byClient.map((row) => row.key).filter(Boolean);
+  const applications = new Map(
+    (clientIds.length > 0
+      ? await db().credential.findMany({ where: { clientId: { in: clientIds } }, select: { clientId: true, application: { select: { name: true } } } })
+      : []
+    ).map((credential) => [credential.clientId, credential.application.name]),
+  );
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Usage</h1>
       <form method="get" className="flex flex-wrap items-end gap-3 text-sm">
         <label className="space-y-1">
           <span className="block font-medium">Period</span>
-          <select name="window" defaultValue={window} className="rounded border border-slate-400 px-2 py-1">
-            {Object.keys(USAGE_WINDOWS).map((key) => (
+          <select name="range" defaultValue={range} className="rounded border border-slate-400 px-2 py-1">
+            {Object.entries(USAGE_RANGES).map(([key, value]) => (
               <option key={key} value={key}>
-                Last {key}
+                {value.label}
               </option>
             ))}
           </select>
@@ -93,19 +99,11 @@ export default async function AdminUsagePage({ searchParams }: { searchParams: P
           Show
         </button>
       </form>
-      <p className="text-sm text-slate-700">
-        Since {report.since.toISOString().slice(0, 16).replace("T", " ")} UTC, in {report.bucketMinutes / 60}-hour steps.
-        {report.sampled ? " Only the newest 200,000 requests are counted." : ""}
-      </p>
-      <div className="grid gap-4 lg:grid-cols-3">
-        <UsageChart title="Requests" unit="requests" points={report.series.map((bucket) => ({ label: label(bucket.start), value: bucket.requests }))} />
-        <UsageChart title="Errors (status 400 and above)" unit="errors" points={report.series.map((bucket) => ({ label: label(bucket.start), value: bucket.errors }))} />
-        <UsageChart title="Latency, 95th percentile" unit="ms" points={report.series.map((bucket) => ({ label: label(bucket.start), value: bucket.p95LatencyMs }))} />
-      </div>
+      <UsagePanels report={report} />
       <div className="grid gap-4 lg:grid-cols-3">
         <Breakdown title="By API" rows={report.byApi} />
         <Breakdown title="By environment" rows={report.byEnvironment} />
-        <Breakdown title="By application" rows={report.byApplication} />
+        <Breakdown title="By application" rows={report.byClient} label={(key) => (key ? `${applications.get(key) ?? "unknown"} (${key})` : "anonymous")} />
       </div>
     </div>
   );

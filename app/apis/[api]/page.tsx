@@ -8,12 +8,13 @@ import { EnvironmentSwitcher } from "@/components/api-page/environment-switcher"
 import { parseTab } from "@/components/api-page/hrefs";
 import { OverviewTab } from "@/components/api-page/overview-tab";
 import { ReferenceTab } from "@/components/api-page/reference-tab";
+import { TryItLink } from "@/components/api-page/try-it-link";
 import { AccessBadge, CredentialTypeBadge } from "@/components/catalog/badges";
 import { apiDocument } from "@/lib/catalog/api-document";
 import { bearerSchemeName } from "@/lib/catalog/bearer-scheme";
 import { findCatalogApi } from "@/lib/catalog/catalog-api";
 import { findFirstCall } from "@/lib/catalog/first-call";
-import { apiServerUrl, selectEnvironment } from "@/lib/catalog/environment-urls";
+import { apiServerUrl, selectEnvironment, tokenEndpointUrl } from "@/lib/catalog/environment-urls";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
@@ -34,7 +35,7 @@ async function loadView({ params, searchParams }: Props) {
   const api = await findApi(slug, portalEnvironment);
   const env = api && selectEnvironment(api.environments, firstParam(query.env));
   if (!api || !env) notFound();
-  return { api, env, tab: parseTab(query.tab), pinned: portalEnvironment !== undefined };
+  return { api, env, tab: parseTab(query.tab), tryIt: firstParam(query.try) === "1", pinned: portalEnvironment !== undefined };
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
@@ -43,7 +44,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 }
 
 export default async function ApiPage(props: Props) {
-  const { api, env, tab, pinned } = await loadView(props);
+  const { api, env, tab, tryIt, pinned } = await loadView(props);
   const { publicUrl, portalEnvironment } = config();
   const envParam = pinned ? undefined : env.slug;
   const document = tab === "overview" ? undefined : apiDocument(api, env, publicUrl);
@@ -63,6 +64,7 @@ export default async function ApiPage(props: Props) {
           <CredentialTypeBadge type={env.credentialType} />
         </div>
         <p className="max-w-3xl text-lg text-slate-700">{api.summary}</p>
+        {!api.isPublic && tab !== "reference" && <TryItLink slug={api.slug} env={envParam} />}
         {pinned ? (
           <p className="text-sm text-slate-700">{`Environment: ${env.name}`}</p>
         ) : (
@@ -77,13 +79,17 @@ export default async function ApiPage(props: Props) {
           env={env}
           spec={document}
           serverUrl={apiServerUrl(publicUrl, api, env.slug)}
+          tokenEndpoint={tokenEndpointUrl(publicUrl, env.slug)}
           bearerScheme={api.isPublic ? undefined : bearerSchemeName(document)}
+          envParam={envParam}
+          tryIt={tryIt}
         />
       )}
       {tab === "credentials" && document && (
         <ClientCredentialsTab
           api={api}
           env={env}
+          envParam={envParam}
           publicUrl={publicUrl}
           firstCall={await findFirstCall(db(), { api, env, document, publicUrl, pinnedEnvironment: portalEnvironment })}
         />

@@ -48,7 +48,11 @@ export default async function ProblemPage({ params }: Props) {
       </section>
       <p className="text-slate-800">
         Every problem answer is an RFC 9457 <code className="font-mono">application/problem+json</code> document with a{" "}
-        <code className="font-mono">requestId</code>; quote it when you{" "}
+        <code className="font-mono">requestId</code>; look it up under{" "}
+        <Link href="/settings/usage" className="text-blue-800 underline">
+          Settings → Usage
+        </Link>{" "}
+        (field &quot;Request ID&quot;) to see what the gateway recorded for your request, and quote it when you{" "}
         <Link href="/contact" className="text-blue-800 underline">
           contact us
         </Link>

@@ -1,0 +1,98 @@
+import type { Metadata } from "next";
+import { RequestLookupResult } from "@/components/usage/request-lookup-result";
+import { UsagePanels } from "@/components/usage/usage-panels";
+import { requireUser } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { firstParam, type SearchParams } from "@/lib/http/search-params";
+import { findMyRequest, myClients } from "@/lib/usage/my-usage";
+import { parseUsageRange, USAGE_RANGES, usageReport } from "@/lib/usage/usage-report";
+
+export const metadata: Metadata = { title: "Usage" };
+export const dynamic = "force-dynamic";
+
+const CONTROL = "rounded border border-slate-400 bg-white px-2 py-1";
+
+export default async function MyUsagePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const user = await requireUser("/settings/usage");
+  const params = await searchParams;
+  const range = parseUsageRange(firstParam(params.range));
+  const requestId = firstParam(params.requestId, 200)?.trim() ?? "";
+  const clients = await myClients(db(), user);
+  const chosen = clients.find((client) => client.clientId === firstParam(params.client, 100));
+  const [report, found] = await Promise.all([
+    usageReport(db(), { clients: chosen ? [chosen.clientId] : clients.map((client) => client.clientId) }, range),
+    requestId ? findMyRequest(db(), user, requestId) : Promise.resolve(null),
+  ]);
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-bold">Usage</h1>
+      <section aria-labelledby="request-lookup" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="request-lookup" className="text-lg font-semibold">
+          Look up a request
+        </h2>
+        <p className="text-sm text-slate-700">
+          Every gateway answer carries an <code className="font-mono">X-Request-Id</code> header, and every problem body a{" "}
+          <code className="font-mono">requestId</code>. Paste one to see what the gateway recorded for it; only your own
+          credentials&apos; requests of the last days are found.
+        </p>
+        <form method="get" className="flex flex-wrap items-end gap-3 text-sm">
+          <div className="space-y-1">
+            <label htmlFor="requestId" className="block font-medium">
+              Request ID
+            </label>
+            <input id="requestId" name="requestId" defaultValue={requestId} maxLength={200} className={`${CONTROL} w-72 max-w-full font-mono`} />
+          </div>
+          <input type="hidden" name="range" value={range} />
+          {chosen ? <input type="hidden" name="client" value={chosen.clientId} /> : null}
+          <button type="submit" className="rounded-md bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800">
+            Look up
+          </button>
+        </form>
+        {requestId ? <RequestLookupResult requestId={requestId} found={found} /> : null}
+      </section>
+
+      <section aria-labelledby="my-usage" className="space-y-4">
+        <h2 id="my-usage" className="text-lg font-semibold">
+          Your traffic
+        </h2>
+        {clients.length === 0 ? (
+          <p className="text-slate-700">You have no credentials yet, so there is no traffic to show.</p>
+        ) : (
+          <>
+            <form method="get" className="flex flex-wrap items-end gap-3 text-sm">
+              <div className="space-y-1">
+                <label htmlFor="usage-client" className="block font-medium">
+                  Application and environment
+                </label>
+                <select id="usage-client" name="client" defaultValue={chosen?.clientId ?? ""} className={CONTROL}>
+                  <option value="">All your credentials</option>
+                  {clients.map((client) => (
+                    <option key={client.clientId} value={client.clientId}>
+                      {`${client.application} — ${client.environmentName} (${client.clientId})`}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="space-y-1">
+                <label htmlFor="usage-range" className="block font-medium">
+                  Period
+                </label>
+                <select id="usage-range" name="range" defaultValue={range} className={CONTROL}>
+                  {Object.entries(USAGE_RANGES).map(([key, value]) => (
+                    <option key={key} value={key}>
+                      {value.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <button type="submit" className="rounded-md border border-slate-400 bg-white px-3 py-1.5 font-medium">
+                Show
+              </button>
+            </form>
+            <UsagePanels report={report} />
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

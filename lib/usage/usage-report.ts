@@ -1,0 +1,138 @@
+import "server-only";
+import type { Db } from "../db";
+import { addLatency, emptyHistogram, type LatencyHistogram, mergeInto, parseHistogram, percentileMs } from "./latency-histogram";
+
+export const USAGE_RANGES = {
+  "7d": { label: "Last 7 days", days: 7, bucketHours: 1 },
+  "30d": { label: "Last 30 days", days: 30, bucketHours: 24 },
+} as const;
+export type UsageRange = keyof typeof USAGE_RANGES;
+
+export function parseUsageRange(value: string | undefined): UsageRange {
+  return value === "30d" ? "30d" : "7d";
+}
+
+/** Whose requests: every client's (admins), or the listed clients' only — an empty list means none. */
+export type UsageScope = { clients: "all" | string[]; environment?: string; api?: string };
+
+/** Raw rows read per report; beyond this the report says it is a sample. */
+const MAX_RAW_ROWS = 200_000;
+
+type Tally = { requests: number; errors: number; histogram: LatencyHistogram };
+
+export type UsagePoint = { start: Date; requests: number; errors: number; p50Ms: number; p95Ms: number };
+export type UsageCount = { key: string; requests: number; errors: number };
+export type UsageOperation = UsageCount & { api: string; method: string; route: string; p95Ms: number };
+
+export type UsageReport = {
+  range: UsageRange;
+  since: Date;
+  bucketHours: number;
+  sampled: boolean;
+  totals: { requests: number; errors: number; p50Ms: number; p95Ms: number };
+  series: UsagePoint[];
+  byStatus: { status: number; requests: number }[];
+  topOperations: UsageOperation[];
+  byApi: UsageCount[];
+  byEnvironment: UsageCount[];
+  byClient: UsageCount[];
+};
+
+type Entry = { at: Date; environment: string; api: string; clientId: string; method: string; route: string; status: number; requests: number; histogram: LatencyHistogram };
+
+const emptyTally = (): Tally => ({ requests: 0, errors: 0, histogram: emptyHistogram() });
+
+function add(tally: Tally, entry: Entry) {
+  tally.requests += entry.requests;
+  if (entry.status >= 400) tally.errors += entry.requests;
+  mergeInto(tally.histogram, entry.histogram);
+}
+
+function tallyBy(entries: Entry[], keyOf: (entry: Entry) => string): Map<string, Tally> {
+  const tallies = new Map<string, Tally>();
+  for (const entry of entries) {
+    const key = keyOf(entry);
+    const tally = tallies.get(key) ?? emptyTally();
+    add(tally, entry);
+    tallies.set(key, tally);
+  }
+  return tallies;
+}
+
+function counts(tallies: Map<string, Tally>): UsageCount[] {
+  return [...tallies].map(([key, tally]) => ({ key, requests: tally.requests, errors: tally.errors })).sort((a, b) => b.requests - a.requests);
+}
+
+/** Raw rows of the range that are still kept, and the hourly rollups of those that are not. */
+async function readEntries(db: Db, scope: UsageScope, since: Date): Promise<{ entries: Entry[]; sampled: boolean }> {
+  if (scope.clients !== "all" && scope.clients.length === 0) return { entries: [], sampled: false };
+  const common = {
+    ...(scope.environment ? { environment: scope.environment } : {}),
+    ...(scope.api ? { api: scope.api } : {}),
+  };
+  const [raw, hourly] = await Promise.all([
+    db.requestLog.findMany({
+      where: { at: { gte: since }, ...common, ...(scope.clients === "all" ? {} : { clientId: { in: scope.clients } }) },
+      select: { at: true, environment: true, api: true, clientId: true, method: true, route: true, status: true, latencyMs: true },
+      orderBy: { at: "desc" },
+      take: MAX_RAW_ROWS,
+    }),
+    db.requestLogHourly.findMany({ where: { hour: { gte: since }, ...common, ...(scope.clients === "all" ? {} : { clientId: { in: scope.clients } }) } }),
+  ]);
+  const entries: Entry[] = raw.map((row) => {
+    const histogram = emptyHistogram();
+    addLatency(histogram, row.latencyMs);
+    return { ...row, clientId: row.clientId ?? "", requests: 1, histogram };
+  });
+  for (const row of hourly) entries.push({ ...row, at: row.hour, requests: row.requests, histogram: parseHistogram(row.latencyHistogram) });
+  return { entries, sampled: raw.length === MAX_RAW_ROWS };
+}
+
+/**
+ * Requests, errors and latency percentiles over the last 7 days (per hour) or
+ * 30 days (per day), with the error statuses and the busiest operations.
+ */
+export async function usageReport(db: Db, scope: UsageScope, range: UsageRange, now = new Date()): Promise<UsageReport> {
+  const { days, bucketHours } = USAGE_RANGES[range];
+  const bucketMs = bucketHours * 3_600_000;
+  const end = Math.ceil(now.getTime() / bucketMs) * bucketMs;
+  const since = new Date(end - days * 24 * 3_600_000);
+  const { entries, sampled } = await readEntries(db, scope, since);
+
+  const buckets = Array.from({ length: (days * 24) / bucketHours }, emptyTally);
+  const total = emptyTally();
+  for (const entry of entries) {
+    const bucket = buckets[Math.floor((entry.at.getTime() - since.getTime()) / bucketMs)];
+    if (bucket) add(bucket, entry);
+    add(total, entry);
+  }
+  const operations = tallyBy(entries, (entry) => JSON.stringify([entry.api, entry.method, entry.route]));
+  return {
+    range,
+    since,
+    bucketHours,
+    sampled,
+    totals: { requests: total.requests, errors: total.errors, p50Ms: percentileMs(total.histogram, 0.5), p95Ms: percentileMs(total.histogram, 0.95) },
+    series: buckets.map((bucket, index) => ({
+      start: new Date(since.getTime() + index * bucketMs),
+      requests: bucket.requests,
+      errors: bucket.errors,
+      p50Ms: percentileMs(bucket.histogram, 0.5),
+      p95Ms: percentileMs(bucket.histogram, 0.95),
+    })),
+    byStatus: counts(tallyBy(entries.filter((entry) => entry.status >= 400), (entry) => String(entry.status))).map((count) => ({
+      status: Number(count.key),
+      requests: count.requests,
+    })),
+    topOperations: [...operations]
+      .map(([key, tally]) => {
+        const [api, method, route] = JSON.parse(key) as [string, string, string];
+        return { key, api, method, route, requests: tally.requests, errors: tally.errors, p95Ms: percentileMs(tally.histogram, 0.95) };
+      })
+      .sort((a, b) => b.requests - a.requests)
+      .slice(0, 10),
+    byApi: counts(tallyBy(entries, (entry) => entry.api)),
+    byEnvironment: counts(tallyBy(entries, (entry) => entry.environment)),
+    byClient: counts(tallyBy(entries, (entry) => entry.clientId)),
+  };
+}

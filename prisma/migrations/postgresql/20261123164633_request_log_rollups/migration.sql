@@ -1,0 +1,25 @@
+-- CreateTable
+CREATE TABLE "RequestLogHourly" (
+    "id" SERIAL NOT NULL,
+    "hour" TIMESTAMP(3) NOT NULL,
+    "environment" TEXT NOT NULL,
+    "api" TEXT NOT NULL,
+    "clientId" TEXT NOT NULL,
+    "method" TEXT NOT NULL,
+    "route" TEXT NOT NULL,
+    "status" INTEGER NOT NULL,
+    "requests" INTEGER NOT NULL,
+    "latencyMsSum" DOUBLE PRECISION NOT NULL,
+    "latencyHistogram" TEXT NOT NULL,
+
+    CONSTRAINT "RequestLogHourly_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "RequestLogHourly_clientId_hour_idx" ON "RequestLogHourly"("clientId", "hour");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "RequestLogHourly_hour_environment_api_clientId_method_route_key" ON "RequestLogHourly"("hour", "environment", "api", "clientId", "method", "route", "status");
+
+-- CreateIndex
+CREATE INDEX "RequestLog_requestId_idx" ON "RequestLog"("requestId");

@@ -1,0 +1,89 @@
+// The code samples the portal shows, run for real: curl through sh, JavaScript
+// through plain node, Python through python3, against the built server.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeSamples, type SampleLanguage } from "../../lib/catalog/code-samples";
+import { listOperations, type Operation } from "../../lib/catalog/operations";
+import type { Db } from "../../lib/db";
+import { createNotifications } from "../../lib/notifications/create-notifications";
+import { startServer, type TestServer } from "../support/server";
+import { newCredential, openDb } from "./gateway-support";
+
+const run = promisify(execFile);
+
+const INTERPRETERS: Record<SampleLanguage, { command: string; file: string }> = {
+  curl: { command: "sh", file: "sample.sh" },
+  javascript: { command: "node", file: "sample.js" },
+  python: { command: "python3", file: "sample.py" },
+};
+
+let server: TestServer;
+let db: Db;
+let directory: string;
+let client: Awaited<ReturnType<typeof newCredential>>;
+let notificationId: string;
+let operations: Operation[];
+
+beforeAll(async () => {
+  server = await startServer();
+  db = openDb(server);
+  directory = await mkdtemp(join(tmpdir(), "gatehouse-samples-"));
+  client = await newCredential(db, "sso-qa");
+  const environment = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
+  [notificationId] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [client.clientId] }, title: "Sample" })) as [string];
+  const spec = await (await fetch(`${server.url}/apis/notifications/openapi.json?env=sso-qa`)).json();
+  operations = listOperations(spec);
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await server?.stop();
+  if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+async function runSample(language: SampleLanguage, code: string, env: Record<string, string>) {
+  const { command, file } = INTERPRETERS[language];
+  const path = join(directory, `${language}-${file}`);
+  await writeFile(path, code);
+  return run(command, [path], { env: { ...process.env, ...env } });
+}
+
+function samplesFor(method: string, path: string) {
+  const operation = operations.find((item) => item.method === method && item.path === path)!;
+  expect(operation).toBeDefined();
+  return codeSamples({ tokenEndpoint: `${server.url}/gw/sso-qa/oauth2/token`, serverUrl: `${server.url}/gw/sso-qa/notifications`, operation });
+}
+
+describe("code samples", () => {
+  it("never inline a secret: they read CLIENT_ID and CLIENT_SECRET from the environment", () => {
+    for (const sample of samplesFor("GET", "/v1/notifications")) {
+      expect(sample.code).toContain("CLIENT_ID");
+      expect(sample.code).toContain("CLIENT_SECRET");
+      expect(sample.code).not.toContain(client.clientSecret);
+      expect(sample.code).not.toContain(client.clientId);
+    }
+  });
+
+  it.each(["curl", "javascript", "python"] as const)("%s lists the client's notifications with a token from the environment's endpoint", async (language) => {
+    const sample = samplesFor("GET", "/v1/notifications").find((item) => item.language === language)!;
+    const { stdout } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: client.clientSecret });
+    const body = JSON.parse(stdout);
+    expect(body.items.map((item: { id: string }) => item.id)).toEqual([notificationId]);
+  });
+
+  it.each(["curl", "javascript", "python"] as const)("%s fills path parameters from the environment and sends the example body", async (language) => {
+    const sample = samplesFor("PUT", "/v1/notifications/{id}").find((item) => item.language === language)!;
+    const { stdout } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: client.clientSecret, ID: notificationId });
+    expect(JSON.parse(stdout)).toMatchObject({ id: notificationId, status: "read" });
+  });
+
+  it.each(["curl", "javascript", "python"] as const)("%s prints the problem and exits non-zero when the call fails", async (language) => {
+    const sample = samplesFor("GET", "/v1/notifications").find((item) => item.language === language)!;
+    const failure = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: "gsk_wrong" }).catch((error) => error);
+    expect(failure.code).not.toBe(0);
+  });
+});
