@@ -4,7 +4,7 @@ import { CONNECTIONS, SECONDS } from "./options";
 
 export type DialectResult = { dialect: string; gatehouse: Measurement; baseline: Measurement };
 
-function row(m: Measurement): string {
+export function row(m: Measurement): string {
   return [
     m.name.padEnd(44),
     `${Math.round(m.rps)}`.padStart(7),
