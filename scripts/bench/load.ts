@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from "./options";
 import { cpuSeconds, rssMegabytes, type Server } from "./processes";
+import { row } from "./report";
 import type { BenchClient } from "./workload";
 
 type RawRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
@@ -60,7 +61,7 @@ export async function measure(name: string, server: Server, target: Target): Pro
   const result = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
   const cpuPercent = ((cpuSeconds(pid) - cpuBefore) / ((performance.now() - startedAt) / 1000)) * 100;
   clearInterval(sampler);
-  return {
+  const measurement = {
     name,
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -69,4 +70,6 @@ export async function measure(name: string, server: Server, target: Target): Pro
     rssMb: Math.max(rssMb, rssMegabytes(pid)),
     cpuPercent,
   };
+  process.stderr.write(`${row(measurement)}\n`);
+  return measurement;
 }

@@ -5,7 +5,7 @@ import { type TokenProbeResult, tokenProbeLine } from "./token-probe";
 
 export type DialectResult = { dialect: string; gatehouse: Measurement; baseline: Measurement };
 
-function row(m: Measurement): string {
+export function row(m: Measurement): string {
   return [
     m.name.padEnd(44),
     `${Math.round(m.rps)}`.padStart(7),
