@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /** Every CSP violation the page reports, through the DOM event and the console alike. */
 async function watchCspViolations(page: Page): Promise<() => Promise<string[]>> {
