@@ -7,6 +7,8 @@ const DOCUMENT = JSON.stringify({
 });
 
 test("an admin registers an API with a pasted OpenAPI document that is checked on save", async ({ signInAs }) => {
+  // Three saves of the form and two page loads.
+  test.slow();
   const admin = await signInAs("admin");
   await admin.goto("/admin/apis/new");
   await admin.getByLabel("Name").fill("Inventory API");

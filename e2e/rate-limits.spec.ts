@@ -1,6 +1,8 @@
 import { expect, seriousAccessibilityViolations, test } from "./fixtures";
 
 test("an admin overrides a credential's rate limit, which its developer sees in Settings, then clears it", async ({ signInAs }) => {
+  // Two signed-in users and six page loads.
+  test.slow();
   const admin = await signInAs("admin");
   await admin.goto("/admin/credentials");
   const row = admin.getByRole("row").filter({ hasText: "Demo Application" }).filter({ hasText: "Platform Development" });
