@@ -29,6 +29,10 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
         else res.destroy();
       });
   });
+  // Idle connections outlive a load balancer's (60 s is the common default) and a client's
+  // own pool timeout, so the side that reuses a connection is never raced by our closing it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   attachClientErrorHandler(server);
   return server;
 }
