@@ -53,7 +53,7 @@ test("the settings pages and sign-in page are accessible and fit 375 px", async 
   await page.goto("/login");
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   const developer = await signInAs("developer");
-  for (const path of ["/settings/credentials", "/settings/requests"]) {
+  for (const path of ["/settings/credentials", "/settings/requests", "/settings/usage"]) {
     await developer.setViewportSize({ width: 1280, height: 800 });
     await developer.goto(path);
     expect(await seriousAccessibilityViolations(developer), path).toEqual([]);

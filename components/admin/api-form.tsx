@@ -79,8 +79,8 @@ export function ApiForm({ initial, environments, editing, proxied }: { initial: 
           </select>
         </Field>
       </div>
-      <Field id="api-description" label="Description" error={errors.description}>
-        <textarea id="api-description" aria-describedby={errors.description ? "api-description-error" : undefined} value={values.description} onChange={set("description")} rows={3} className={INPUT_CLASS} />
+      <Field id="api-description" label="Description" error={errors.description} hint="Markdown: headings, lists, `code`, **bold**, links (http(s) or relative). HTML is shown as text.">
+        <textarea id="api-description" aria-describedby={errors.description ? "api-description-hint api-description-error" : "api-description-hint"} value={values.description} onChange={set("description")} rows={3} className={INPUT_CLASS} />
       </Field>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">Environments{proxied ? " and upstream URLs" : ""}</legend>

@@ -10,7 +10,7 @@ import { parseUsageRange, USAGE_RANGES, usageReport } from "@/lib/usage/usage-re
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
 
-const CONTROL = "rounded border border-slate-400 bg-white px-2 py-1";
+const CONTROL = "max-w-full rounded border border-slate-400 bg-white px-2 py-1";
 
 export default async function MyUsagePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser("/settings/usage");
@@ -36,7 +36,7 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
           credentials&apos; requests of the last days are found.
         </p>
         <form method="get" className="flex flex-wrap items-end gap-3 text-sm">
-          <div className="space-y-1">
+          <div className="min-w-0 max-w-full space-y-1">
             <label htmlFor="requestId" className="block font-medium">
               Request ID
             </label>
@@ -60,7 +60,7 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
         ) : (
           <>
             <form method="get" className="flex flex-wrap items-end gap-3 text-sm">
-              <div className="space-y-1">
+              <div className="min-w-0 max-w-full space-y-1">
                 <label htmlFor="usage-client" className="block font-medium">
                   Application and environment
                 </label>
@@ -73,7 +73,7 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
                   ))}
                 </select>
               </div>
-              <div className="space-y-1">
+              <div className="min-w-0 max-w-full space-y-1">
                 <label htmlFor="usage-range" className="block font-medium">
                   Period
                 </label>
