@@ -2,7 +2,7 @@
 export function formatHuman(result: unknown): string {
   if (result === null || typeof result !== "object") return String(result);
   return Object.entries(result)
-    .map(([key, value]) => (isRecordList(value) ? `${key}:\n${table(value)}` : `${key}: ${Array.isArray(value) ? value.join(" ") : String(value)}`))
+    .map(([key, value]) => (isRecordList(value) ? `${key}:\n${table(value)}` : `${key}: ${cell(value)}`))
     .join("\n");
 }
 
@@ -12,7 +12,8 @@ function isRecordList(value: unknown): value is Record<string, unknown>[] {
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "-";
-  return Array.isArray(value) ? value.join(" ") : String(value);
+  if (Array.isArray(value)) return value.join(" ");
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
 function table(rows: Record<string, unknown>[]): string {

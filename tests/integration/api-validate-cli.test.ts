@@ -31,7 +31,7 @@ describe("admin api validate", () => {
     const path = await file("notifications.json", JSON.stringify(notificationsDocument({ gatewayUrl: "https://gw.example/gw/sso-qa" })));
     const result = await validate(path, "--json");
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ file: path, valid: true, version: "3.1.0" });
+    expect(JSON.parse(result.stdout)).toEqual({ database: expect.any(String), file: path, valid: true, version: "3.1.0" });
   });
 
   it("exits 1 listing each error with its JSON pointer", async () => {
@@ -42,6 +42,7 @@ describe("admin api validate", () => {
     const json = await validate(path, "--json");
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({
+      database: expect.any(String),
       file: path,
       valid: false,
       errors: [

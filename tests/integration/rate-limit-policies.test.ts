@@ -42,13 +42,14 @@ describe("rate-limit policies from the command line", () => {
 
     const environment = await cli("environment", "rate-limit", "sso-prod", "--burst", "3", "--per-second", "1", "--json");
     expect(environment.code).toBe(0);
-    expect(JSON.parse(environment.stdout)).toEqual({ env: "sso-prod", burst: 3, perSecond: 1 });
+    expect(JSON.parse(environment.stdout)).toEqual({ database: expect.any(String), env: "sso-prod", burst: 3, perSecond: 1 });
     expect(await db.environment.findUniqueOrThrow({ where: { slug: "sso-prod" } })).toMatchObject({ rateLimitBurst: 3, rateLimitPerSecond: 1 });
     expect(await policyBecomes("sso-prod", token, '"client";q=3;w=3')).toBe(true);
 
     const override = await cli("credential", "rate-limit", client.clientId, "--burst", "7", "--per-second", "2", "--json");
     expect(override.code).toBe(0);
     expect(JSON.parse(override.stdout)).toEqual({
+      database: expect.any(String),
       clientId: client.clientId,
       env: "sso-prod",
       override: { burst: 7, perSecond: 2 },

@@ -11,7 +11,8 @@ let db: Db;
 let admin: PortalClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  // The test claims a client address per case, as a trusted proxy in front of the server would.
+  server = await startServer({ env: { TRUSTED_PROXIES: "127.0.0.1, ::1" } });
   db = openDb(server);
   admin = await signedIn(server, "admin@example.com", TEST_ADMIN_PASSWORD);
 });
