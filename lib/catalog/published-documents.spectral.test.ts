@@ -1,4 +1,5 @@
 import type { Spectral } from "@stoplight/spectral-core";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../prisma/seed";
 import { migratedDatabase } from "../../tests/support/db";
@@ -29,10 +30,11 @@ describe("published OpenAPI documents against Spectral's OWASP ruleset (.spectra
     expect(views).toHaveLength(8);
     const errors: string[] = [];
     for (const { api, env } of views) {
-      const source = `${api.slug}-${env.slug}.openapi.json`;
+      // Named by kind, so that .spectral.yaml can scope an exception to token APIs.
+      const source = path.resolve("published", api.kind.toLowerCase(), `${api.slug}-${env.slug}.openapi.json`);
       const diagnostics = await lintDocument(spectral, apiDocument(api, env, PUBLIC_URL), source);
       for (const d of diagnostics.filter((diagnostic) => diagnostic.severity === ERROR)) {
-        errors.push(`${source} ${d.code} ${d.path.join(".")}: ${d.message}`);
+        errors.push(`${path.basename(source)} ${d.code} ${d.path.join(".")}: ${d.message}`);
       }
     }
     expect(errors).toEqual([]);
