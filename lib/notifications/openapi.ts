@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CORS_NOTE } from "../http/cors-note";
 import { MAX_REQUEST_ID_LENGTH } from "../http/request-id";
 import { MAX_BODY_BYTES } from "./http";
 import {
@@ -115,6 +116,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
         "A notification belongs to one client application in one environment; a client sees and changes only its own.",
         "Call it with an access token from this environment's token endpoint (`POST /oauth2/token` on the gateway).",
         "Reading needs the scope `notifications:read`, updating `notifications:write`.",
+        CORS_NOTE,
         "",
         "## Changelog",
         "",

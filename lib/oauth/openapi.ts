@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CORS_NOTE } from "../http/cors-note";
 import { FAILURE_WINDOW_SECONDS } from "./client-authentication";
 import { MAX_BODY_BYTES } from "./request-body";
 import {
@@ -93,7 +94,7 @@ export function tokenApiDocument({ api, env, gatewayUrl }: TokenApiDocumentInput
   const exampleClient = { client_id: "gci_0123456789abcdef01234567", client_secret: "gsk_…" };
   return {
     openapi: "3.1.0",
-    info: { title: api.name, summary: api.summary, description: `${api.description}\n\nEnvironment: ${env.name} (\`${env.slug}\`).`, version: api.version },
+    info: { title: api.name, summary: api.summary, description: `${api.description}\n\nEnvironment: ${env.name} (\`${env.slug}\`).\n\n${CORS_NOTE}`, version: api.version },
     servers: [{ url: gatewayUrl, description: env.name }],
     tags: [{ name: "OAuth 2.0" }, { name: "Discovery" }],
     paths: {
