@@ -39,4 +39,15 @@ describe("published OpenAPI documents against Spectral's OWASP ruleset (.spectra
     }
     expect(errors).toEqual([]);
   });
+
+  it("loads the OWASP rules, so a clean result means something", async () => {
+    const unbounded = {
+      openapi: "3.1.0",
+      info: { title: "Unbounded", version: "1.0.0" },
+      paths: {},
+      components: { schemas: { Name: { type: "string" } } },
+    };
+    const diagnostics = await lintDocument(spectral, unbounded, path.resolve("published", "proxy", "unbounded.openapi.json"));
+    expect(diagnostics.filter((d) => d.severity === ERROR).map((d) => d.code)).toContain("owasp:api4:2023-string-limit");
+  });
 });
