@@ -16,7 +16,7 @@ describe("withSingleServer", () => {
     };
     expect(withSingleServer(document, { url: "https://portal/gw/sso-qa/items", description: "Global SSO QA gateway" })).toEqual({
       openapi: "3.1.0",
-      servers: [{ url: "https://portal/gw/sso-qa/items", description: "Global SSO QA gateway" }],
+      servers: [{ url: "https://portal/gw/sso-qa/items", description: "Global SSO QA gateway", "x-internal": false }],
       paths: { "/items": { parameters: [], get: { responses: {} } } },
     });
   });

@@ -29,5 +29,6 @@ export function withSingleServer(document: OpenApiDocument, server: { url: strin
       return [path, operations];
     }),
   );
-  return { ...document, servers: [server], paths: cleanedPaths };
+  // Published in the portal's catalog for client developers: not an internal server.
+  return { ...document, servers: [{ ...server, "x-internal": false }], paths: cleanedPaths };
 }

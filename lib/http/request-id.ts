@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { HeaderReader } from "./message";
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const MAX_REQUEST_ID_LENGTH = 128;
+const SANE_REQUEST_ID = new RegExp(`^[A-Za-z0-9._:-]{1,${MAX_REQUEST_ID_LENGTH}}$`);
 
 /** A fresh request id, for requests that carry no usable one. */
 export function newRequestId(): string {

@@ -40,7 +40,7 @@ describe("notificationsDocument", () => {
     expect(list.parameters!.map((parameter) => parameter.name)).toEqual(["status", "category", "severity", "since", "limit", "cursor"]);
     expect(Object.keys(list.responses).sort()).toEqual(["200", "400", "401", "403", "429"]);
     const item = document.paths["/v1/notifications/{id}"]!;
-    expect(Object.keys(item.get!.responses).sort()).toEqual(["200", "304", "401", "403", "404", "429"]);
+    expect(Object.keys(item.get!.responses).sort()).toEqual(["200", "304", "400", "401", "403", "404", "429"]);
     expect(Object.keys(item.put!.responses).sort()).toEqual(["200", "400", "401", "403", "404", "412", "413", "415", "429"]);
   });
 

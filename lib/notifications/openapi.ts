@@ -1,8 +1,13 @@
 import { z } from "zod";
+import { CORS_NOTE } from "../http/cors-note";
+import { MAX_REQUEST_ID_LENGTH } from "../http/request-id";
 import { MAX_BODY_BYTES } from "./http";
 import {
+  entityTagListSchema,
   listNotificationsQuerySchema,
   NOTIFICATION_EXAMPLE,
+  MAX_PAGE_SIZE,
+  notificationIdSchema,
   notificationListSchema,
   notificationSchema,
   updateNotificationBodySchema,
@@ -18,21 +23,24 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   return rest;
 }
 
+/** What a problem can echo of a request is bounded by what Node accepts: 16 KiB of request line and headers. */
+const MAX_ECHOED_LENGTH = 16 * 1024;
+
 const fieldErrorSchema = z.object({
   in: z.enum(["body", "query", "path", "header"]),
-  field: z.string().meta({ description: "Dotted path of the failing field or parameter; empty for the whole body." }),
-  message: z.string(),
+  field: z.string().max(MAX_ECHOED_LENGTH).meta({ description: "Dotted path of the failing field or parameter; empty for the whole body." }),
+  message: z.string().max(MAX_ECHOED_LENGTH),
 });
 
 const problemSchema = z
   .object({
-    type: z.url().meta({ description: "URI naming the problem type, e.g. …/problems/not-found" }),
-    title: z.string(),
-    status: z.int(),
-    detail: z.string().optional(),
-    instance: z.string().meta({ description: "The request path." }),
-    requestId: z.string().meta({ description: "Quote it when reporting a problem; also in the X-Request-Id header." }),
-    errors: z.array(fieldErrorSchema).optional().meta({ description: "Present on 400: one entry per failing field." }),
+    type: z.url().max(2048).meta({ description: "URI naming the problem type, e.g. …/problems/not-found" }),
+    title: z.string().max(200),
+    status: z.int32().min(400).max(599).meta({ format: "int32" }),
+    detail: z.string().max(MAX_BODY_BYTES + MAX_ECHOED_LENGTH).optional(),
+    instance: z.string().max(MAX_ECHOED_LENGTH).meta({ description: "The request path." }),
+    requestId: z.string().max(MAX_REQUEST_ID_LENGTH).meta({ description: "Quote it when reporting a problem; also in the X-Request-Id header." }),
+    errors: z.array(fieldErrorSchema).max(MAX_BODY_BYTES).optional().meta({ description: "Present on 400: one entry per failing field." }),
   })
   .meta({ description: "RFC 9457 problem details." });
 
@@ -48,9 +56,18 @@ function problemExample(gatewayUrl: string, code: string, title: string, status:
   };
 }
 
-const requestIdHeader = { description: "Echoes a sane incoming X-Request-Id, otherwise a new one.", schema: { type: "string" } };
+const requestIdHeader = {
+  description: "Echoes a sane incoming X-Request-Id, otherwise a new one.",
+  schema: { type: "string", maxLength: MAX_REQUEST_ID_LENGTH },
+};
 
-function problemResponse(description: string, example: JsonSchema, headers: JsonSchema = {}) {
+/** The IETF RateLimit header fields the gateway sends once it has taken the client's budget (lib/gateway/rate-limit.ts). */
+const rateLimitHeaders = {
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+};
+
+function problemResponse(description: string, example: JsonSchema, headers: JsonSchema = rateLimitHeaders) {
   return {
     description,
     headers: { "X-Request-Id": { $ref: "#/components/headers/XRequestId" }, ...headers },
@@ -69,7 +86,7 @@ function queryParameters(): JsonSchema[] {
 function success(description: string, schemaRef: string, example: unknown, headers: JsonSchema) {
   return {
     description,
-    headers: { "X-Request-Id": { $ref: "#/components/headers/XRequestId" }, ...headers },
+    headers: { "X-Request-Id": { $ref: "#/components/headers/XRequestId" }, ...rateLimitHeaders, ...headers },
     content: { "application/json": { schema: { $ref: schemaRef }, example } },
   };
 }
@@ -99,6 +116,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
         "A notification belongs to one client application in one environment; a client sees and changes only its own.",
         "Call it with an access token from this environment's token endpoint (`POST /oauth2/token` on the gateway).",
         "Reading needs the scope `notifications:read`, updating `notifications:write`.",
+        CORS_NOTE,
         "",
         "## Changelog",
         "",
@@ -123,7 +141,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
             "200": success("A page of notifications.", "#/components/schemas/NotificationList", { items: [NOTIFICATION_EXAMPLE], nextCursor: null }, {
               Link: {
                 description: 'The next page, as `<url>; rel="next"`; absent on the last page.',
-                schema: { type: "string" },
+                schema: { type: "string", maxLength: 4096 },
               },
             }),
             "400": problemResponse(
@@ -150,7 +168,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
               in: "header",
               required: false,
               description: "An ETag from an earlier response.",
-              schema: { type: "string" },
+              schema: jsonSchema(entityTagListSchema, "input"),
               example: '"v1"',
             },
           ],
@@ -160,8 +178,14 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
             }),
             "304": {
               description: "Not modified since the ETag in If-None-Match.",
-              headers: { ETag: { $ref: "#/components/headers/ETag" }, "X-Request-Id": { $ref: "#/components/headers/XRequestId" } },
+              headers: { ETag: { $ref: "#/components/headers/ETag" }, "X-Request-Id": { $ref: "#/components/headers/XRequestId" }, ...rateLimitHeaders },
             },
+            "400": problemResponse(
+              "If-None-Match is longer than the API accepts.",
+              example("validation-failed", "The request is not valid", 400, "header If-None-Match: Too big: expected string to have <=256 characters", {
+                errors: [{ in: "header", field: "If-None-Match", message: "Too big: expected string to have <=256 characters" }],
+              }),
+            ),
             ...authErrors,
             "404": { $ref: "#/components/responses/NotFound" },
           },
@@ -179,7 +203,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
               in: "header",
               required: false,
               description: "Update only if the notification still has this ETag; otherwise 412 and nothing changes.",
-              schema: { type: "string" },
+              schema: jsonSchema(entityTagListSchema, "input"),
               example: '"v1"',
             },
           ],
@@ -232,7 +256,9 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
           type: "http",
           scheme: "bearer",
           bearerFormat: "JWT",
-          description: "An access token (RFC 9068 JWT) from this environment's token endpoint, client credentials grant.",
+          description:
+            "An access token (RFC 9068 JWT) from this environment's token endpoint, client credentials grant. " +
+            "Tokens are issued and verified as RFC8725 (JWT Best Current Practices) recommends: RS256 only (never `none`), explicit `typ: at+jwt`, and `iss`, `aud` and `exp` always checked.",
         },
       },
       schemas: {
@@ -240,7 +266,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
         NotificationList: {
           ...jsonSchema(notificationListSchema, "output"),
           properties: {
-            items: { type: "array", items: { $ref: "#/components/schemas/Notification" } },
+            items: { type: "array", maxItems: MAX_PAGE_SIZE, items: { $ref: "#/components/schemas/Notification" } },
             nextCursor: jsonSchema(notificationListSchema.shape.nextCursor, "output"),
           },
         },
@@ -253,13 +279,23 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
           in: "path",
           required: true,
           description: "The notification's id.",
-          schema: { type: "string" },
+          schema: jsonSchema(notificationIdSchema, "input"),
           example: NOTIFICATION_EXAMPLE.id,
         },
       },
       headers: {
         XRequestId: requestIdHeader,
-        ETag: { description: "Strong entity tag of this version of the notification.", schema: { type: "string" }, example: '"v2"' },
+        ETag: { description: "Strong entity tag of this version of the notification.", schema: { type: "string", maxLength: 24 }, example: '"v2"' },
+        RateLimit: {
+          description: 'What is left of the client\'s budget: `"client";r={remaining};t={seconds}` (IETF RateLimit header fields).',
+          schema: { type: "string", maxLength: 64 },
+          example: '"client";r=99;t=1',
+        },
+        RateLimitPolicy: {
+          description: 'The client\'s budget: `"client";q={burst};w={seconds to refill}`.',
+          schema: { type: "string", maxLength: 64 },
+          example: '"client";q=100;w=2',
+        },
       },
       responses: {
         Unauthorized: problemResponse(
@@ -268,7 +304,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
           {
             "WWW-Authenticate": {
               description: `Bearer challenge, e.g. Bearer realm="${realm}", error="invalid_token".`,
-              schema: { type: "string" },
+              schema: { type: "string", maxLength: 1024 },
             },
           },
         ),
@@ -278,7 +314,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
           {
             "WWW-Authenticate": {
               description: `Bearer realm="${realm}", error="insufficient_scope", scope="..."`,
-              schema: { type: "string" },
+              schema: { type: "string", maxLength: 1024 },
             },
           },
         ),
@@ -290,9 +326,9 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
           "The client's rate limit in this environment is exhausted.",
           example("rate-limited", "Too Many Requests", 429, "Retry after 1 second."),
           {
-            "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } },
-            RateLimit: { description: "Remaining budget (IETF RateLimit header fields).", schema: { type: "string" } },
-            "RateLimit-Policy": { description: "The policy applied.", schema: { type: "string" } },
+            // The bucket refills at least one request a second (perSecond >= 1), so the wait is always one second.
+            "Retry-After": { description: "Seconds to wait.", schema: { type: "integer", format: "int32", minimum: 1, maximum: 1 } },
+            ...rateLimitHeaders,
           },
         ),
       },

@@ -1,12 +1,12 @@
 import "server-only";
 import type { BuiltInRoute, RouteCall } from "../gateway/types";
-import { zodProblem } from "../http/problem";
+import { validationProblem, zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
 import { getNotification } from "./get-notification";
 import { jsonResponse, queryObject, readJsonObject } from "./http";
 import { listNotifications } from "./list-notifications";
 import { toResource } from "./representation";
-import { listNotificationsQuerySchema, updateNotificationBodySchema } from "./schemas";
+import { entityTagListSchema, listNotificationsQuerySchema, updateNotificationBodySchema } from "./schemas";
 import type { NotificationStore } from "./store";
 import { updateNotification } from "./update-notification";
 
@@ -21,6 +21,15 @@ function nextLink(url: URL, cursor: string): string {
   const next = new URL(url);
   next.searchParams.set("cursor", cursor);
   return `<${next.toString()}>; rel="next"`;
+}
+
+/** An `If-Match` or `If-None-Match` header within the length the document declares. */
+function entityTagHeader(call: RouteCall, name: "If-Match" | "If-None-Match"): string | undefined {
+  const value = call.request.headers.get(name);
+  if (value === null) return undefined;
+  const parsed = entityTagListSchema.safeParse(value);
+  if (!parsed.success) throw validationProblem([{ in: "header", field: name, message: parsed.error.issues[0]?.message ?? "is not valid" }]);
+  return parsed.data;
 }
 
 export type NotificationRoutesDeps = { store: NotificationStore };
@@ -51,8 +60,8 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
         // Read from the database every time, so every instance answers with what was last stored (read-your-writes).
         const row = await getNotification({ store: deps.store, ...owner(call), id });
         const etag = notificationEtag(row.version);
-        const ifNoneMatch = call.request.headers.get("if-none-match");
-        if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {
+        const ifNoneMatch = entityTagHeader(call, "If-None-Match");
+        if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) {
           return { status: 304, headers: { etag, "cache-control": "private, no-cache" }, body: null };
         }
         return jsonResponse(toResource(row), { etag });
@@ -66,7 +75,7 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): BuiltInR
         const body = updateNotificationBodySchema.safeParse(await readJsonObject(call.request));
         if (!body.success) throw zodProblem(body.error, "body");
         const id = call.params.id ?? "";
-        const ifMatch = call.request.headers.get("if-match") ?? undefined;
+        const ifMatch = entityTagHeader(call, "If-Match");
         const row = await updateNotification({ store: deps.store, ...owner(call), id, input: body.data, ifMatch });
         return jsonResponse(toResource(row), { etag: notificationEtag(row.version) });
       },

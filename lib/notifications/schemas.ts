@@ -14,7 +14,17 @@ export const notificationTitleSchema = z.string().min(1).max(200);
 export const notificationBodySchema = z.string().max(4000);
 export const notificationLinkSchema = z.url({ protocol: /^https?$/ }).max(2000).nullable();
 
-const timestampSchema = z.iso.datetime({ offset: false }).meta({ description: "ISO 8601 UTC time, e.g. 2022-12-05T09:30:00.000Z" });
+/** The ids this API issues; anything else cannot exist and is not sent to the database. */
+export const notificationIdSchema = z
+  .string()
+  .max(68, { abort: true })
+  .regex(/^ntf_[A-Za-z0-9_-]{1,64}$/)
+  .meta({ description: "Opaque identifier, prefixed `ntf_`." });
+
+/** `If-Match` and `If-None-Match`: a few entity tags of the form `"v12"` are all a client ever needs to send. */
+export const entityTagListSchema = z.string().max(256);
+
+const timestampSchema = z.iso.datetime({ offset: false, abort: true }).max(40).meta({ description: "ISO 8601 UTC time, e.g. 2022-12-05T09:30:00.000Z" });
 
 export const NOTIFICATION_EXAMPLE = {
   id: "ntf_3kTMd9qXb2Lw7yZpQe1R",
@@ -32,7 +42,7 @@ export const NOTIFICATION_EXAMPLE = {
 /** The resource as the API returns it. */
 export const notificationSchema = z
   .object({
-    id: z.string().meta({ description: "Opaque identifier, prefixed `ntf_`." }),
+    id: notificationIdSchema,
     title: notificationTitleSchema,
     body: notificationBodySchema,
     category: notificationCategorySchema,
@@ -47,18 +57,22 @@ export const notificationSchema = z
 
 export type NotificationResource = z.infer<typeof notificationSchema>;
 
-export const notificationListSchema = z
-  .object({
-    items: z.array(notificationSchema),
-    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` to get the next page; null on the last page." }),
-  })
-  .meta({ examples: [{ items: [NOTIFICATION_EXAMPLE], nextCursor: "eyJ0IjoxNjcwMjMyNjAwMDAwLCJpIjoibnRmXzNrVE1kOXFYYjJMdzd5WnBRZTFSIn0" }] });
-
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
+const cursorSchema = z.string().min(1).max(512);
+
+export const notificationListSchema = z
+  .object({
+    items: z.array(notificationSchema).max(MAX_PAGE_SIZE),
+    nextCursor: cursorSchema.nullable().meta({ description: "Pass as `cursor` to get the next page; null on the last page." }),
+  })
+  .meta({ examples: [{ items: [NOTIFICATION_EXAMPLE], nextCursor: "eyJ0IjoxNjcwMjMyNjAwMDAwLCJpIjoibnRmXzNrVE1kOXFYYjJMdzd5WnBRZTFSIn0" }] });
+
+
 const statusListSchema = z
   .string()
+  .max(100, { abort: true })
   .regex(
     new RegExp(`^(${NOTIFICATION_STATUSES.join("|")})(,(${NOTIFICATION_STATUSES.join("|")}))*$`),
     `must be a comma-separated list of ${NOTIFICATION_STATUSES.join(", ")}`,
@@ -72,18 +86,20 @@ export const listNotificationsQuerySchema = z.strictObject({
   category: notificationCategorySchema.optional(),
   severity: notificationSeveritySchema.optional(),
   since: z.iso
-    .datetime({ offset: true })
+    .datetime({ offset: true, abort: true })
+    .max(40)
     .transform((value) => new Date(value))
     .meta({ description: "Only notifications created at or after this ISO 8601 time.", example: "2022-12-01T00:00:00Z" })
     .optional(),
   limit: z
     .string()
+    .max(3, { abort: true, message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` })
     .regex(/^\d{1,3}$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`)
     .transform(Number)
     .pipe(z.number().int().min(1, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).max(MAX_PAGE_SIZE, `must be an integer from 1 to ${MAX_PAGE_SIZE}`))
     .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.`, example: "20" })
     .optional(),
-  cursor: z.string().min(1).max(512).meta({ description: "Opaque position returned as `nextCursor` by the previous page." }).optional(),
+  cursor: cursorSchema.meta({ description: "Opaque position returned as `nextCursor` by the previous page." }).optional(),
 });
 
 export type ListNotificationsQuery = z.output<typeof listNotificationsQuerySchema>;
@@ -96,7 +112,7 @@ export type ListNotificationsQuery = z.output<typeof listNotificationsQuerySchem
 export const updateNotificationBodySchema = z
   .strictObject({
     status: notificationStatusSchema,
-    id: z.string().optional(),
+    id: notificationIdSchema.optional(),
     title: notificationTitleSchema.optional(),
     body: notificationBodySchema.optional(),
     category: notificationCategorySchema.optional(),

@@ -1,8 +1,11 @@
 import { z } from "zod";
+import { CORS_NOTE } from "../http/cors-note";
+import { FAILURE_WINDOW_SECONDS } from "./client-authentication";
 import { MAX_BODY_BYTES } from "./request-body";
 import {
   introspectionRequestSchema,
   introspectionResponseSchema,
+  jsonWebKeySetSchema,
   oauthErrorSchema,
   revocationRequestSchema,
   tokenRequestSchema,
@@ -63,7 +66,7 @@ function clientErrors(envSlug: string): JsonObject {
     "401": oauthError(
       "Client authentication failed: unknown client, wrong secret, revoked credential, or a credential of another environment.",
       { invalidClient: ["invalid_client", "Client authentication failed."] },
-      { "WWW-Authenticate": { description: `\`Basic realm="${envSlug}"\``, schema: { type: "string" } } },
+      { "WWW-Authenticate": { description: "The HTTP Basic challenge of this environment.", schema: { type: "string", const: `Basic realm="${envSlug}"` } } },
     ),
     "405": oauthError("Only POST is accepted.", { method: ["invalid_request", "This endpoint accepts POST only."] }, {
       Allow: { schema: { type: "string", const: "POST" } },
@@ -72,7 +75,7 @@ function clientErrors(envSlug: string): JsonObject {
     "429": oauthError(
       "Too many failed authentications for this client id; wait as Retry-After says.",
       { throttled: ["temporarily_unavailable", "Too many failed attempts for this client; try again later."] },
-      { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+      { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer", format: "int32", minimum: 1, maximum: FAILURE_WINDOW_SECONDS } } },
     ),
   };
 }
@@ -91,7 +94,7 @@ export function tokenApiDocument({ api, env, gatewayUrl }: TokenApiDocumentInput
   const exampleClient = { client_id: "gci_0123456789abcdef01234567", client_secret: "gsk_…" };
   return {
     openapi: "3.1.0",
-    info: { title: api.name, summary: api.summary, description: `${api.description}\n\nEnvironment: ${env.name} (\`${env.slug}\`).`, version: api.version },
+    info: { title: api.name, summary: api.summary, description: `${api.description}\n\nEnvironment: ${env.name} (\`${env.slug}\`).\n\n${CORS_NOTE}`, version: api.version },
     servers: [{ url: gatewayUrl, description: env.name }],
     tags: [{ name: "OAuth 2.0" }, { name: "Discovery" }],
     paths: {
@@ -181,27 +184,7 @@ export function tokenApiDocument({ api, env, gatewayUrl }: TokenApiDocumentInput
         RevocationRequest: jsonSchema(revocationRequestSchema, "input"),
         IntrospectionRequest: jsonSchema(introspectionRequestSchema, "input"),
         IntrospectionResponse: jsonSchema(introspectionResponseSchema, "output"),
-        JsonWebKeySet: {
-          type: "object",
-          required: ["keys"],
-          properties: {
-            keys: {
-              type: "array",
-              items: {
-                type: "object",
-                required: ["kty", "kid", "use", "alg", "n", "e"],
-                properties: {
-                  kty: { const: "RSA" },
-                  kid: { type: "string" },
-                  use: { const: "sig" },
-                  alg: { const: "RS256" },
-                  n: { type: "string" },
-                  e: { type: "string" },
-                },
-              },
-            },
-          },
-        },
+        JsonWebKeySet: jsonSchema(jsonWebKeySetSchema, "output"),
       },
     },
   };

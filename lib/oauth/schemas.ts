@@ -3,7 +3,18 @@ import { z } from "zod";
 /** RFC 6749 §3.3 scope-token characters, space-separated. */
 const SCOPE_LIST = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
-const clientId = z.string().min(1).max(200).meta({ description: "Your client ID (`gci_…`), for `client_secret_post`.", example: "gci_0123456789abcdef01234567" });
+/** RFC 6749 §3.3 scope lists and token lengths: the same bounds for what clients send and what they get back. */
+const MAX_SCOPE_LENGTH = 2000;
+const MAX_TOKEN_LENGTH = 8192;
+const MAX_CLIENT_ID_LENGTH = 200;
+
+/** An environment's token lifetime is at most a day (lib/portal/environments.ts). */
+export const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
+
+/** Seconds since the epoch, as JWT claims carry them. */
+const unixTime = z.int().min(0).meta({ format: "int64" });
+
+const clientId = z.string().min(1).max(MAX_CLIENT_ID_LENGTH).meta({ description: "Your client ID (`gci_…`), for `client_secret_post`.", example: "gci_0123456789abcdef01234567" });
 const clientSecret = z
   .string()
   .min(1)
@@ -14,7 +25,7 @@ export const tokenRequestSchema = z.object({
   grant_type: z.enum(["client_credentials"]).meta({ description: "Always `client_credentials` (RFC 6749 §4.4)." }),
   scope: z
     .string()
-    .max(2000)
+    .max(MAX_SCOPE_LENGTH)
     .regex(SCOPE_LIST, "must be space-separated scope names")
     .optional()
     .meta({ description: "Space-separated scopes to narrow the token to; by default every scope granted to the client.", example: "notifications:read" }),
@@ -24,20 +35,20 @@ export const tokenRequestSchema = z.object({
 export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
 export const tokenResponseSchema = z.object({
-  access_token: z.string().meta({ description: "An RS256-signed JWT (RFC 9068); send it as `Authorization: Bearer <token>`." }),
+  access_token: z.string().max(MAX_TOKEN_LENGTH).meta({ description: "An RS256-signed JWT (RFC 9068); send it as `Authorization: Bearer <token>`." }),
   token_type: z.literal("Bearer"),
-  expires_in: z.int().positive().meta({ description: "Lifetime in seconds.", example: 3600 }),
-  scope: z.string().meta({ description: "The scopes the token carries, space-separated.", example: "notifications:read notifications:write" }),
+  expires_in: z.int32().min(1).max(MAX_TOKEN_LIFETIME_SECONDS).meta({ format: "int32", description: "Lifetime in seconds.", example: 3600 }),
+  scope: z.string().max(MAX_SCOPE_LENGTH).meta({ description: "The scopes the token carries, space-separated.", example: "notifications:read notifications:write" }),
 });
 
 export const OAUTH_ERROR_CODES = ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "temporarily_unavailable"] as const;
 
 export const oauthErrorSchema = z.object({
   error: z.enum(OAUTH_ERROR_CODES).meta({ description: "RFC 6749 §5.2 error code." }),
-  error_description: z.string().meta({ description: "What went wrong, for a developer to read." }),
+  error_description: z.string().max(500).meta({ description: "What went wrong, for a developer to read." }),
 });
 
-const tokenToInspect = z.string().min(1).max(8192).meta({ description: "An access token issued by this environment." });
+const tokenToInspect = z.string().min(1).max(MAX_TOKEN_LENGTH).meta({ description: "An access token issued by this environment." });
 
 export const revocationRequestSchema = z.object({
   token: tokenToInspect,
@@ -50,14 +61,28 @@ export const introspectionRequestSchema = revocationRequestSchema;
 
 export const introspectionResponseSchema = z.object({
   active: z.boolean(),
-  scope: z.string().optional(),
-  client_id: z.string().optional(),
-  sub: z.string().optional(),
+  scope: z.string().max(MAX_SCOPE_LENGTH).optional(),
+  client_id: z.string().max(MAX_CLIENT_ID_LENGTH).optional(),
+  sub: z.string().max(MAX_CLIENT_ID_LENGTH).optional(),
   token_type: z.literal("Bearer").optional(),
-  exp: z.int().optional(),
-  iat: z.int().optional(),
-  iss: z.string().optional(),
-  aud: z.string().optional(),
-  jti: z.string().optional(),
-  env: z.string().optional(),
+  exp: unixTime.optional(),
+  iat: unixTime.optional(),
+  iss: z.url().max(2048).optional(),
+  aud: z.url().max(2048).optional(),
+  jti: z.string().max(100).optional(),
+  env: z.string().max(100).optional(),
 });
+
+/** The public half of an RS256 signing key (RFC 7517); `n` of a 4096-bit modulus is 683 base64url characters. */
+const publicSigningKeySchema = z.object({
+  kty: z.literal("RSA"),
+  kid: z.string().max(100),
+  use: z.literal("sig"),
+  alg: z.literal("RS256"),
+  n: z.string().max(683),
+  e: z.string().max(8),
+});
+
+export const MAX_PUBLISHED_KEYS = 20;
+
+export const jsonWebKeySetSchema = z.object({ keys: z.array(publicSigningKeySchema).max(MAX_PUBLISHED_KEYS) });

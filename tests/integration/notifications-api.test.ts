@@ -204,6 +204,13 @@ describe("GET /v1/notifications/{id}", () => {
     expect((await call(alice, `/${id}`, { headers: { "if-none-match": '"stale"' } })).status).toBe(200);
   });
 
+  it("answers 400 naming If-None-Match or If-Match when it is longer than the 256 characters the document declares", async () => {
+    const id = await notify(alice, { title: "Long tags" });
+    const long = `"${"v".repeat(300)}"`;
+    expect(await fieldsNamed(await call(alice, `/${id}`, { headers: { "if-none-match": long } }))).toEqual(["header:If-None-Match"]);
+    expect(await fieldsNamed(await put(alice, id, { status: "read" }, { "if-match": long }))).toEqual(["header:If-Match"]);
+  });
+
   it("answers 404 for an unknown id", async () => {
     const body = await problem(await call(alice, "/ntf_doesnotexist"), 404);
     expect(body).toMatchObject({ title: "Not Found", instance: "/gw/sso-qa/notifications/v1/notifications/ntf_doesnotexist" });

@@ -27,7 +27,7 @@ describe("raw OpenAPI documents", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const document = await response.json();
-    expect(document.servers).toEqual([{ url: `${server.url}/gw/platform-dev/notifications`, description: "Platform Development gateway" }]);
+    expect(document.servers).toEqual([{ url: `${server.url}/gw/platform-dev/notifications`, description: "Platform Development gateway", "x-internal": false }]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/v1/notifications", "/v1/notifications/{id}"]));
     const result = await validOpenApi(document);
@@ -37,7 +37,7 @@ describe("raw OpenAPI documents", () => {
 
   it("defaults to the API's first environment", async () => {
     const document = await (await fetch(`${server.url}/apis/notifications/openapi.json`)).json();
-    expect(document.servers).toEqual([{ url: `${server.url}/gw/sso-qa/notifications`, description: "Global SSO QA gateway" }]);
+    expect(document.servers).toEqual([{ url: `${server.url}/gw/sso-qa/notifications`, description: "Global SSO QA gateway", "x-internal": false }]);
   });
 
   it("serves the same document as YAML", async () => {
@@ -54,7 +54,7 @@ describe("raw OpenAPI documents", () => {
     const response = await fetch(`${server.url}/apis/global-sso-token/openapi.json?env=sso-prod`);
     expect(response.status).toBe(200);
     const document = await response.json();
-    expect(document.servers).toEqual([{ url: `${server.url}/gw/sso-prod`, description: "Global SSO Production gateway" }]);
+    expect(document.servers).toEqual([{ url: `${server.url}/gw/sso-prod`, description: "Global SSO Production gateway", "x-internal": false }]);
     expect(document.security ?? []).toEqual([]);
     expect(JSON.stringify(document)).not.toContain('"bearer"');
     const result = await validOpenApi(document);
@@ -113,7 +113,7 @@ describe("raw OpenAPI documents", () => {
       await db.$disconnect();
     }
     const document = await (await fetch(`${server.url}/apis/inventory/openapi.json?env=platform-dev`)).json();
-    expect(document.servers).toEqual([{ url: `${server.url}/gw/platform-dev/inventory`, description: "Platform Development gateway" }]);
+    expect(document.servers).toEqual([{ url: `${server.url}/gw/platform-dev/inventory`, description: "Platform Development gateway", "x-internal": false }]);
     expect(JSON.stringify(document)).not.toContain("internal");
     expect(document.paths["/items"].get.responses["200"].description).toBe("Items");
     expect(document.components.securitySchemes.bearerAuth).toEqual({ type: "http", scheme: "bearer", bearerFormat: "JWT" });

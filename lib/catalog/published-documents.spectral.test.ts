@@ -1,0 +1,53 @@
+import type { Spectral } from "@stoplight/spectral-core";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seed } from "../../prisma/seed";
+import { migratedDatabase } from "../../tests/support/db";
+import { lintDocument, repositorySpectral } from "../../tests/support/spectral";
+import { apiDocument } from "./api-document";
+import { listCatalogApis } from "./catalog-api";
+
+const PUBLIC_URL = "https://portal.example.com";
+const ERROR = 0;
+
+let fixture: Awaited<ReturnType<typeof migratedDatabase>>;
+let spectral: Spectral;
+
+beforeAll(async () => {
+  fixture = await migratedDatabase();
+  await seed(fixture.db, { seedDemo: false, seedAdminPassword: undefined, seedDeveloperPassword: undefined });
+  spectral = await repositorySpectral();
+});
+
+afterAll(async () => {
+  await fixture?.close();
+});
+
+describe("published OpenAPI documents against Spectral's OWASP ruleset (.spectral.yaml)", () => {
+  it("every document the catalog serves, per API and environment, has no errors", async () => {
+    const apis = await listCatalogApis(fixture.db);
+    const views = apis.flatMap((api) => api.environments.map((env) => ({ api, env })));
+    expect(views).toHaveLength(8);
+    const errors: string[] = [];
+    for (const { api, env } of views) {
+      // Named by kind, so that .spectral.yaml can scope an exception to token APIs.
+      const source = path.resolve("published", api.kind.toLowerCase(), `${api.slug}-${env.slug}.openapi.json`);
+      const diagnostics = await lintDocument(spectral, apiDocument(api, env, PUBLIC_URL), source);
+      for (const d of diagnostics.filter((diagnostic) => diagnostic.severity === ERROR)) {
+        errors.push(`${path.basename(source)} ${d.code} ${d.path.join(".")}: ${d.message}`);
+      }
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it("loads the OWASP rules, so a clean result means something", async () => {
+    const unbounded = {
+      openapi: "3.1.0",
+      info: { title: "Unbounded", version: "1.0.0" },
+      paths: {},
+      components: { schemas: { Name: { type: "string" } } },
+    };
+    const diagnostics = await lintDocument(spectral, unbounded, path.resolve("published", "proxy", "unbounded.openapi.json"));
+    expect(diagnostics.filter((d) => d.severity === ERROR).map((d) => d.code)).toContain("owasp:api4:2023-string-limit");
+  });
+});
