@@ -18,7 +18,7 @@ export type StatusChange = { status: StoredNotification["status"]; readAt: Date 
 
 /**
  * The Notifications API's three queries, through the database driver with
- * statements prepared once (docs/decisions/issue-12-gateway-notification-queries.md):
+ * statements prepared once (docs/decisions/007-gateway-notification-queries.md):
  * Prisma's client runtime and adapters cost more than the queries themselves.
  * Prisma keeps the schema, the migrations and every other query.
  */

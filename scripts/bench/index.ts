@@ -70,7 +70,7 @@ type Extras = { single: Measurement; tokens: Measurement; tokenProbe: TokenProbe
  * What SQLite's write-ahead log with synchronous=NORMAL buys over the rollback
  * journal with synchronous=FULL (Gatehouse's mode before), measured on the
  * hand-written service once every other process has closed the file
- * (docs/decisions/issue-12-gateway-notification-queries.md).
+ * (docs/decisions/007-gateway-notification-queries.md).
  */
 async function measureRollbackJournal(database: Database, gatehouseOrigin: string, jwks: string, clients: Parameters<typeof mixTarget>[1]): Promise<Measurement> {
   const file = new BetterSqlite(database.url.slice("file:".length));
