@@ -114,7 +114,7 @@ describe("raw OpenAPI documents", () => {
     }
     const document = await (await fetch(`${server.url}/apis/inventory/openapi.json?env=platform-dev`)).json();
     expect(document.servers).toEqual([{ url: `${server.url}/gw/platform-dev/inventory`, description: "Platform Development gateway", "x-internal": false }]);
-    expect(JSON.stringify(document)).not.toContain("internal");
+    expect(JSON.stringify(document)).not.toContain(".internal");
     expect(document.paths["/items"].get.responses["200"].description).toBe("Items");
     expect(document.components.securitySchemes.bearerAuth).toEqual({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
     expect(document.security).toEqual([{ bearerAuth: [] }]);
