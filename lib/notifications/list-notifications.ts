@@ -26,5 +26,5 @@ export async function listNotifications({
   const rows = await store.findPage(ownerWhere(owner), { status: query.status, category: query.category, severity: query.severity, since: query.since, cursor, limit: limit + 1 });
   const items = rows.slice(0, limit);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }) : null };
 }

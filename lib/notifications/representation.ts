@@ -1,7 +1,11 @@
-import type { Notification } from "../generated/prisma/sqlite/client";
 import type { NotificationResource } from "./schemas";
 
-export type StoredNotification = Notification;
+/**
+ * A notification as the store reads it: the resource's fields, times already as the
+ * API shows them (ISO 8601 in UTC, formatted by the database), and the version
+ * its ETag names.
+ */
+export type StoredNotification = NotificationResource & { version: number };
 
 export function toResource(row: StoredNotification): NotificationResource {
   return {
@@ -12,8 +16,8 @@ export function toResource(row: StoredNotification): NotificationResource {
     severity: row.severity,
     status: row.status,
     link: row.link,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    readAt: row.readAt ? row.readAt.toISOString() : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    readAt: row.readAt,
   };
 }

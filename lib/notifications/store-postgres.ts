@@ -1,15 +1,10 @@
 import "server-only";
 import pg from "pg";
 import type { StoredNotification } from "./representation";
-import { NOTIFICATION_COLUMNS, type NotificationStore, pageQuery, type QueryListener } from "./store";
+import { type NotificationStore, notificationColumns, pageQuery, type QueryListener } from "./store";
 
-const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;
-
-/** Prisma stores DateTime as `timestamp(3)` in UTC; pg would read it in the process's time zone. */
-function parseType(oid: number, format?: "text" | "binary") {
-  if (oid === TIMESTAMP_WITHOUT_TIME_ZONE) return (value: string) => new Date(`${value.replace(" ", "T")}Z`);
-  return pg.types.getTypeParser(oid, format);
-}
+/** Prisma stores DateTime as `timestamp(3)` in UTC; read back as the API's ISO 8601 text. */
+const columns = notificationColumns((column) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 function postgresTime(date: Date): string {
   return date.toISOString().replace("Z", "");
@@ -20,7 +15,7 @@ function postgresTime(date: Date): string {
  * Prisma's adapter has), with each statement prepared once per connection (named).
  */
 export function createPostgresNotificationStore(connectionString: string, onQuery?: QueryListener): NotificationStore {
-  const pool = new pg.Pool({ connectionString, types: { getTypeParser: parseType as typeof pg.types.getTypeParser } });
+  const pool = new pg.Pool({ connectionString });
   const names = new Map<string, string>();
   const query = async (sql: string, values: unknown[]) => {
     onQuery?.(sql, values);
@@ -30,7 +25,7 @@ export function createPostgresNotificationStore(connectionString: string, onQuer
   };
   return {
     async findOne(owner, id) {
-      const { rows } = await query(`SELECT ${NOTIFICATION_COLUMNS} FROM "Notification" WHERE "id" = $1 AND "environmentId" = $2 AND "clientId" = $3`, [
+      const { rows } = await query(`SELECT ${columns} FROM "Notification" WHERE "id" = $1 AND "environmentId" = $2 AND "clientId" = $3`, [
         id,
         owner.environmentId,
         owner.clientId,
@@ -38,7 +33,7 @@ export function createPostgresNotificationStore(connectionString: string, onQuer
       return rows[0];
     },
     async findPage(owner, filter) {
-      const { sql, params } = pageQuery(owner, filter, (index) => `$${index}`, postgresTime);
+      const { sql, params } = pageQuery(owner, filter, { columns, placeholder: (index) => `$${index}`, time: postgresTime });
       return (await query(sql, params)).rows;
     },
     async setStatus(owner, id, version, change) {

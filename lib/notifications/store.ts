@@ -33,14 +33,18 @@ export type NotificationStore = {
 /** Reports each statement and its parameters, for scripts that explain the plans. */
 export type QueryListener = (sql: string, params: unknown[]) => void;
 
-export const NOTIFICATION_COLUMNS = `"id", "environmentId", "clientId", "title", "body", "category", "severity", "status", "link", "createdAt", "updatedAt", "readAt", "version"`;
+/** The columns of a StoredNotification, in this order, with times formatted by the dialect's `isoTime`. */
+export function notificationColumns(isoTime: (column: string) => string): string {
+  return `"id", "title", "body", "category", "severity", "status", "link", ${isoTime('"createdAt"')} AS "createdAt", ${isoTime('"updatedAt"')} AS "updatedAt", ${isoTime('"readAt"')} AS "readAt", "version"`;
+}
 
 /**
  * The WHERE clause of a page, in one dialect's placeholders: the owner, the filters,
  * and after a cursor a range on createdAt minus the cursor's own tie group up to its
  * id (`lib/notifications/list-notifications.ts` says why), newest first.
  */
-export function pageQuery(owner: NotificationOwner, filter: NotificationFilter, placeholder: (index: number) => string, time: (date: Date) => unknown) {
+export function pageQuery(owner: NotificationOwner, filter: NotificationFilter, dialect: { columns: string; placeholder: (index: number) => string; time: (date: Date) => unknown }) {
+  const { columns, placeholder, time } = dialect;
   const params: unknown[] = [owner.environmentId, owner.clientId];
   const next = (value: unknown) => {
     params.push(value);
@@ -55,6 +59,6 @@ export function pageQuery(owner: NotificationOwner, filter: NotificationFilter, 
     const at = time(filter.cursor.createdAt);
     where.push(`"createdAt" <= ${next(at)}`, `NOT ("createdAt" = ${next(at)} AND "id" >= ${next(filter.cursor.id)})`);
   }
-  const sql = `SELECT ${NOTIFICATION_COLUMNS} FROM "Notification" WHERE ${where.join(" AND ")} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${next(filter.limit)}`;
+  const sql = `SELECT ${columns} FROM "Notification" WHERE ${where.join(" AND ")} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${next(filter.limit)}`;
   return { sql, params };
 }

@@ -3,7 +3,7 @@ import { type FieldError, ProblemError, validationProblem } from "../http/proble
 import { ifMatchSatisfied, notificationEtag } from "./etag";
 import { isNotificationId, notificationNotFound } from "./not-found";
 import { type NotificationOwner, ownerWhere } from "./owner";
-import { type StoredNotification, toResource } from "./representation";
+import type { StoredNotification } from "./representation";
 import { READ_ONLY_FIELDS, type UpdateNotificationBody } from "./schemas";
 import type { NotificationStore } from "./store";
 
@@ -29,8 +29,7 @@ function sameValue(sent: string | null, stored: string | null, isTime: boolean):
   return isTime ? Date.parse(sent) === Date.parse(stored) : sent === stored;
 }
 
-function readOnlyMismatches(input: UpdateNotificationBody, row: StoredNotification): FieldError[] {
-  const stored = toResource(row);
+function readOnlyMismatches(input: UpdateNotificationBody, stored: StoredNotification): FieldError[] {
   return READ_ONLY_FIELDS.flatMap((field) => {
     const sent = input[field];
     if (sent === undefined) return [];
@@ -58,8 +57,10 @@ export async function updateNotification({ store, id, input, ifMatch, ...owner }
     if (input.status === current.status) return current;
 
     const now = new Date();
-    const readAt = input.status === "unread" ? null : input.status === "read" ? (current.readAt ?? now) : current.readAt;
-    if (await store.setStatus(where, id, current.version, { status: input.status, readAt, updatedAt: now })) return { ...current, status: input.status, readAt, updatedAt: now, version: current.version + 1 };
+    const readAt = input.status === "unread" ? null : input.status === "read" ? (current.readAt ?? now.toISOString()) : current.readAt;
+    if (await store.setStatus(where, id, current.version, { status: input.status, readAt: readAt === null ? null : new Date(readAt), updatedAt: now })) {
+      return { ...current, status: input.status, readAt, updatedAt: now.toISOString(), version: current.version + 1 };
+    }
     if (ifMatch !== undefined) throw preconditionFailed(id);
     if (attempt >= MAX_ATTEMPTS) {
       throw new ProblemError(409, "conflict", "Conflict", { detail: `Notification "${id}" kept changing during the update; try again.` });
