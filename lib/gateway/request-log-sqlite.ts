@@ -1,7 +1,7 @@
 import "server-only";
 import Database from "better-sqlite3";
 import { SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
-import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./request-log-insert";
+import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./request-log-entry";
 
 /**
  * The request log's inserts into SQLite through SQLite's own driver, with one

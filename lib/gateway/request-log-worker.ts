@@ -4,24 +4,25 @@
 import { parentPort, workerData } from "node:worker_threads";
 import pino from "pino";
 import { sqlitePath } from "../config";
-import { createDb } from "../db";
 import { createAccessLog } from "../log";
 import { writeAccessLines } from "./access-lines";
-import { insertRequestLog, type RequestLogEntry } from "./request-log-insert";
+import type { RequestLogEntry } from "./request-log-entry";
 import { createSqliteRequestLogInsert } from "./request-log-sqlite";
 
 const { databaseUrl } = workerData as { databaseUrl: string };
 
-function createInsert(): (batch: RequestLogEntry[]) => Promise<void> {
+/** Prisma, and the query compiler it loads (some 60 MB), only where the driver is not used directly. */
+async function createInsert(): Promise<(batch: RequestLogEntry[]) => Promise<void>> {
   if (databaseUrl.startsWith("file:")) {
     const insert = createSqliteRequestLogInsert(sqlitePath(databaseUrl));
     return async (batch) => insert(batch);
   }
+  const [{ createDb }, { insertRequestLog }] = await Promise.all([import("../db"), import("./request-log-insert")]);
   const db = createDb(databaseUrl);
   return (batch) => insertRequestLog(db, batch);
 }
 
-const insert = createInsert();
+const insert = await createInsert();
 // One write per line: a line is then whole on the output even when the main thread writes to it too.
 const accessLog = createAccessLog(pino.destination({ dest: 1, sync: true }));
 let writing = Promise.resolve();

@@ -6,9 +6,10 @@ import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Db } from "../db";
 import { writeAccessLines } from "./access-lines";
-import { insertRequestLog, type RequestLogEntry } from "./request-log-insert";
+import type { RequestLogEntry } from "./request-log-entry";
+import { insertRequestLog } from "./request-log-insert";
 
-export type { RequestLogEntry } from "./request-log-insert";
+export type { RequestLogEntry } from "./request-log-entry";
 
 export type RequestRecorder = { record(entry: RequestLogEntry): void; flush(): Promise<void> };
 
