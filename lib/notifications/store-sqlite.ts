@@ -20,11 +20,40 @@ function fromRaw(row: RawRow): StoredNotification {
   return { id: row[0], title: row[1], body: row[2], category: row[3], severity: row[4], status: row[5], link: row[6], createdAt: row[7], updatedAt: row[8], readAt: row[9], version: row[10] };
 }
 
-/** The notification store on a SQLite file, through its own better-sqlite3 connection. */
+const BUSY_DEADLINE_MS = 10_000;
+
+function isBusy(error: unknown): boolean {
+  return error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY");
+}
+
+/**
+ * Runs `statement` now, and while another connection holds the write lock (the
+ * request-log worker commits a batch, another process writes) tries again after
+ * a pause that grows to 8 ms. SQLite's own busy handler would sleep on the event
+ * loop instead, stalling every request in flight for as long as the lock is held.
+ */
+async function whenNotBusy<T>(statement: () => T): Promise<T> {
+  const deadline = Date.now() + BUSY_DEADLINE_MS;
+  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, 8)) {
+    try {
+      return statement();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
+
+/**
+ * The notification store on a SQLite file, through its own better-sqlite3
+ * connection. It never checkpoints the write-ahead log itself (the request-log
+ * worker's connection, which writes as often, does so off the event loop).
+ */
 export function createSqliteNotificationStore(path: string, onQuery?: QueryListener): NotificationStore {
-  const database = new Database(path, { timeout: 10_000 });
+  const database = new Database(path, { timeout: 0 });
   database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
   database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+  database.pragma("wal_autocheckpoint = 0");
   const statements = new Map<string, Database.Statement>();
   const prepared = (sql: string, raw: boolean) => {
     let statement = statements.get(sql);
@@ -40,16 +69,16 @@ export function createSqliteNotificationStore(path: string, onQuery?: QueryListe
   return {
     async findOne(owner, id) {
       const params = [id, owner.environmentId, owner.clientId];
-      const row = run(one, params, true).get(...params) as RawRow | undefined;
+      const row = await whenNotBusy(() => run(one, params, true).get(...params) as RawRow | undefined);
       return row && fromRaw(row);
     },
     async findPage(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns, placeholder: () => "?", time: sqliteTime });
-      return (run(sql, params, true).all(...params) as RawRow[]).map(fromRaw);
+      return (await whenNotBusy(() => run(sql, params, true).all(...params) as RawRow[])).map(fromRaw);
     },
     async setStatus(owner, id, version, change) {
       const params = [change.status, change.readAt && sqliteTime(change.readAt), sqliteTime(change.updatedAt), id, owner.environmentId, owner.clientId, version];
-      return run(update, params, false).run(...params).changes === 1;
+      return (await whenNotBusy(() => run(update, params, false).run(...params))).changes === 1;
     },
     async close() {
       database.close();

@@ -1,3 +1,4 @@
+import BetterSqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { ProblemError } from "../../lib/http/problem";
@@ -10,6 +11,7 @@ import type { NotificationStore } from "../../lib/notifications/store";
 import { createNotificationStore } from "../../lib/notifications/store-for-url";
 import { updateNotification } from "../../lib/notifications/update-notification";
 import { seedNotifications } from "../../prisma/seed-notifications";
+import { POSTGRES_SERVER_URL } from "../support/databases";
 import { migratedDatabase } from "../support/db";
 
 type Owner = { environmentId: string; clientId: string };
@@ -221,6 +223,23 @@ describe("getNotification and updateNotification", () => {
     const failed = results.find((result) => result.status === "rejected");
     expect((failed as PromiseRejectedResult).reason).toMatchObject({ status: 412 });
     expect((await getNotification({ store, ...alice, id })).version).toBe(2);
+  });
+});
+
+describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while another connection holds the write lock", () => {
+  it("waits for the lock without stalling the event loop, then applies the update", async () => {
+    const [id, other] = [await notify(alice, "locked out for a while"), await notify(alice, "read meanwhile")];
+    const writer = new BetterSqlite(database.database.url.slice("file:".length));
+    writer.exec("BEGIN IMMEDIATE");
+    let settled = false;
+    const update = updateNotification({ store, ...alice, id, input: { status: "read" } }).finally(() => (settled = true));
+    expect(await getNotification({ store, ...alice, id: other })).toMatchObject({ id: other });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    writer.exec("COMMIT");
+    writer.close();
+    expect(await update).toMatchObject({ status: "read", version: 2 });
+    expect(await db.notification.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "read", version: 2 });
   });
 });
 
