@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CORS_NOTE } from "../http/cors-note";
+import { PROBLEMS, type ProblemCode } from "../http/problem-types";
 import { MAX_REQUEST_ID_LENGTH } from "../http/request-id";
 import { MAX_BODY_BYTES } from "./http";
 import {
@@ -44,11 +45,11 @@ const problemSchema = z
   })
   .meta({ description: "RFC 9457 problem details." });
 
-function problemExample(gatewayUrl: string, code: string, title: string, status: number, detail: string, extra: JsonSchema = {}) {
+function problemExample(gatewayUrl: string, code: ProblemCode, detail: string, extra: JsonSchema = {}) {
   return {
     type: `${new URL(gatewayUrl).origin}/problems/${code}`,
-    title,
-    status,
+    title: PROBLEMS[code].title,
+    status: PROBLEMS[code].status,
     detail,
     instance: new URL(`${gatewayUrl}/notifications/v1/notifications/${NOTIFICATION_EXAMPLE.id}`).pathname,
     requestId: "req_5f0c2a9e7b1d4c3a",
@@ -103,8 +104,7 @@ const authErrors = {
  * server is `{gatewayUrl}/notifications`.
  */
 export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): Record<string, unknown> {
-  const example = (code: string, title: string, status: number, detail: string, extra?: JsonSchema) =>
-    problemExample(gatewayUrl, code, title, status, detail, extra);
+  const example = (code: ProblemCode, detail: string, extra?: JsonSchema) => problemExample(gatewayUrl, code, detail, extra);
   const realm = new URL(gatewayUrl).pathname.split("/").filter(Boolean).at(-1) ?? "gateway";
   return {
     openapi: "3.1.0",
@@ -146,7 +146,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
             }),
             "400": problemResponse(
               "A query parameter is unknown, repeated or has a bad value.",
-              example("validation-failed", "The request is not valid", 400, "query limit: must be an integer from 1 to 100", {
+              example("validation-failed", "query limit: must be an integer from 1 to 100", {
                 errors: [{ in: "query", field: "limit", message: "must be an integer from 1 to 100" }],
               }),
             ),
@@ -182,7 +182,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
             },
             "400": problemResponse(
               "If-None-Match is longer than the API accepts.",
-              example("validation-failed", "The request is not valid", 400, "header If-None-Match: Too big: expected string to have <=256 characters", {
+              example("validation-failed", "header If-None-Match: Too big: expected string to have <=256 characters", {
                 errors: [{ in: "header", field: "If-None-Match", message: "Too big: expected string to have <=256 characters" }],
               }),
             ),
@@ -225,7 +225,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
             ),
             "400": problemResponse(
               "Malformed JSON, an unknown field, a bad value, or a read-only field that differs from the stored value.",
-              example("validation-failed", "The request is not valid", 400, "body status: Invalid option; body priority: is not a known field", {
+              example("validation-failed", "body status: Invalid option; body priority: is not a known field", {
                 errors: [
                   { in: "body", field: "status", message: 'Invalid option: expected one of "unread"|"read"|"archived"' },
                   { in: "body", field: "priority", message: "is not a known field" },
@@ -236,15 +236,15 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
             "404": { $ref: "#/components/responses/NotFound" },
             "412": problemResponse(
               "If-Match did not match the current ETag; nothing was changed.",
-              example("precondition-failed", "Precondition Failed", 412, `Notification "${NOTIFICATION_EXAMPLE.id}" has changed since the version named in If-Match; fetch it again.`),
+              example("precondition-failed", `Notification "${NOTIFICATION_EXAMPLE.id}" has changed since the version named in If-Match; fetch it again.`),
             ),
             "413": problemResponse(
               `The body is larger than ${MAX_BODY_BYTES} bytes.`,
-              example("payload-too-large", "Payload Too Large", 413, `The request body exceeds ${MAX_BODY_BYTES} bytes.`),
+              example("payload-too-large", `The request body exceeds ${MAX_BODY_BYTES} bytes.`),
             ),
             "415": problemResponse(
               "The body is not application/json.",
-              example("unsupported-media-type", "Unsupported Media Type", 415, "Send the body as application/json."),
+              example("unsupported-media-type", "Send the body as application/json."),
             ),
           },
         },
@@ -300,7 +300,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
       responses: {
         Unauthorized: problemResponse(
           "The access token is missing, malformed, invalid, expired, revoked or from another environment.",
-          example("token-expired", "Unauthorized", 401, "The access token expired at 2022-12-05T10:00:00Z."),
+          example("token-expired", "The access token expired at 2022-12-05T10:00:00Z."),
           {
             "WWW-Authenticate": {
               description: `Bearer challenge, e.g. Bearer realm="${realm}", error="invalid_token".`,
@@ -310,7 +310,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
         ),
         Forbidden: problemResponse(
           "The API is not granted to this client, or the token lacks the operation's scope.",
-          example("scope-missing", "Forbidden", 403, "This operation needs the scope notifications:write."),
+          example("scope-missing", "This operation needs the scope notifications:write."),
           {
             "WWW-Authenticate": {
               description: `Bearer realm="${realm}", error="insufficient_scope", scope="..."`,
@@ -320,11 +320,11 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
         ),
         NotFound: problemResponse(
           "No notification of this client has this id.",
-          example("not-found", "Not Found", 404, `There is no notification "${NOTIFICATION_EXAMPLE.id}".`),
+          example("not-found", `There is no notification "${NOTIFICATION_EXAMPLE.id}".`),
         ),
         TooManyRequests: problemResponse(
           "The client's rate limit in this environment is exhausted.",
-          example("rate-limited", "Too Many Requests", 429, "Retry after 1 second."),
+          example("rate-limited", "Retry after 1 second."),
           {
             // The bucket refills at least one request a second (perSecond >= 1), so the wait is always one second.
             "Retry-After": { description: "Seconds to wait.", schema: { type: "integer", format: "int32", minimum: 1, maximum: 1 } },

@@ -5,7 +5,7 @@ import type { Attribution } from "../gateway/authenticate";
 import type { Catalog, GatewayEnvironment } from "../gateway/catalog";
 import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
-import { ProblemError, toProblem } from "../http/problem";
+import { problem, toProblem } from "../http/problem";
 import { issueAccessToken, TokenRejection } from "./access-tokens";
 import type { TokenVerifier } from "./token-verifier";
 import type { ClientAuthenticator } from "./client-authentication";
@@ -187,7 +187,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   ): Promise<PlainResponse> {
     if (GET_ENDPOINTS.has(path)) {
       if (request.method !== "GET" && request.method !== "HEAD") {
-        throw new ProblemError(405, "method-not-allowed", "Method Not Allowed", { detail: `${path} accepts GET only.`, headers: { allow: "GET, HEAD" } });
+        throw problem("method-not-allowed", { detail: `${path} accepts GET only.`, headers: { allow: "GET, HEAD" } });
       }
       return path === ".well-known/jwks.json" ? jwks(env) : metadata(env);
     }
