@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "./db";
-import { ProblemError, problemResponse } from "./http/problem";
+import { problem, problemResponse } from "./http/problem";
 import { requestIdFrom } from "./http/request-id";
 
 /** 200 when the database answers a query, 503 problem otherwise. */
@@ -10,7 +10,7 @@ export async function healthResponse(db: Db, request: Request): Promise<Response
     await db.$queryRawUnsafe("SELECT 1");
     return Response.json({ status: "ok" }, { headers: { "cache-control": "no-store", "x-request-id": requestId } });
   } catch {
-    const problem = new ProblemError(503, "database-unavailable", "Service Unavailable", { detail: "The database does not answer." });
-    return problemResponse(problem, { instance: new URL(request.url).pathname, requestId });
+    const refusal = problem("database-unavailable", { detail: "The database does not answer." });
+    return problemResponse(refusal, { instance: new URL(request.url).pathname, requestId });
   }
 }

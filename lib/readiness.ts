@@ -2,7 +2,7 @@ import "server-only";
 import { Redis } from "ioredis";
 import { config } from "./config";
 import { db } from "./db";
-import { ProblemError, problemResponse } from "./http/problem";
+import { problem, problemResponse } from "./http/problem";
 import { requestIdFrom } from "./http/request-id";
 import { log } from "./log";
 
@@ -48,9 +48,9 @@ export async function readinessResponse(dependencies: readonly Dependency[], req
     const checks = Object.fromEntries(dependencies.map((dependency) => [dependency.name, "up"]));
     return Response.json({ status: "ready", checks }, { headers: { "cache-control": "no-store", "x-request-id": requestId } });
   }
-  const problem = new ProblemError(503, "not-ready", "Not ready", {
+  const refusal = problem("not-ready", {
     detail: `This instance cannot serve requests: ${down.join(" and ")} ${down.length === 1 ? "does" : "do"} not answer.`,
     extensions: { down },
   });
-  return problemResponse(problem, { instance: new URL(request.url).pathname, requestId });
+  return problemResponse(refusal, { instance: new URL(request.url).pathname, requestId });
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { db } from "../lib/db";
 import { healthResponse } from "../lib/health";
 import { nodeHeaders, writePlainResponse } from "../lib/http/node-message";
-import { ProblemError, problemPlainResponse } from "../lib/http/problem";
+import { problem, problemPlainResponse } from "../lib/http/problem";
 import { requestIdFrom } from "../lib/http/request-id";
 
 /** What a gateway-only process answers outside the gateway: `/api/health`, and a 404 problem for anything else. */
@@ -17,9 +17,9 @@ export function serveGatewayOnlyPaths(publicOrigin: string) {
       });
       return;
     }
-    const problem = new ProblemError(404, "not-found", "Not Found", {
+    const refusal = problem("not-found", {
       detail: "This is a gateway-only process: it serves /gw/…, the OAuth metadata and /api/health; the portal runs elsewhere.",
     });
-    void writePlainResponse(problemPlainResponse(problem, { instance: url.pathname, requestId }), res);
+    void writePlainResponse(problemPlainResponse(refusal, { instance: url.pathname, requestId }), res);
   };
 }

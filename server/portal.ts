@@ -7,7 +7,7 @@ import { connectionOptions, isConnectionSpecific } from "../lib/http/hop-by-hop"
 import { config } from "../lib/config";
 import { requestClientAddress } from "../lib/http/client-address";
 import { nodeHeaders, writePlainResponse } from "../lib/http/node-message";
-import { ProblemError, problemPlainResponse } from "../lib/http/problem";
+import { problem, problemPlainResponse } from "../lib/http/problem";
 import type { PortalThreadData, PortalThreadMessage } from "./portal-thread";
 
 export type Portal = {
@@ -58,8 +58,8 @@ function forwarder(address: AddressInfo, log: Logger) {
       if (res.destroyed) return;
       if (res.headersSent) return void res.destroy();
       log.error({ err: error, requestId }, "the portal thread did not answer");
-      const problem = new ProblemError(502, "portal-unavailable", "Bad Gateway", { detail: "The portal did not answer." });
-      void writePlainResponse(problemPlainResponse(problem, { instance: (req.url ?? "/").split("?")[0]!, requestId }), res);
+      const refusal = problem("portal-unavailable", { detail: "The portal did not answer." });
+      void writePlainResponse(problemPlainResponse(refusal, { instance: (req.url ?? "/").split("?")[0]!, requestId }), res);
     });
     res.once("close", () => {
       if (!res.writableFinished) toNext.destroy();

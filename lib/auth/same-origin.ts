@@ -1,6 +1,6 @@
 import "server-only";
 import { config } from "../config";
-import { ProblemError } from "../http/problem";
+import { problem } from "../http/problem";
 
 /**
  * Cross-site request protection for portal mutations: the browser's Origin
@@ -11,7 +11,7 @@ export function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   const allowed = new Set([config().publicUrl, new URL(request.url).origin]);
   if (origin ? allowed.has(origin) : request.headers.get("sec-fetch-site") === "same-origin") return;
-  throw new ProblemError(403, "cross-site-request", "Cross-site request refused", {
+  throw problem("cross-site-request", {
     detail: "Portal changes must come from the portal's own pages (Origin header).",
   });
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { getServerSession } from "next-auth";
 import { notFound, redirect } from "next/navigation";
 import { db, type Role } from "../db";
-import { ProblemError } from "../http/problem";
+import { problem } from "../http/problem";
 import { authOptions } from "./options";
 
 export type PortalUser = { id: string; email: string; name: string; role: Role };
@@ -41,9 +41,9 @@ export async function requireAdmin(returnTo: string): Promise<PortalUser> {
 /** For route handlers: 401 without a session, 403 without the role. */
 export async function apiUser(role?: Role): Promise<PortalUser> {
   const user = await currentUser();
-  if (!user) throw new ProblemError(401, "unauthenticated", "Sign in first", { detail: "This action needs a signed-in user." });
+  if (!user) throw problem("unauthenticated", { detail: "This action needs a signed-in user." });
   if (role && user.role !== role) {
-    throw new ProblemError(403, "forbidden", "Forbidden", { detail: `This action needs the ${role} role.` });
+    throw problem("forbidden", { detail: `This action needs the ${role} role.` });
   }
   return user;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { IncomingRequest } from "../http/message";
-import { ProblemError } from "../http/problem";
+import { problem, ProblemError } from "../http/problem";
 import { TokenRejection, type VerifiedAccessToken } from "../oauth/access-tokens";
 import type { CredentialState, CredentialStates } from "../oauth/credential-states";
 import type { RevocationList } from "../oauth/revoked-tokens";
@@ -22,19 +22,15 @@ export function bearerChallenge(envSlug: string, params: Record<string, string> 
   return [`Bearer realm="${quoted(envSlug)}"`, ...Object.entries(params).map(([name, value]) => `${name}="${quoted(value)}"`)].join(", ");
 }
 
-function invalidToken(env: GatewayEnvironment, code: string, title: string, detail: string, extensions?: Record<string, unknown>): ProblemError {
-  return new ProblemError(401, code, title, {
+type InvalidTokenCode = TokenRejection["code"] | "token-revoked";
+
+function invalidToken(env: GatewayEnvironment, code: InvalidTokenCode, detail: string, extensions?: Record<string, unknown>): ProblemError {
+  return problem(code, {
     detail,
     extensions,
     headers: { "www-authenticate": bearerChallenge(env.slug, { error: "invalid_token", error_description: detail }) },
   });
 }
-
-const REJECTION_TITLES: Record<TokenRejection["code"], string> = {
-  "token-invalid": "Invalid access token",
-  "token-expired": "Access token expired",
-  "token-wrong-environment": "Access token of another environment",
-};
 
 /** Filled in once a token's signature verifies, so that a refused call is logged under its client. */
 export type Attribution = { clientId?: string };
@@ -50,14 +46,14 @@ export function createAuthenticator(deps: { verify: TokenVerifier; revocations: 
   return async (request, env, attribution = {}) => {
     const header = request.headers.get("authorization");
     if (header === null) {
-      throw new ProblemError(401, "token-missing", "Access token missing", {
+      throw problem("token-missing", {
         detail: "Send an access token from this environment's token endpoint as `Authorization: Bearer <token>`.",
         headers: { "www-authenticate": bearerChallenge(env.slug) },
       });
     }
     const match = BEARER.exec(header);
     if (!match) {
-      throw new ProblemError(400, "token-malformed", "Malformed Authorization header", {
+      throw problem("token-malformed", {
         detail: "The Authorization header must be `Bearer <token>`.",
         errors: [{ in: "header", field: "authorization", message: "must be Bearer followed by one token" }],
         headers: { "www-authenticate": bearerChallenge(env.slug, { error: "invalid_request" }) },
@@ -69,15 +65,15 @@ export function createAuthenticator(deps: { verify: TokenVerifier; revocations: 
     } catch (error) {
       if (!(error instanceof TokenRejection)) throw error;
       attribution.clientId = error.clientId;
-      throw invalidToken(env, error.code, REJECTION_TITLES[error.code], error.detail, error.extensions);
+      throw invalidToken(env, error.code, error.detail, error.extensions);
     }
     attribution.clientId = token.clientId;
     if (await deps.revocations.isRevoked(token.jti)) {
-      throw invalidToken(env, "token-revoked", "Access token revoked", "The token has been revoked.");
+      throw invalidToken(env, "token-revoked", "The token has been revoked.");
     }
     const credential = await deps.states.get(token.clientId);
     if (!credential || !credential.active || credential.environmentId !== env.id) {
-      throw invalidToken(env, "token-revoked", "Access token revoked", "The client credential of this token has been revoked.");
+      throw invalidToken(env, "token-revoked", "The client credential of this token has been revoked.");
     }
     deps.usage.mark(credential.id);
     return { token, credential };

@@ -1,10 +1,10 @@
-import { ProblemError } from "../http/problem";
+import { problem } from "../http/problem";
 import type { Authenticated } from "./authenticate";
 import { bearerChallenge } from "./authenticate";
 import type { GatewayApi, GatewayEnvironment } from "./catalog";
 
-function forbidden(env: GatewayEnvironment, code: string, title: string, detail: string, scope: string | undefined, extensions?: Record<string, unknown>) {
-  return new ProblemError(403, code, title, {
+function forbidden(env: GatewayEnvironment, code: "api-not-granted" | "scope-missing", detail: string, scope: string | undefined, extensions?: Record<string, unknown>) {
+  return problem(code, {
     detail,
     extensions,
     headers: { "www-authenticate": bearerChallenge(env.slug, { error: "insufficient_scope", ...(scope ? { scope } : {}) }) },
@@ -17,7 +17,6 @@ export function authorizeApi(env: GatewayEnvironment, api: GatewayApi, caller: A
   throw forbidden(
     env,
     "api-not-granted",
-    "API not granted",
     `The client ${caller.token.clientId} has no access to the API "${api.slug}" in "${env.slug}"; request access in the portal.`,
     api.scopes.join(" ") || undefined,
     { api: api.slug },
@@ -27,7 +26,7 @@ export function authorizeApi(env: GatewayEnvironment, api: GatewayApi, caller: A
 /** Part two: the token must carry the operation's scope, and the grant must still include it. */
 export function authorizeScope(env: GatewayEnvironment, api: GatewayApi, caller: Authenticated, scope: string): void {
   if (caller.token.scopes.has(scope) && caller.credential.grants.get(api.id)?.has(scope)) return;
-  throw forbidden(env, "scope-missing", "Scope missing", `This operation needs the scope "${scope}", which the token does not carry.`, scope, {
+  throw forbidden(env, "scope-missing", `This operation needs the scope "${scope}", which the token does not carry.`, scope, {
     requiredScope: scope,
   });
 }
@@ -41,7 +40,7 @@ export function authorizeAnyScope(env: GatewayEnvironment, api: GatewayApi, call
   const granted = caller.credential.grants.get(api.id);
   if (api.scopes.some((scope) => caller.token.scopes.has(scope) && granted?.has(scope))) return;
   const wanted = api.scopes.join(" ");
-  throw forbidden(env, "scope-missing", "Scope missing", `Calls to "${api.slug}" need one of the scopes "${wanted}", which the token does not carry.`, wanted, {
+  throw forbidden(env, "scope-missing", `Calls to "${api.slug}" need one of the scopes "${wanted}", which the token does not carry.`, wanted, {
     requiredScope: wanted,
   });
 }

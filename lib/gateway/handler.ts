@@ -2,7 +2,7 @@ import "server-only";
 import type { Logger } from "pino";
 import type { ApiKind } from "../db";
 import type { IncomingRequest, PlainResponse } from "../http/message";
-import { ProblemError, problemPlainResponse, toProblem } from "../http/problem";
+import { problem, ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
@@ -35,14 +35,14 @@ export type GatewayDeps = {
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 function methodNotServed(method: string): ProblemError {
-  return new ProblemError(405, "method-not-allowed", "Method Not Allowed", {
+  return problem("method-not-allowed", {
     detail: `The gateway does not serve ${method.slice(0, 20)} requests.`,
     headers: { allow: [...SERVED_METHODS].join(", ") },
   });
 }
 
 function notFound(detail: string): ProblemError {
-  return new ProblemError(404, "not-found", "Not Found", { detail });
+  return problem("not-found", { detail });
 }
 
 /** What the record stage needs to know about a request once it is answered. */
@@ -66,7 +66,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     outcome.headers = rateLimitHeaders(decision, policy);
     if (decision.allowed) return;
     metrics.rateLimited(env.slug, outcome.api ?? "");
-    throw new ProblemError(429, "rate-limited", "Too Many Requests", {
+    throw problem("rate-limited", {
       detail: `The client ${caller.token.clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
       headers: { ...outcome.headers, "retry-after": String(decision.retryAfterSeconds) },
     });

@@ -5,7 +5,7 @@ import { requestClientAddress } from "../http/client-address";
 import { type IncomingRequest, toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
-import { createNotificationRoutes } from "../notifications/routes";
+import { createNotificationRoutes } from "../notifications/operations";
 import { createNotificationStore } from "../notifications/store-for-url";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
 import { hashClientSecret } from "../oauth/client-secrets";

@@ -1,6 +1,6 @@
 import { connectionOptions, isConnectionSpecific } from "../http/hop-by-hop";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/message";
-import { ProblemError } from "../http/problem";
+import { problem } from "../http/problem";
 
 /** What fetch sets itself. */
 const SET_BY_FETCH = new Set(["host", "content-length", "expect"]);
@@ -94,9 +94,9 @@ export async function proxyRequest(call: ProxyCall): Promise<PlainResponse> {
   } catch {
     clearTimeout(timer);
     if (abort.signal.aborted) {
-      throw new ProblemError(504, "upstream-timeout", "Gateway Timeout", { detail: `The upstream service did not answer within ${call.timeoutMs} ms.` });
+      throw problem("upstream-timeout", { detail: `The upstream service did not answer within ${call.timeoutMs} ms.` });
     }
-    throw new ProblemError(502, "upstream-unreachable", "Bad Gateway", { detail: "The upstream service could not be reached." });
+    throw problem("upstream-unreachable", { detail: "The upstream service could not be reached." });
   }
   clearTimeout(timer);
   // Past the headers, the timeout applies to silence between chunks, so long downloads are not cut off.

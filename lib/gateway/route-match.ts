@@ -1,4 +1,4 @@
-import { ProblemError } from "../http/problem";
+import { problem } from "../http/problem";
 import type { BuiltInRoute } from "./types";
 
 type CompiledRoute = { route: BuiltInRoute; pattern: RegExp; names: string[] };
@@ -38,7 +38,7 @@ export function createRouteTable(routes: readonly BuiltInRoute[]): RouteTable {
       try {
         candidate.names.forEach((name, index) => (params[name] = decodeURIComponent(match[index + 1]!)));
       } catch {
-        throw new ProblemError(400, "validation-failed", "The request is not valid", {
+        throw problem("validation-failed", {
           detail: "A path segment is not valid percent-encoding.",
           errors: [{ in: "path", field: candidate.names.join(","), message: "is not valid percent-encoding" }],
         });
@@ -46,11 +46,11 @@ export function createRouteTable(routes: readonly BuiltInRoute[]): RouteTable {
       return { route: candidate.route, params };
     }
     if (allowed.length > 0) {
-      throw new ProblemError(405, "method-not-allowed", "Method Not Allowed", {
+      throw problem("method-not-allowed", {
         detail: `${path} accepts ${allowed.join(", ")}.`,
         headers: { allow: allowed.join(", ") },
       });
     }
-    throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no operation at ${path || "/"}.` });
+    throw problem("not-found", { detail: `There is no operation at ${path || "/"}.` });
   };
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { log } from "../log";
-import { ProblemError, problemPlainResponse } from "./problem";
+import { problem, ProblemError, problemPlainResponse } from "./problem";
 import { newRequestId } from "./request-id";
 
 /** A request line longer than this, when Node's header limit trips, is a URL problem rather than a header one. */
@@ -19,19 +19,19 @@ function requestLineTooLong(rawPacket: Buffer | undefined): boolean {
 export function parserProblem(error: ParserError): ProblemError {
   switch (error.code) {
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return new ProblemError(408, "request-timeout", "Request took too long to arrive", {
+      return problem("request-timeout", {
         detail: "The request did not arrive completely in time; send it again on a new connection.",
       });
     case "HPE_HEADER_OVERFLOW":
       return requestLineTooLong(error.rawPacket)
-        ? new ProblemError(414, "uri-too-long", "URL too long", { detail: "The request line is longer than the server reads." })
-        : new ProblemError(431, "headers-too-large", "Request headers too large", {
+        ? problem("uri-too-long", { detail: "The request line is longer than the server reads." })
+        : problem("headers-too-large", {
             detail: "The request's header fields are larger than the server reads (16 KiB in all).",
           });
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return new ProblemError(413, "payload-too-large", "Request body too large", { detail: "The chunk extensions of the request body are too large." });
+      return problem("payload-too-large", { detail: "The chunk extensions of the request body are too large." });
     default:
-      return new ProblemError(400, "malformed-request", "Malformed HTTP request", { detail: "The request is not valid HTTP/1.1 and could not be read." });
+      return problem("malformed-request", { detail: "The request is not valid HTTP/1.1 and could not be read." });
   }
 }
 

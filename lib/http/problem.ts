@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { config } from "../config";
 import { type PlainResponse, toFetchResponse } from "./message";
+import { PROBLEMS, type ProblemCode } from "./problem-types";
 
 /** Where in the request a bad value was found. */
 export type FieldLocation = "body" | "query" | "path" | "header";
@@ -17,26 +18,34 @@ type ProblemOptions = {
 
 /**
  * The one error type of Gatehouse. `code` names the problem type
- * (`token-expired`, `validation-failed`...); its message is safe to show.
+ * (`token-expired`, `validation-failed`...), whose status and title come from
+ * the registry; its message is safe to show.
  */
 export class ProblemError extends Error {
+  readonly status: number;
+  readonly title: string;
   readonly detail?: string;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
   readonly extensions?: Record<string, unknown>;
 
   constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly title: string,
+    readonly code: ProblemCode,
     options: ProblemOptions = {},
   ) {
+    const { status, title } = PROBLEMS[code];
     super(options.detail ?? title);
+    this.status = status;
+    this.title = title;
     this.detail = options.detail;
     this.errors = options.errors;
     this.headers = options.headers;
     this.extensions = options.extensions;
   }
+}
+
+export function problem(code: ProblemCode, options?: ProblemOptions): ProblemError {
+  return new ProblemError(code, options);
 }
 
 export function problemTypeUri(code: string): string {
@@ -45,7 +54,7 @@ export function problemTypeUri(code: string): string {
 
 export function validationProblem(errors: FieldError[], detail?: string): ProblemError {
   const summary = errors.map((error) => `${error.in} ${error.field || "(whole)"}: ${error.message}`).join("; ");
-  return new ProblemError(400, "validation-failed", "The request is not valid", { detail: detail ?? summary, errors });
+  return problem("validation-failed", { detail: detail ?? summary, errors });
 }
 
 /**
@@ -102,9 +111,9 @@ export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
   // PostgreSQL refuses NUL characters in text; only a client's input can carry one there.
   if (error instanceof Error && error.message.includes("invalid byte sequence for encoding")) {
-    return new ProblemError(400, "validation-failed", "The request is not valid", { detail: "Text values may not contain NUL characters." });
+    return problem("validation-failed", { detail: "Text values may not contain NUL characters." });
   }
-  return new ProblemError(500, "internal-error", "Internal Server Error", {
+  return problem("internal-error", {
     detail: "The server failed to answer this request. Quote the request id when you report it.",
   });
 }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { config } from "../config";
-import { ProblemError, problemPlainResponse } from "../http/problem";
+import { problem, ProblemError, problemPlainResponse } from "../http/problem";
 import { nodeHeaders, writePlainResponse } from "../http/node-message";
 import { requestIdFrom } from "../http/request-id";
 import { processMetrics } from "./registry";
@@ -23,12 +23,12 @@ function answer(req: IncomingMessage, res: ServerResponse, token: string | undef
   const requestId = requestIdFrom(nodeHeaders(req));
   const refuse = (problem: ProblemError) => writePlainResponse(problemPlainResponse(problem, { instance: "/metrics", requestId }), res);
   if (!token) {
-    void refuse(new ProblemError(404, "not-found", "Not Found", { detail: "Metrics are off: METRICS_TOKEN is not set." }));
+    void refuse(problem("not-found", { detail: "Metrics are off: METRICS_TOKEN is not set." }));
     return;
   }
   if (!bearerMatches(req.headers.authorization, token)) {
     void refuse(
-      new ProblemError(401, "metrics-token-required", "Metrics token required", {
+      problem("metrics-token-required", {
         detail: "Send the metrics token as `Authorization: Bearer <METRICS_TOKEN>`.",
         headers: { "www-authenticate": 'Bearer realm="metrics"' },
       }),
@@ -39,7 +39,7 @@ function answer(req: IncomingMessage, res: ServerResponse, token: string | undef
   registry
     .metrics()
     .then((text) => writePlainResponse({ status: 200, headers: { "content-type": registry.contentType, "cache-control": "no-store", "x-request-id": requestId }, body: text }, res))
-    .catch(() => refuse(new ProblemError(500, "internal-error", "Internal Server Error", { detail: "The metrics could not be collected." })));
+    .catch(() => refuse(problem("internal-error", { detail: "The metrics could not be collected." })));
 }
 
 /**
@@ -61,7 +61,7 @@ export function startMetricsListener(log: Logger): Server | undefined {
   if (metricsPort === undefined) return undefined;
   const server = createServer((req, res) => {
     if (METRICS_PATH.test(req.url ?? "")) answer(req, res, metricsToken);
-    else void writePlainResponse(problemPlainResponse(new ProblemError(404, "not-found", "Not Found", { detail: "This listener serves /metrics only." }), { instance: "/", requestId: requestIdFrom(nodeHeaders(req)) }), res);
+    else void writePlainResponse(problemPlainResponse(problem("not-found", { detail: "This listener serves /metrics only." }), { instance: "/", requestId: requestIdFrom(nodeHeaders(req)) }), res);
   });
   server.listen(metricsPort, "127.0.0.1", () => log.info({ port: metricsPort }, "metrics listen on 127.0.0.1"));
   return server;

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db";
-import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { type CreateNotificationInput, createNotificationInputSchema } from "./schemas";
 
@@ -37,7 +37,7 @@ async function recipientClientIds(db: Db, environmentId: string, recipients: Cre
  * Used by the seed, the admin command line and the admin console.
  */
 export async function createNotifications({ db, environmentId, recipients, createdAt, ...fields }: CreateNotificationsArgs): Promise<string[]> {
-  if (!environmentId) throw new ProblemError(400, "validation-failed", "The request is not valid", { detail: "An environment is required." });
+  if (!environmentId) throw problem("validation-failed", { detail: "An environment is required." });
   const input = createNotificationInputSchema.safeParse(fields);
   if (!input.success) throw zodProblem(input.error, "body");
   const clientIds = await recipientClientIds(db, environmentId, recipients);

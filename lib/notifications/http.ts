@@ -1,11 +1,11 @@
 import type { IncomingRequest, PlainResponse } from "../http/message";
-import { ProblemError, validationProblem } from "../http/problem";
+import { problem, ProblemError, validationProblem } from "../http/problem";
 
 /** PUT bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 function payloadTooLarge(): ProblemError {
-  return new ProblemError(413, "payload-too-large", "Payload Too Large", { detail: `The request body exceeds ${MAX_BODY_BYTES} bytes.` });
+  return problem("payload-too-large", { detail: `The request body exceeds ${MAX_BODY_BYTES} bytes.` });
 }
 
 function isJsonMediaType(contentType: string | null): boolean {
@@ -30,7 +30,7 @@ async function readLimited(request: IncomingRequest): Promise<Uint8Array> {
 /** A JSON object from the request body: 415 for other media types, 413 when too large, 400 when malformed. */
 export async function readJsonObject(request: IncomingRequest): Promise<Record<string, unknown>> {
   if (!isJsonMediaType(request.headers.get("content-type"))) {
-    throw new ProblemError(415, "unsupported-media-type", "Unsupported Media Type", {
+    throw problem("unsupported-media-type", {
       detail: "Send the body as application/json.",
       headers: { accept: "application/json" },
     });

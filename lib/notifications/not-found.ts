@@ -1,9 +1,9 @@
-import { ProblemError } from "../http/problem";
+import { problem, ProblemError } from "../http/problem";
 import { notificationIdSchema } from "./schemas";
 
 /** The same answer for an unknown id and for another client's or environment's one. */
 export function notificationNotFound(id: string): ProblemError {
-  return new ProblemError(404, "not-found", "Not Found", { detail: `There is no notification "${id}".` });
+  return problem("not-found", { detail: `There is no notification "${id}".` });
 }
 
 export function isNotificationId(id: string): boolean {

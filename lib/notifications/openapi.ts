@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { CORS_NOTE } from "../http/cors-note";
+import { jsonSchema, operationPaths, problemExample } from "../gateway/operation";
+import type { ProblemCode } from "../http/problem-types";
 import { MAX_REQUEST_ID_LENGTH } from "../http/request-id";
 import { MAX_BODY_BYTES } from "./http";
+import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from "./openapi-responses";
+import { NOTIFICATION_OPERATIONS, NOTIFICATIONS_READ_SCOPE, NOTIFICATIONS_WRITE_SCOPE } from "./operations";
 import {
-  entityTagListSchema,
-  listNotificationsQuerySchema,
   NOTIFICATION_EXAMPLE,
   MAX_PAGE_SIZE,
   notificationIdSchema,
@@ -17,11 +19,6 @@ export const NOTIFICATIONS_API_VERSION = "1.0.0";
 export const NOTIFICATIONS_CHANGELOG = [{ version: "1.0.0", date: "2022-12-05", summary: "1.0.0 — initial release, 5 December 2022" }];
 
 type JsonSchema = Record<string, unknown>;
-
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
-  return rest;
-}
 
 /** What a problem can echo of a request is bounded by what Node accepts: 16 KiB of request line and headers. */
 const MAX_ECHOED_LENGTH = 16 * 1024;
@@ -44,58 +41,30 @@ const problemSchema = z
   })
   .meta({ description: "RFC 9457 problem details." });
 
-function problemExample(gatewayUrl: string, code: string, title: string, status: number, detail: string, extra: JsonSchema = {}) {
-  return {
-    type: `${new URL(gatewayUrl).origin}/problems/${code}`,
-    title,
-    status,
-    detail,
-    instance: new URL(`${gatewayUrl}/notifications/v1/notifications/${NOTIFICATION_EXAMPLE.id}`).pathname,
-    requestId: "req_5f0c2a9e7b1d4c3a",
-    ...extra,
-  };
-}
-
 const requestIdHeader = {
   description: "Echoes a sane incoming X-Request-Id, otherwise a new one.",
   schema: { type: "string", maxLength: MAX_REQUEST_ID_LENGTH },
 };
 
-/** The IETF RateLimit header fields the gateway sends once it has taken the client's budget (lib/gateway/rate-limit.ts). */
-const rateLimitHeaders = {
-  RateLimit: { $ref: "#/components/headers/RateLimit" },
-  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
-};
+/** The gateway's realm for an environment: its slug, the last segment of `gatewayUrl`. */
+function realmOf(gatewayUrl: string): string {
+  return new URL(gatewayUrl).pathname.split("/").filter(Boolean).at(-1) ?? "gateway";
+}
 
-function problemResponse(description: string, example: JsonSchema, headers: JsonSchema = rateLimitHeaders) {
+/** The shared answers of authentication, authorization and rate limiting, for every operation with a scope. */
+const AUTH_PROBLEMS = [
+  { ref: "Unauthorized", code: "token-expired" },
+  { ref: "Forbidden", code: "scope-missing" },
+  { ref: "TooManyRequests", code: "rate-limited" },
+] as const;
+
+function problemResponse(description: string, example: JsonSchema, headers: JsonSchema = RATE_LIMIT_HEADERS) {
   return {
     description,
-    headers: { "X-Request-Id": { $ref: "#/components/headers/XRequestId" }, ...headers },
+    headers: { ...REQUEST_ID_HEADER, ...headers },
     content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" }, example } },
   };
 }
-
-/** Query parameters straight from the schema that validates them. */
-function queryParameters(): JsonSchema[] {
-  return Object.entries(listNotificationsQuerySchema.shape).map(([name, schema]) => {
-    const { description, example, ...rest } = jsonSchema(schema, "input");
-    return { name, in: "query", required: false, description, schema: rest, ...(example === undefined ? {} : { example }) };
-  });
-}
-
-function success(description: string, schemaRef: string, example: unknown, headers: JsonSchema) {
-  return {
-    description,
-    headers: { "X-Request-Id": { $ref: "#/components/headers/XRequestId" }, ...rateLimitHeaders, ...headers },
-    content: { "application/json": { schema: { $ref: schemaRef }, example } },
-  };
-}
-
-const authErrors = {
-  "401": { $ref: "#/components/responses/Unauthorized" },
-  "403": { $ref: "#/components/responses/Forbidden" },
-  "429": { $ref: "#/components/responses/TooManyRequests" },
-};
 
 /**
  * The OpenAPI 3.1 document of the Notifications API as served in one
@@ -103,9 +72,10 @@ const authErrors = {
  * server is `{gatewayUrl}/notifications`.
  */
 export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): Record<string, unknown> {
-  const example = (code: string, title: string, status: number, detail: string, extra?: JsonSchema) =>
-    problemExample(gatewayUrl, code, title, status, detail, extra);
-  const realm = new URL(gatewayUrl).pathname.split("/").filter(Boolean).at(-1) ?? "gateway";
+  const context = { gatewayUrl, envSlug: realmOf(gatewayUrl) };
+  const exampleInstance = new URL(`${gatewayUrl}/notifications/v1/notifications/${NOTIFICATION_EXAMPLE.id}`).pathname;
+  const example = (code: ProblemCode, detail: string) => problemExample(context, exampleInstance, code, detail);
+  const realm = context.envSlug;
   return {
     openapi: "3.1.0",
     info: {
@@ -115,7 +85,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
       description: [
         "A notification belongs to one client application in one environment; a client sees and changes only its own.",
         "Call it with an access token from this environment's token endpoint (`POST /oauth2/token` on the gateway).",
-        "Reading needs the scope `notifications:read`, updating `notifications:write`.",
+        `Reading needs the scope \`${NOTIFICATIONS_READ_SCOPE}\`, updating \`${NOTIFICATIONS_WRITE_SCOPE}\`.`,
         CORS_NOTE,
         "",
         "## Changelog",
@@ -127,129 +97,12 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
     servers: [{ url: `${gatewayUrl}/notifications`, description: "Gateway" }],
     security: [{ bearerAuth: [] }],
     tags: [{ name: "Notifications" }],
-    paths: {
-      "/v1/notifications": {
-        get: {
-          operationId: "listNotifications",
-          tags: ["Notifications"],
-          summary: "List notifications",
-          description:
-            "Newest first, ties broken by id. Follow `nextCursor` (or the `Link` header) to page: every notification is returned exactly once, even while new ones arrive. Unknown or repeated parameters are rejected. Scope: `notifications:read`.",
-          "x-required-scope": "notifications:read",
-          parameters: queryParameters(),
-          responses: {
-            "200": success("A page of notifications.", "#/components/schemas/NotificationList", { items: [NOTIFICATION_EXAMPLE], nextCursor: null }, {
-              Link: {
-                description: 'The next page, as `<url>; rel="next"`; absent on the last page.',
-                schema: { type: "string", maxLength: 4096 },
-              },
-            }),
-            "400": problemResponse(
-              "A query parameter is unknown, repeated or has a bad value.",
-              example("validation-failed", "The request is not valid", 400, "query limit: must be an integer from 1 to 100", {
-                errors: [{ in: "query", field: "limit", message: "must be an integer from 1 to 100" }],
-              }),
-            ),
-            ...authErrors,
-          },
-        },
-      },
-      "/v1/notifications/{id}": {
-        parameters: [{ $ref: "#/components/parameters/NotificationId" }],
-        get: {
-          operationId: "getNotification",
-          tags: ["Notifications"],
-          summary: "Fetch one notification",
-          description: "Answers with a strong `ETag`; send it back in `If-None-Match` to get 304 when nothing changed. Scope: `notifications:read`.",
-          "x-required-scope": "notifications:read",
-          parameters: [
-            {
-              name: "If-None-Match",
-              in: "header",
-              required: false,
-              description: "An ETag from an earlier response.",
-              schema: jsonSchema(entityTagListSchema, "input"),
-              example: '"v1"',
-            },
-          ],
-          responses: {
-            "200": success("The notification.", "#/components/schemas/Notification", NOTIFICATION_EXAMPLE, {
-              ETag: { $ref: "#/components/headers/ETag" },
-            }),
-            "304": {
-              description: "Not modified since the ETag in If-None-Match.",
-              headers: { ETag: { $ref: "#/components/headers/ETag" }, "X-Request-Id": { $ref: "#/components/headers/XRequestId" }, ...rateLimitHeaders },
-            },
-            "400": problemResponse(
-              "If-None-Match is longer than the API accepts.",
-              example("validation-failed", "The request is not valid", 400, "header If-None-Match: Too big: expected string to have <=256 characters", {
-                errors: [{ in: "header", field: "If-None-Match", message: "Too big: expected string to have <=256 characters" }],
-              }),
-            ),
-            ...authErrors,
-            "404": { $ref: "#/components/responses/NotFound" },
-          },
-        },
-        put: {
-          operationId: "updateNotification",
-          tags: ["Notifications"],
-          summary: "Update a notification's status",
-          description:
-            "Only `status` is writable. `read` sets `readAt` the first time; `unread` clears it. Other fields of the resource may be sent back but must equal the stored values. Send `If-Match` with the ETag you hold to avoid overwriting someone else's change. Scope: `notifications:write`.",
-          "x-required-scope": "notifications:write",
-          parameters: [
-            {
-              name: "If-Match",
-              in: "header",
-              required: false,
-              description: "Update only if the notification still has this ETag; otherwise 412 and nothing changes.",
-              schema: jsonSchema(entityTagListSchema, "input"),
-              example: '"v1"',
-            },
-          ],
-          requestBody: {
-            required: true,
-            content: {
-              "application/json": {
-                schema: { $ref: "#/components/schemas/UpdateNotification" },
-                examples: { markRead: { value: { status: "read" } }, archive: { value: { status: "archived" } } },
-              },
-            },
-          },
-          responses: {
-            "200": success(
-              "The updated notification.",
-              "#/components/schemas/Notification",
-              { ...NOTIFICATION_EXAMPLE, status: "read", readAt: "2022-12-05T10:02:11.000Z", updatedAt: "2022-12-05T10:02:11.000Z" },
-              { ETag: { $ref: "#/components/headers/ETag" } },
-            ),
-            "400": problemResponse(
-              "Malformed JSON, an unknown field, a bad value, or a read-only field that differs from the stored value.",
-              example("validation-failed", "The request is not valid", 400, "body status: Invalid option; body priority: is not a known field", {
-                errors: [
-                  { in: "body", field: "status", message: 'Invalid option: expected one of "unread"|"read"|"archived"' },
-                  { in: "body", field: "priority", message: "is not a known field" },
-                ],
-              }),
-            ),
-            ...authErrors,
-            "404": { $ref: "#/components/responses/NotFound" },
-            "412": problemResponse(
-              "If-Match did not match the current ETag; nothing was changed.",
-              example("precondition-failed", "Precondition Failed", 412, `Notification "${NOTIFICATION_EXAMPLE.id}" has changed since the version named in If-Match; fetch it again.`),
-            ),
-            "413": problemResponse(
-              `The body is larger than ${MAX_BODY_BYTES} bytes.`,
-              example("payload-too-large", "Payload Too Large", 413, `The request body exceeds ${MAX_BODY_BYTES} bytes.`),
-            ),
-            "415": problemResponse(
-              "The body is not application/json.",
-              example("unsupported-media-type", "Unsupported Media Type", 415, "Send the body as application/json."),
-            ),
-          },
-        },
-      },
-    },
+    paths: operationPaths(NOTIFICATION_OPERATIONS, {
+      context,
+      problemResponse: ({ code, description, detail, errors }) =>
+        problemResponse(description, problemExample(context, exampleInstance, code, detail, errors ? { errors } : {})),
+      security: { scheme: "bearerAuth", problems: AUTH_PROBLEMS },
+    }),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -300,7 +153,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
       responses: {
         Unauthorized: problemResponse(
           "The access token is missing, malformed, invalid, expired, revoked or from another environment.",
-          example("token-expired", "Unauthorized", 401, "The access token expired at 2022-12-05T10:00:00Z."),
+          example("token-expired", "The access token expired at 2022-12-05T10:00:00Z."),
           {
             "WWW-Authenticate": {
               description: `Bearer challenge, e.g. Bearer realm="${realm}", error="invalid_token".`,
@@ -310,7 +163,7 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
         ),
         Forbidden: problemResponse(
           "The API is not granted to this client, or the token lacks the operation's scope.",
-          example("scope-missing", "Forbidden", 403, "This operation needs the scope notifications:write."),
+          example("scope-missing", "This operation needs the scope notifications:write."),
           {
             "WWW-Authenticate": {
               description: `Bearer realm="${realm}", error="insufficient_scope", scope="..."`,
@@ -320,15 +173,15 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
         ),
         NotFound: problemResponse(
           "No notification of this client has this id.",
-          example("not-found", "Not Found", 404, `There is no notification "${NOTIFICATION_EXAMPLE.id}".`),
+          example("not-found", `There is no notification "${NOTIFICATION_EXAMPLE.id}".`),
         ),
         TooManyRequests: problemResponse(
           "The client's rate limit in this environment is exhausted.",
-          example("rate-limited", "Too Many Requests", 429, "Retry after 1 second."),
+          example("rate-limited", "Retry after 1 second."),
           {
             // The bucket refills at least one request a second (perSecond >= 1), so the wait is always one second.
             "Retry-After": { description: "Seconds to wait.", schema: { type: "integer", format: "int32", minimum: 1, maximum: 1 } },
-            ...rateLimitHeaders,
+            ...RATE_LIMIT_HEADERS,
           },
         ),
       },

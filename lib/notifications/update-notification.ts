@@ -1,5 +1,5 @@
 import "server-only";
-import { type FieldError, ProblemError, validationProblem } from "../http/problem";
+import { problem, type FieldError, ProblemError, validationProblem } from "../http/problem";
 import { ifMatchSatisfied, notificationEtag } from "./etag";
 import { isNotificationId, notificationNotFound } from "./not-found";
 import { type NotificationOwner, ownerWhere } from "./owner";
@@ -19,7 +19,7 @@ type UpdateNotificationArgs = NotificationOwner & {
 const MAX_ATTEMPTS = 5;
 
 function preconditionFailed(id: string): ProblemError {
-  return new ProblemError(412, "precondition-failed", "Precondition Failed", {
+  return problem("precondition-failed", {
     detail: `Notification "${id}" has changed since the version named in If-Match; fetch it again.`,
   });
 }
@@ -63,7 +63,7 @@ export async function updateNotification({ store, id, input, ifMatch, ...owner }
     }
     if (ifMatch !== undefined) throw preconditionFailed(id);
     if (attempt >= MAX_ATTEMPTS) {
-      throw new ProblemError(409, "conflict", "Conflict", { detail: `Notification "${id}" kept changing during the update; try again.` });
+      throw problem("conflict", { detail: `Notification "${id}" kept changing during the update; try again.` });
     }
   }
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { config } from "../config";
 import type { Db } from "../db";
-import { ProblemError, validationProblem } from "../http/problem";
+import { problem, validationProblem } from "../http/problem";
 import { issueAccessToken, type IssuedAccessToken } from "./access-tokens";
 import { createKeyStore, type KeyStore } from "./signing-keys";
 
@@ -39,10 +39,10 @@ export async function mintAccessToken(input: {
   }
   const credential = await db.credential.findUnique({ where: { clientId }, include: { environment: true, grants: true } });
   if (!credential || credential.environment.slug !== envSlug) {
-    throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no credential "${clientId}" in "${envSlug}".` });
+    throw problem("not-found", { detail: `There is no credential "${clientId}" in "${envSlug}".` });
   }
   if (credential.status !== "ACTIVE") {
-    throw new ProblemError(409, "credential-revoked", "Credential revoked", { detail: `The credential ${clientId} is revoked.` });
+    throw problem("credential-revoked", { detail: `The credential ${clientId} is revoked.` });
   }
   const granted = [...new Set(credential.grants.flatMap((grant) => grant.scopes.split(" ").filter(Boolean)))].sort();
   const missing = (input.scopes ?? []).filter((scope) => !granted.includes(scope));

@@ -5,7 +5,7 @@ import type { Attribution } from "../gateway/authenticate";
 import type { Catalog, GatewayEnvironment } from "../gateway/catalog";
 import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
-import { ProblemError, toProblem } from "../http/problem";
+import { problem, toProblem } from "../http/problem";
 import { issueAccessToken, TokenRejection } from "./access-tokens";
 import type { TokenVerifier } from "./token-verifier";
 import type { ClientAuthenticator } from "./client-authentication";
@@ -14,6 +14,7 @@ import { isClientIdShaped } from "./client-secrets";
 import type { CredentialStates } from "./credential-states";
 import { issuerFor } from "./issuer";
 import { NO_STORE, OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
+import { type TokenEndpoint, type TokenServicePath, tokenOperation } from "./operations";
 import { readOAuthFields } from "./request-body";
 import type { RevocationList } from "./revoked-tokens";
 import { introspectionRequestSchema, revocationRequestSchema, tokenRequestSchema } from "./schemas";
@@ -36,15 +37,7 @@ export type TokenServiceDeps = {
   metrics: Pick<GatewayMetrics, "tokenIssued" | "tokenRefused">;
 };
 
-/** `{gateway}/oauth2/*` and `{gateway}/.well-known/*`: paths relative to the environment's gateway. */
-export type TokenServicePath = "oauth2/token" | "oauth2/revoke" | "oauth2/introspect" | ".well-known/jwks.json" | ".well-known/oauth-authorization-server";
-
-const POST_ENDPOINTS = new Set(["oauth2/token", "oauth2/revoke", "oauth2/introspect"]);
-const GET_ENDPOINTS = new Set([".well-known/jwks.json", ".well-known/oauth-authorization-server"]);
-
-export function isTokenServicePath(path: string): path is TokenServicePath {
-  return POST_ENDPOINTS.has(path) || GET_ENDPOINTS.has(path);
-}
+export { isTokenServicePath, type TokenServicePath } from "./operations";
 
 function invalidRequest(error: z.ZodError, fields: Record<string, string>): OAuthError {
   const issue = error.issues[0]!;
@@ -66,7 +59,6 @@ export function createTokenService(deps: TokenServiceDeps) {
   const { catalog, keys, states, revocations, usage, verify, publicUrl, metrics } = deps;
 
   async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
-    if (request.method !== "POST") throw new OAuthError(405, "invalid_request", "This endpoint accepts POST only.", { allow: "POST" });
     refuseSecretsInUrl(url);
     const fields = await readOAuthFields(request);
     const result = schema.safeParse(fields);
@@ -147,7 +139,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     });
   }
 
-  async function metadata(env: GatewayEnvironment): Promise<PlainResponse> {
+  async function metadata(_request: IncomingRequest, _url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     const issuer = issuerFor(publicUrl, env.slug);
     const scopes = [...new Set((await catalog.apis(env.id)).flatMap((api) => api.scopes))].sort();
     const authMethods = ["client_secret_basic", "client_secret_post"];
@@ -171,13 +163,21 @@ export function createTokenService(deps: TokenServiceDeps) {
     );
   }
 
-  async function jwks(env: GatewayEnvironment): Promise<PlainResponse> {
+  async function jwks(_request: IncomingRequest, _url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     // Make sure the environment has a key before anyone asks for tokens.
     await keys.signingKey(env.id);
     return jsonPlainResponse(200, await keys.jwks(env.id), { "cache-control": "public, max-age=60", "content-type": "application/jwk-set+json" });
   }
 
-  /** Answers one token-service request of `env`; OAuth endpoints answer OAuth JSON, the rest problems. */
+  const endpoints: Record<TokenEndpoint, (request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution) => Promise<PlainResponse>> = {
+    token,
+    revoke,
+    introspect,
+    jwks,
+    metadata,
+  };
+
+  /** Answers one token-service request of `env` by its declared operation; OAuth endpoints answer OAuth JSON, the rest problems. */
   return async function handle(
     request: IncomingRequest,
     url: URL,
@@ -185,18 +185,21 @@ export function createTokenService(deps: TokenServiceDeps) {
     path: TokenServicePath,
     attribution: Attribution = {},
   ): Promise<PlainResponse> {
-    if (GET_ENDPOINTS.has(path)) {
+    const operation = tokenOperation(path);
+    if (operation.method === "GET") {
       if (request.method !== "GET" && request.method !== "HEAD") {
-        throw new ProblemError(405, "method-not-allowed", "Method Not Allowed", { detail: `${path} accepts GET only.`, headers: { allow: "GET, HEAD" } });
+        throw problem("method-not-allowed", { detail: `${path} accepts GET only.`, headers: { allow: "GET, HEAD" } });
       }
-      return path === ".well-known/jwks.json" ? jwks(env) : metadata(env);
+      return endpoints[operation.handle](request, url, env, attribution);
     }
     try {
-      if (path === "oauth2/token") return await token(request, url, env, attribution);
-      if (path === "oauth2/revoke") return await revoke(request, url, env, attribution);
-      return await introspect(request, url, env, attribution);
+      // The OAuth endpoints answer every refusal, a wrong method included, in RFC 6749's JSON.
+      if (request.method !== operation.method) {
+        throw new OAuthError(405, "invalid_request", `This endpoint accepts ${operation.method} only.`, { allow: operation.method });
+      }
+      return await endpoints[operation.handle](request, url, env, attribution);
     } catch (error) {
-      if (path === "oauth2/token") metrics.tokenRefused(env.slug, error instanceof OAuthError ? error.error : toProblem(error).code);
+      if (operation.handle === "token") metrics.tokenRefused(env.slug, error instanceof OAuthError ? error.error : toProblem(error).code);
       if (error instanceof OAuthError) return oauthErrorResponse(error);
       throw error;
     }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { config } from "../config";
 import { db } from "../db";
-import { ProblemError, zodProblem } from "../http/problem";
+import { problem, ProblemError, zodProblem } from "../http/problem";
 import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
 import { recordAudit } from "./audit";
@@ -14,7 +14,7 @@ import { decideSignup } from "./signup";
 export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
 
 function notFound(id: string): ProblemError {
-  return new ProblemError(404, "not-found", "Not Found", { detail: `There is no access request "${id}".` });
+  return problem("not-found", { detail: `There is no access request "${id}".` });
 }
 
 /** Marks the request decided only if it is still pending, so two admins cannot both decide it. */
@@ -25,7 +25,7 @@ async function claimPending(id: string, admin: PortalUser, status: "APPROVED" | 
   });
   if (claimed.count === 1) return;
   if (!(await db().accessRequest.findUnique({ where: { id } }))) throw notFound(id);
-  throw new ProblemError(409, "already-decided", "Already decided", { detail: `The access request "${id}" was already decided.` });
+  throw problem("already-decided", { detail: `The access request "${id}" was already decided.` });
 }
 
 /**
@@ -47,7 +47,7 @@ async function requesterOf(request: { requesterId: string | null }) {
 export async function approveAccessRequest(admin: PortalUser, id: string) {
   const request = await db().accessRequest.findUnique({ where: { id }, include: { environment: true, api: { include: { scopes: true } } } });
   if (!request) throw notFound(id);
-  if (request.status !== "PENDING") throw new ProblemError(409, "already-decided", "Already decided", { detail: `The access request "${id}" was already decided.` });
+  if (request.status !== "PENDING") throw problem("already-decided", { detail: `The access request "${id}" was already decided.` });
   if (request.topic === "ACCOUNT") {
     await claimPending(id, admin, "APPROVED", null);
     await decideSignup(request, true, actorOf(admin));
@@ -56,7 +56,7 @@ export async function approveAccessRequest(admin: PortalUser, id: string) {
   const provisions = request.topic !== "OTHER" && request.environment;
   const requester = provisions ? await requesterOf(request) : null;
   if (provisions && !requester) {
-    throw new ProblemError(409, "requester-without-account", "Requester has no account", {
+    throw problem("requester-without-account", {
       detail: `The request was not sent by an active signed-in account; ask ${request.email} to sign in and send it again from Contact Us.`,
     });
   }

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { db } from "../db";
-import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "./audit";
 import { actorOf } from "./portal-actor";
@@ -44,8 +44,8 @@ export async function changeUser(admin: PortalUser, userId: string, input: unkno
   const parsed = userChangeSchema.safeParse(input ?? {});
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   const user = userId ? await db().user.findUnique({ where: { id: userId } }) : null;
-  if (!user) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no user "${userId}".` });
-  if (user.id === admin.id) throw new ProblemError(409, "own-account", "Own account", { detail: "Ask another administrator to change your own role or access." });
+  if (!user) throw problem("not-found", { detail: `There is no user "${userId}".` });
+  if (user.id === admin.id) throw problem("own-account", { detail: "Ask another administrator to change your own role or access." });
   const { role, disabled } = parsed.data;
   const updated = await db().user.update({
     where: { id: user.id },

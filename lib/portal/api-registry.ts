@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { db } from "../db";
-import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "./audit";
 import { actorOf } from "./portal-actor";
@@ -106,7 +106,7 @@ export async function createApi(admin: PortalUser, input: unknown) {
 /** Edits an API; the slug and kind stay, built-in APIs keep their generated documents. */
 export async function updateApi(admin: PortalUser, slug: string, input: unknown) {
   const existing = await registeredApi(slug);
-  if (!existing) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no API "${slug}".` });
+  if (!existing) throw problem("not-found", { detail: `There is no API "${slug}".` });
   const { data, document, environmentIds } = await validated({ ...(input as object), slug });
   const proxied = existing.kind === "PROXY";
   const missingUpstream = proxied ? data.environments.findIndex((env) => !env.upstreamUrl) : -1;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
 import { db } from "../db";
-import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "./audit";
 
@@ -36,7 +36,7 @@ export async function submitContact(input: unknown, requester: PortalUser | null
   const key = requester ? `user:${requester.id}` : `address:${clientAddress(headers)}`;
   const wait = await retryAfter([{ throttle: submissionsPerSender(), key, limit: MAX_MESSAGES_PER_SENDER }]);
   if (wait > 0) {
-    throw new ProblemError(429, "too-many-requests", "Too many messages", {
+    throw problem("too-many-requests", {
       detail: `Wait ${Math.ceil(wait / 60)} minutes before sending another message.`,
       headers: { "retry-after": String(wait) },
     });

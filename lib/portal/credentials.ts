@@ -1,7 +1,7 @@
 import "server-only";
 import { config } from "../config";
 import type { Db } from "../db";
-import { ProblemError, validationProblem } from "../http/problem";
+import { problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
 import { type Actor, recordAudit } from "./audit";
@@ -83,7 +83,7 @@ function summarize(row: CredentialRow, now = new Date()): CredentialSummary {
 
 async function credentialOrThrow(db: Db, clientId: string): Promise<CredentialSummary> {
   const [row] = await findRows(db, { clientId });
-  if (!row) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no credential "${clientId}".` });
+  if (!row) throw problem("not-found", { detail: `There is no credential "${clientId}".` });
   return summarize(row);
 }
 
@@ -168,12 +168,12 @@ export async function createCredential(input: {
   const now = new Date();
   const expiresAt = parseExpiry(input.secretExpiresAt, now);
   const environment = await db.environment.findUnique({ where: { slug: envSlug } });
-  if (!environment) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no environment "${envSlug}".` });
+  if (!environment) throw problem("not-found", { detail: `There is no environment "${envSlug}".` });
   const application = await db.application.findUnique({ where: { id: applicationId } });
-  if (!application) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no application "${applicationId}".` });
+  if (!application) throw problem("not-found", { detail: `There is no application "${applicationId}".` });
   const active = await db.credential.findFirst({ where: { applicationId, environmentId: environment.id, status: "ACTIVE" } });
   if (active) {
-    throw new ProblemError(409, "credential-exists", "Credential exists", {
+    throw problem("credential-exists", {
       detail: `"${application.name}" already has the credential ${active.clientId} in ${envSlug}; rotate its secret or revoke it first.`,
     });
   }
@@ -211,7 +211,7 @@ export async function createCredential(input: {
 
 function assertActive(credential: CredentialSummary): void {
   if (credential.status !== "ACTIVE") {
-    throw new ProblemError(409, "credential-revoked", "Credential revoked", { detail: `The credential ${credential.clientId} is revoked.` });
+    throw problem("credential-revoked", { detail: `The credential ${credential.clientId} is revoked.` });
   }
 }
 
@@ -222,7 +222,7 @@ export async function issueSecret(input: { db: Db; actor: Actor; clientId: strin
   const credential = await credentialOrThrow(db, clientId);
   assertActive(credential);
   if (credential.secrets.length > 0) {
-    throw new ProblemError(409, "secret-exists", "Secret exists", { detail: `The credential ${clientId} has a secret; rotate it instead.` });
+    throw problem("secret-exists", { detail: `The credential ${clientId} has a secret; rotate it instead.` });
   }
   return db.$transaction(async (tx) => {
     const issued = await insertSecret(tx, credential.id, clientId, expiresAt, input.authSecret ?? config().authSecret);

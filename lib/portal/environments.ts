@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { db } from "../db";
-import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "./audit";
 import { actorOf } from "./portal-actor";
@@ -41,7 +41,7 @@ export async function updateEnvironment(admin: PortalUser, slug: string, input: 
   const parsed = environmentSettingsSchema.safeParse(input ?? {});
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   const existing = slug ? await db().environment.findUnique({ where: { slug } }) : null;
-  if (!existing) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no environment "${slug}".` });
+  if (!existing) throw problem("not-found", { detail: `There is no environment "${slug}".` });
   await db().environment.update({ where: { id: existing.id }, data: parsed.data });
   await recordAudit(db(), actorOf(admin), { action: "environment.update", targetType: "environment", targetId: slug, details: parsed.data });
   return { slug };

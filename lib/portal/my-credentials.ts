@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { db } from "../db";
-import { ProblemError, validationProblem, zodProblem } from "../http/problem";
+import { problem, validationProblem, zodProblem } from "../http/problem";
 import {
   type CredentialSummary,
   createCredential,
@@ -52,7 +52,7 @@ function expiryFrom(days: number): Date | null {
 /** Another user's credential answers exactly like a missing one. */
 export async function ownCredentialOrThrow(user: PortalUser, clientId: string): Promise<CredentialSummary> {
   const credential = await findUserCredential({ db: db(), userId: user.id, clientId });
-  if (!credential) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no credential "${clientId}".` });
+  if (!credential) throw problem("not-found", { detail: `There is no credential "${clientId}".` });
   return credential;
 }
 
@@ -74,7 +74,7 @@ export async function createMyCredential(user: PortalUser, input: unknown) {
   const environment = await db().environment.findUnique({ where: { slug: data.environment } });
   if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
   if (!environment.selfService) {
-    throw new ProblemError(403, "approval-required", "Approval required", {
+    throw problem("approval-required", {
       detail: `Credentials for ${environment.name} need an administrator's approval: ask through Contact Us.`,
       errors: [{ in: "body", field: "environment", message: `${environment.name} needs approval: ask through Contact Us` }],
     });

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db";
-import { ProblemError, zodProblem } from "../http/problem";
+import { problem, zodProblem } from "../http/problem";
 import { type Actor, recordAudit } from "./audit";
 import { credentialOverride, effectiveRateLimit, type RateLimitPolicy, rateLimitPolicySchema } from "./rate-limit-policy";
 
@@ -17,7 +17,7 @@ export async function setEnvironmentRateLimit(input: { db: Db; actor: Actor; env
   const { db, actor, envSlug } = input;
   const policy = parsePolicy(input.policy);
   const env = envSlug ? await db.environment.findUnique({ where: { slug: envSlug } }) : null;
-  if (!env) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no environment "${envSlug}".` });
+  if (!env) throw problem("not-found", { detail: `There is no environment "${envSlug}".` });
   await db.$transaction(async (tx) => {
     await tx.environment.update({ where: { id: env.id }, data: { rateLimitBurst: policy.burst, rateLimitPerSecond: policy.perSecond } });
     await recordAudit(tx, actor, {
@@ -36,7 +36,7 @@ export async function setCredentialRateLimit(input: { db: Db; actor: Actor; clie
   const { db, actor, clientId } = input;
   const policy = input.policy === null ? null : parsePolicy(input.policy);
   const credential = clientId ? await db.credential.findUnique({ where: { clientId }, include: { environment: true } }) : null;
-  if (!credential) throw new ProblemError(404, "not-found", "Not Found", { detail: `There is no credential "${clientId}".` });
+  if (!credential) throw problem("not-found", { detail: `There is no credential "${clientId}".` });
   const columns = { rateLimitBurst: policy?.burst ?? null, rateLimitPerSecond: policy?.perSecond ?? null };
   await db.$transaction(async (tx) => {
     await tx.credential.update({ where: { id: credential.id }, data: columns });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
 import type { Config } from "../config";
 import { db } from "../db";
-import { ProblemError, zodProblem } from "../http/problem";
+import { problem, ProblemError, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { passwordSchema } from "../password-policy";
 import { type Actor, recordAudit } from "./audit";
@@ -34,7 +34,7 @@ export function signupReceipt(mode: Exclude<SignupMode, "closed">) {
 }
 
 function throttled(retryAfter: number): ProblemError {
-  return new ProblemError(429, "too-many-requests", "Too many sign-ups", {
+  return problem("too-many-requests", {
     detail: `Wait ${Math.ceil(retryAfter / 60)} minutes before signing up again.`,
     headers: { "retry-after": String(retryAfter) },
   });
@@ -46,7 +46,7 @@ function throttled(retryAfter: number): ProblemError {
  * An address that has an account already changes nothing and answers the same.
  */
 export async function signUp(input: unknown, mode: SignupMode, headers: Headers) {
-  if (mode === "closed") throw new ProblemError(403, "signup-closed", "Sign-up is closed", { detail: "Ask an administrator for an account." });
+  if (mode === "closed") throw problem("signup-closed", { detail: "Ask an administrator for an account." });
   const address = clientAddress(headers);
   const parsed = signupSchema.safeParse(input);
   if (!parsed.success) throw zodProblem(parsed.error, "body");

@@ -37,7 +37,7 @@ describe("production server", () => {
     expect(requestId).toMatch(/^req_[0-9a-f]{32}$/);
     expect(await response.json()).toEqual({
       type: `${server.url}/problems/not-found`,
-      title: "Not Found",
+      title: "Not found",
       status: 404,
       detail: 'There is no environment "nowhere". Environments: sso-qa, sso-prod, platform-dev, platform-prod.',
       instance: "/gw/nowhere/notifications/v1/notifications",

@@ -213,7 +213,7 @@ describe("GET /v1/notifications/{id}", () => {
 
   it("answers 404 for an unknown id", async () => {
     const body = await problem(await call(alice, "/ntf_doesnotexist"), 404);
-    expect(body).toMatchObject({ title: "Not Found", instance: "/gw/sso-qa/notifications/v1/notifications/ntf_doesnotexist" });
+    expect(body).toMatchObject({ title: "Not found", instance: "/gw/sso-qa/notifications/v1/notifications/ntf_doesnotexist" });
   });
 
   it("answers 404, not 500, for ids that cannot exist (NUL, which PostgreSQL refuses)", async () => {

@@ -71,7 +71,7 @@ describe("raw OpenAPI documents", () => {
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(await response.json()).toEqual({
       type: `${server.url}/problems/not-found`,
-      title: "Not Found",
+      title: "Not found",
       status: 404,
       detail,
       instance: path.split("?")[0],

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { PROBLEMS } from "../http/problem-types";
+import { ProblemError } from "../http/problem";
+import { notificationsDocument } from "../notifications/openapi";
+import { createNotificationRoutes, NOTIFICATION_OPERATIONS } from "../notifications/operations";
+import type { NotificationStore } from "../notifications/store";
+import { tokenApiDocument } from "../oauth/openapi";
+import { isTokenServicePath, TOKEN_OPERATIONS } from "../oauth/operations";
+import { createRouteTable } from "./route-match";
+
+type Item = Record<string, { operationId?: string; "x-required-scope"?: string; responses?: Record<string, { content?: Record<string, { example?: { title: string; status: number } }> }> }>;
+type Document = { paths: Record<string, Item>; components?: { responses?: Record<string, { content: Record<string, { example: { type: string; title: string; status: number } }> }> } };
+
+const METHODS = ["get", "put", "post", "patch", "delete"];
+const GATEWAY = "https://portal.example/gw/sso-qa";
+
+/** Every operation of a document as `METHOD path`, with its scope. */
+function documented(document: Document): Map<string, string | undefined> {
+  const operations = new Map<string, string | undefined>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) if (item[method]) operations.set(`${method.toUpperCase()} ${path}`, item[method]["x-required-scope"]);
+  }
+  return operations;
+}
+
+/** A concrete path for a template: each `{name}` becomes a sample value. */
+function sample(path: string): string {
+  return path.replace(/\{[^}]+\}/g, "ntf_sample");
+}
+
+function problemOf(run: () => unknown): ProblemError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ProblemError) return error;
+  }
+  throw new Error("expected a ProblemError");
+}
+
+describe("Notifications API: document and routes", () => {
+  const document = notificationsDocument({ gatewayUrl: GATEWAY }) as Document;
+  const routes = createNotificationRoutes({ store: {} as NotificationStore });
+  const match = createRouteTable(routes);
+
+  it("documents exactly the routed operations, with the scope the gateway checks", () => {
+    const routed = new Map(routes.map((route) => [`${route.method} ${route.path}`, route.scope]));
+    expect(documented(document)).toEqual(routed);
+  });
+
+  it("routes every documented operation and answers other methods on its path with 405 and Allow", () => {
+    for (const [operation] of documented(document)) {
+      const [method, path] = operation.split(" ") as [string, string];
+      expect(match(method, sample(path)).route.path).toBe(path);
+      const allowed = routes.filter((route) => route.path === path).map((route) => route.method);
+      for (const other of ["GET", "PUT", "POST", "PATCH", "DELETE", "HEAD"].filter((candidate) => !allowed.includes(candidate as never))) {
+        const refusal = problemOf(() => match(other, sample(path)));
+        expect(refusal).toMatchObject({ status: 405, code: "method-not-allowed", headers: { allow: allowed.join(", ") } });
+      }
+    }
+    expect(problemOf(() => match("GET", "/v1/elsewhere")).status).toBe(404);
+  });
+
+  it("takes every problem example's title and status from the registry", () => {
+    const examples = [
+      ...Object.values(document.paths).flatMap((item) =>
+        METHODS.flatMap((method) => Object.values(item[method]?.responses ?? {}).map((response) => response.content?.["application/problem+json"]?.example)),
+      ),
+      ...Object.values(document.components?.responses ?? {}).map((response) => response.content["application/problem+json"]?.example),
+    ].filter((example) => example !== undefined) as { type: string; title: string; status: number }[];
+    expect(examples.length).toBeGreaterThan(5);
+    for (const example of examples) {
+      const code = example.type.split("/problems/")[1] as keyof typeof PROBLEMS;
+      expect(example).toMatchObject({ title: PROBLEMS[code].title, status: PROBLEMS[code].status });
+    }
+  });
+
+  it("declares each operation once", () => {
+    const keys = NOTIFICATION_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe("token service: document and path checks", () => {
+  const document = tokenApiDocument({
+    api: { name: "Token", summary: "s", description: "d", version: "1.0.0" },
+    env: { slug: "sso-qa", name: "Global SSO QA" },
+    gatewayUrl: GATEWAY,
+  }) as Document;
+
+  it("documents exactly the endpoints the gateway hands to the token service", () => {
+    const routed = new Map(TOKEN_OPERATIONS.map((operation) => [`${operation.method} ${operation.path}`, undefined]));
+    expect(documented(document)).toEqual(routed);
+    for (const path of Object.keys(document.paths)) expect(isTokenServicePath(path.slice(1))).toBe(true);
+    for (const path of ["oauth2/authorize", ".well-known/openid-configuration", "oauth2/token/"]) expect(isTokenServicePath(path)).toBe(false);
+  });
+});

@@ -1,0 +1,312 @@
+import type { OAuthErrorCode } from "../oauth/oauth-error";
+
+/**
+ * Every problem type Gatehouse answers with, declared once: errors are raised
+ * by code (`problem("token-expired", { detail })`), and the `/problems/{code}`
+ * pages, the OpenAPI documents' problem examples and the try-it advice are
+ * read from here, so a `type` URI and its page always agree.
+ * Free of server-only imports: the Reference tab's client code reads it too.
+ */
+export type ProblemType = {
+  status: number;
+  title: string;
+  /** what happened, in one or two sentences */
+  explanation: string;
+  /** what to do about it */
+  advice: string;
+};
+
+export const PROBLEMS = {
+  "token-missing": {
+    title: "No access token",
+    status: 401,
+    explanation: "The request carried no Authorization header, and this API only answers callers with an access token.",
+    advice:
+      "Get a token from the token endpoint of the same environment with your client ID and secret, then send it as " +
+      "`Authorization: Bearer <token>`. In the Reference tab, paste it under Authorize.",
+  },
+  "token-malformed": {
+    title: "Authorization header is not a bearer token",
+    status: 400,
+    explanation: "The Authorization header was present but did not have the form `Bearer <token>`.",
+    advice:
+      "Send exactly `Authorization: Bearer ` followed by the access_token value from the token response, with no " +
+      "quotes, no line breaks and no other scheme such as Basic.",
+  },
+  "token-invalid": {
+    title: "Access token is not valid",
+    status: 401,
+    explanation: "The token's signature, algorithm, issuer, audience or type did not check out, so it was not issued by this gateway for this API.",
+    advice: "Request a fresh token from this environment's token endpoint and send it unchanged; do not edit or re-sign tokens.",
+  },
+  "token-expired": {
+    title: "Access token has expired",
+    status: 401,
+    explanation: "The token was valid once, but its lifetime (usually one hour) is over.",
+    advice:
+      "Request a new token from the token endpoint. Clients should keep the token until shortly before `expires_in` " +
+      "runs out and then fetch the next one.",
+  },
+  "token-wrong-environment": {
+    title: "Token belongs to another environment",
+    status: 401,
+    explanation:
+      "The token was issued by the token endpoint of a different environment than the one called. Each environment " +
+      "has its own keys and credentials.",
+    advice:
+      "Either call the environment the token belongs to, or get a token from the token endpoint of the environment " +
+      "you are calling, with a credential created for that environment. The environment switcher on the API page " +
+      "moves the server and the token endpoint together.",
+  },
+  "token-revoked": {
+    title: "Access token or credential was revoked",
+    status: 401,
+    explanation: "The token was revoked, or the credential it was issued to has been revoked since.",
+    advice:
+      "If you revoked it on purpose, request a new token. If the credential itself was revoked, create a new one " +
+      "under Settings → Client Credentials, or ask for one through Contact Us.",
+  },
+  "api-not-granted": {
+    title: "API not granted to this client",
+    status: 403,
+    explanation: "The token is valid, but the credential behind it has not been granted access to this API.",
+    advice: "Request access to this API for your credential through Contact Us; an administrator grants it.",
+  },
+  "scope-missing": {
+    title: "Token lacks the required scope",
+    status: 403,
+    explanation: "The token is valid for this API but does not carry the scope this operation needs; the response names it.",
+    advice:
+      "Request a new token with that scope (`scope=...` in the token request). If the token endpoint answers " +
+      "`invalid_scope`, your credential lacks the scope: ask for it through Contact Us.",
+  },
+  "rate-limited": {
+    title: "Too many requests",
+    status: 429,
+    explanation: "This client sent more requests than its rate limit in this environment allows.",
+    advice: "Wait the number of seconds in the `Retry-After` header before retrying, and spread requests out over time.",
+  },
+  "not-found": {
+    title: "Not found",
+    status: 404,
+    explanation:
+      "The environment, the API or the resource does not exist, or the resource belongs to another client " +
+      "(which looks exactly the same on purpose).",
+    advice: "Check the environment and API in the URL and the id of the resource; list resources first to find valid ids.",
+  },
+  "validation-failed": {
+    title: "Request is not valid",
+    status: 400,
+    explanation: "A parameter or the body failed validation; `errors[]` names each failing field and where it was found.",
+    advice: "Fix the fields listed in `errors[]` (their names, allowed values and formats are in the Reference) and send the request again.",
+  },
+  "method-not-allowed": {
+    title: "Method not allowed",
+    status: 405,
+    explanation: "The path exists but does not accept this HTTP method.",
+    advice: "Use one of the methods listed in the `Allow` header.",
+  },
+  "precondition-failed": {
+    title: "Resource changed since you read it",
+    status: 412,
+    explanation: "The `If-Match` header did not match the resource's current ETag: someone changed it after you read it.",
+    advice: "Fetch the resource again, re-apply your change to the fresh copy and retry with its new ETag.",
+  },
+  "payload-too-large": {
+    title: "Request body too large",
+    status: 413,
+    explanation: "The request body is larger than this endpoint accepts.",
+    advice: "Send only the fields the operation documents; bodies are small JSON objects.",
+  },
+  "unsupported-media-type": {
+    title: "Unsupported content type",
+    status: 415,
+    explanation: "The body was not sent in a format this operation accepts.",
+    advice: "Send the body as JSON with `Content-Type: application/json`.",
+  },
+  "upstream-unreachable": {
+    title: "API behind the gateway is unreachable",
+    status: 502,
+    explanation: "The gateway accepted the request but could not reach the service that implements the API.",
+    advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
+  },
+  "upstream-timeout": {
+    title: "API behind the gateway did not answer in time",
+    status: 504,
+    explanation: "The service that implements the API did not answer within the gateway's timeout.",
+    advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
+  },
+  "conflict": {
+    title: "Changed by someone else meanwhile",
+    status: 409,
+    explanation: "The resource kept changing while your update was applied, so it was not applied.",
+    advice: "Send the same request again.",
+  },
+  "internal-error": {
+    title: "Internal server error",
+    status: 500,
+    explanation: "The server failed to answer this request. Nothing you sent caused it.",
+    advice: "Retry once. If it happens again, report it through Contact Us and quote the request id.",
+  },
+  "database-unavailable": {
+    title: "Database unavailable",
+    status: 503,
+    explanation: "Gatehouse cannot reach its database right now.",
+    advice: "Retry in a little while. If it persists, tell the operators of this Gatehouse.",
+  },
+  "not-ready": {
+    title: "Not ready",
+    status: 503,
+    explanation: "This Gatehouse instance cannot reach a service it depends on (its database, or Redis where one is configured); the answer names which.",
+    advice: "A load balancer or orchestrator sends traffic elsewhere meanwhile. Operators: check the services named in `down`.",
+  },
+  "metrics-token-required": {
+    title: "Metrics token required",
+    status: 401,
+    explanation: "The metrics of this Gatehouse are read with the bearer token its operators set in `METRICS_TOKEN`.",
+    advice: "Send `Authorization: Bearer <METRICS_TOKEN>`, as the scrape example in the README does.",
+  },
+  "unauthenticated": {
+    title: "Sign in first",
+    status: 401,
+    explanation: "This portal action needs a signed-in user, and the request carried no valid session.",
+    advice: "Sign in to the portal and try again; sessions end after a while or when you sign out.",
+  },
+  "forbidden": {
+    title: "Not allowed for your role",
+    status: 403,
+    explanation: "You are signed in, but this portal action needs another role, such as administrator.",
+    advice: "Ask an administrator to do it, or to change your role.",
+  },
+  "cross-site-request": {
+    title: "Cross-site request refused",
+    status: 403,
+    explanation: "Changes in the portal are accepted only from the portal's own pages; this request came from elsewhere.",
+    advice: "Make the change from the portal itself. Scripts should call the APIs through the gateway instead.",
+  },
+  "approval-required": {
+    title: "Approval required",
+    status: 403,
+    explanation: "Credentials for this environment are not self-service: an administrator approves each one.",
+    advice: "Request them through Contact Us; once approved, you generate the secret yourself under Settings.",
+  },
+  "credential-exists": {
+    title: "Credential already exists",
+    status: 409,
+    explanation: "This application already has an active credential in that environment.",
+    advice: "Rotate the existing credential's secret, or revoke it before creating a new one.",
+  },
+  "credential-revoked": {
+    title: "Credential revoked",
+    status: 409,
+    explanation: "The credential has been revoked and can no longer get secrets or tokens.",
+    advice: "Create a new credential under Settings → Client Credentials, or request one through Contact Us.",
+  },
+  "secret-exists": {
+    title: "Secret already exists",
+    status: 409,
+    explanation: "The credential already has a secret; a first secret can be generated only once.",
+    advice: "Rotate the secret instead: the old one stays valid for the grace period you choose.",
+  },
+  "already-decided": {
+    title: "Request already decided",
+    status: 409,
+    explanation: "Another administrator approved or rejected this access request first.",
+    advice: "Reload the queue to see its current status.",
+  },
+  "requester-without-account": {
+    title: "Requester has no account",
+    status: 409,
+    explanation: "Approving provisions a credential for the requester's account, but the request was sent without signing in (or by a disabled account), so it names no account to provision into.",
+    advice: "Ask the requester to sign in and send the request again from Contact Us, then approve that one.",
+  },
+  "own-account": {
+    title: "Cannot change your own account",
+    status: 409,
+    explanation: "Administrators cannot change their own role or access, so nobody locks themselves out.",
+    advice: "Ask another administrator to make the change.",
+  },
+  "malformed-request": {
+    title: "Malformed HTTP request",
+    status: 400,
+    explanation: "The server could not parse the request itself: its request line, a header or the chunked body framing breaks HTTP/1.1.",
+    advice: "Send requests through an HTTP library rather than writing them by hand; the connection was closed after this answer.",
+  },
+  "request-timeout": {
+    title: "Request took too long to arrive",
+    status: 408,
+    explanation: "The request's headers or body did not arrive in time, so the server stopped waiting for them.",
+    advice: "Send the whole request at once, and retry on a fresh connection.",
+  },
+  "uri-too-long": {
+    title: "URL too long",
+    status: 414,
+    explanation: "The request line, with its path and query string, is longer than the server reads.",
+    advice: "Keep query strings short; send large inputs in a request body where the operation accepts one.",
+  },
+  "headers-too-large": {
+    title: "Request headers too large",
+    status: 431,
+    explanation: "The request's header fields together are larger than the server reads (16 KiB), often because of an oversized token or cookie.",
+    advice: "Send the access_token exactly as the token endpoint returned it, and drop cookies the API does not need.",
+  },
+  "too-many-requests": {
+    title: "Too many attempts",
+    status: 429,
+    explanation: "You sent more portal messages or sign-ups than allowed in a short time.",
+    advice: "Wait the time given in the answer (the `Retry-After` header) before sending another.",
+  },
+  "signup-closed": {
+    title: "Sign-up is closed",
+    status: 403,
+    explanation: "This portal does not let visitors register (`SIGNUP=closed`); administrators create accounts.",
+    advice: "Ask an administrator of the portal for an account.",
+  },
+  "portal-unavailable": {
+    title: "Portal unavailable",
+    status: 502,
+    explanation: "The server took the request but its portal part did not answer, for instance while it restarts.",
+    advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
+  },
+} as const satisfies Record<string, ProblemType>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export function isProblemCode(code: string): code is ProblemCode {
+  return Object.hasOwn(PROBLEMS, code);
+}
+
+/**
+ * The token endpoint answers RFC 6749 errors, not problem documents, but they
+ * fail try-it calls just the same; their advice lives here beside the problems.
+ */
+export const OAUTH_ERROR_ADVICE = {
+  invalid_client: {
+    title: "Client authentication failed",
+    status: 401,
+    explanation:
+      "The client ID or secret is wrong, the credential was revoked, or it belongs to another environment; the token " +
+      "endpoint does not say which, on purpose.",
+    advice:
+      "Check that the credential was created for this environment and that you copied the secret in full. Send them " +
+      "either with HTTP Basic authentication or as client_id and client_secret in the body, not both.",
+  },
+  invalid_scope: {
+    title: "Scope not granted",
+    status: 400,
+    explanation: "The requested scope is unknown or not granted to this credential.",
+    advice: "Leave `scope` out to get every scope you hold, or ask for the missing one through Contact Us.",
+  },
+  invalid_request: {
+    title: "Malformed token request",
+    status: 400,
+    explanation: "A field is missing or repeated, or the client authenticated twice (or not at all).",
+    advice: "Send `grant_type=client_credentials` as a form body, and your credentials once: HTTP Basic or in the body.",
+  },
+  unsupported_grant_type: {
+    title: "Grant type not supported",
+    status: 400,
+    explanation: "The token endpoint only supports the client credentials grant.",
+    advice: "Send `grant_type=client_credentials`.",
+  },
+} as const satisfies Partial<Record<OAuthErrorCode, ProblemType>>;
