@@ -16,5 +16,7 @@ export default defineConfig({
     hookTimeout: 90_000,
     // Integration files each start a production server; two at a time suits two cores.
     maxWorkers: 2,
+    // Test workers load better-sqlite3 too, so they pick its build as servers do.
+    execArgv: ["--import", new URL("./scripts/better-sqlite3-hook.mjs", import.meta.url).href],
   },
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "./server-command";
+import { DEV_NODE_ARGS, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "./server-command";
 
 describe("the server command", () => {
   it("is the one npm start runs", () => {
@@ -12,5 +12,10 @@ describe("the server command", () => {
   it("is the one npm run start:gateway runs, with the gateway-only entry", () => {
     const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(scripts["start:gateway"]).toBe(`NODE_ENV=production node ${GATEWAY_NODE_ARGS.join(" ")}`);
+  });
+
+  it("is the one npm run dev runs, next dev", () => {
+    const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(scripts.dev).toBe(`node ${DEV_NODE_ARGS.join(" ")}`);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * How `npm start` runs the production server, for the benchmark and the tests
- * to start it the same way; package.json's start script spells out the same
- * arguments (a unit test keeps the two in step).
+ * to start it the same way; package.json's scripts spell out the same
+ * arguments (a unit test keeps them in step).
  *
  * A larger young generation (32 MiB semi-spaces, from V8's default of 16 at
  * most) halves how often a busy gateway stops for a scavenge; measured here,
@@ -11,3 +11,9 @@ export const SERVER_NODE_ARGS = ["--max-semi-space-size=32", "--import", "tsx", 
 
 /** How `npm run start:gateway` runs the gateway-only process: the same arguments, its own entry. */
 export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "gateway-server.ts"] as const;
+
+/**
+ * How `npm run dev` runs `next dev`: through node, so that its server process,
+ * which inherits the preload, picks the better-sqlite3 build this Node can load.
+ */
+export const DEV_NODE_ARGS = ["--import", "./scripts/better-sqlite3-hook.mjs", "node_modules/next/dist/bin/next", "dev"] as const;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db";
 import { seed } from "../../prisma/seed";
 import { applyMigrations } from "../../scripts/db/migrations";
+import { DEV_NODE_ARGS } from "../../scripts/server-command";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
 import { freePort } from "../support/server";
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
   await db.$disconnect();
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  child = spawn(join(ROOT, "node_modules", ".bin", "next"), ["dev", "--port", String(port), "--hostname", "127.0.0.1"], {
+  child = spawn(process.execPath, [...DEV_NODE_ARGS, "--port", String(port), "--hostname", "127.0.0.1"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "development", NEXT_DIST_DIR: ".next-dev-test", DATABASE_URL: database.url, PUBLIC_URL: url, APP_ENV: "test" },
     stdio: "ignore",
