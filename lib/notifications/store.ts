@@ -35,7 +35,16 @@ export type QueryListener = (sql: string, params: unknown[]) => void;
 
 /** The columns of a StoredNotification, in this order, with times formatted by the dialect's `isoTime`. */
 export function notificationColumns(isoTime: (column: string) => string): string {
-  return `"id", "title", "body", "category", "severity", "status", "link", ${isoTime('"createdAt"')} AS "createdAt", ${isoTime('"updatedAt"')} AS "updatedAt", ${isoTime('"readAt"')} AS "readAt", "version"`;
+  return `"id", "title", "body", "category", "severity", "status", "link", ${isoTime(column("createdAt"))} AS "createdAt", ${isoTime(column("updatedAt"))} AS "updatedAt", ${isoTime(column("readAt"))} AS "readAt", "version"`;
+}
+
+/**
+ * A column of the table, qualified: the formatted times are selected under the
+ * columns' own names, and an unqualified `ORDER BY "createdAt"` would sort by the
+ * formatted text, which no index serves.
+ */
+function column(name: string): string {
+  return `"Notification"."${name}"`;
 }
 
 /**
@@ -50,15 +59,16 @@ export function pageQuery(owner: NotificationOwner, filter: NotificationFilter, 
     params.push(value);
     return placeholder(params.length);
   };
-  const where = [`"environmentId" = ${placeholder(1)}`, `"clientId" = ${placeholder(2)}`];
-  if (filter.status) where.push(`"status" IN (${filter.status.map(next).join(", ")})`);
-  if (filter.category) where.push(`"category" = ${next(filter.category)}`);
-  if (filter.severity) where.push(`"severity" = ${next(filter.severity)}`);
-  if (filter.since) where.push(`"createdAt" >= ${next(time(filter.since))}`);
+  const [createdAt, id] = [column("createdAt"), column("id")];
+  const where = [`${column("environmentId")} = ${placeholder(1)}`, `${column("clientId")} = ${placeholder(2)}`];
+  if (filter.status) where.push(`${column("status")} IN (${filter.status.map(next).join(", ")})`);
+  if (filter.category) where.push(`${column("category")} = ${next(filter.category)}`);
+  if (filter.severity) where.push(`${column("severity")} = ${next(filter.severity)}`);
+  if (filter.since) where.push(`${createdAt} >= ${next(time(filter.since))}`);
   if (filter.cursor) {
     const at = time(filter.cursor.createdAt);
-    where.push(`"createdAt" <= ${next(at)}`, `NOT ("createdAt" = ${next(at)} AND "id" >= ${next(filter.cursor.id)})`);
+    where.push(`${createdAt} <= ${next(at)}`, `NOT (${createdAt} = ${next(at)} AND ${id} >= ${next(filter.cursor.id)})`);
   }
-  const sql = `SELECT ${columns} FROM "Notification" WHERE ${where.join(" AND ")} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${next(filter.limit)}`;
+  const sql = `SELECT ${columns} FROM "Notification" WHERE ${where.join(" AND ")} ORDER BY ${createdAt} DESC, ${id} DESC LIMIT ${next(filter.limit)}`;
   return { sql, params };
 }

@@ -227,6 +227,24 @@ describe("getNotification and updateNotification", () => {
 });
 
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while another connection holds the write lock", () => {
+  it("reads a page, first or after a cursor, in index order without sorting", async () => {
+    const captured: { sql: string; params: unknown[] }[] = [];
+    const listening = createNotificationStore(database.database.url, (sql, params) => captured.push({ sql, params }));
+    const fresh = await freshClient();
+    for (let i = 0; i < 3; i++) await notify(fresh, `page ${i}`);
+    const first = await listNotifications({ store: listening, ...fresh, query: query({ limit: "2" }) });
+    await listNotifications({ store: listening, ...fresh, query: query({ limit: "2", cursor: first.nextCursor! }) });
+    await listening.close();
+    const reader = new BetterSqlite(database.database.url.slice("file:".length), { readonly: true });
+    const plans = captured.map(({ sql, params }) => reader.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((step) => (step as { detail: string }).detail).join("; "));
+    reader.close();
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) {
+      expect(plan).toMatch(/USING INDEX Notification_environmentId_clientId_createdAt_id_idx/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
   it("waits for the lock without stalling the event loop, then applies the update", async () => {
     const [id, other] = [await notify(alice, "locked out for a while"), await notify(alice, "read meanwhile")];
     const writer = new BetterSqlite(database.database.url.slice("file:".length));
