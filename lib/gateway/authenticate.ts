@@ -36,8 +36,11 @@ const REJECTION_TITLES: Record<TokenRejection["code"], string> = {
   "token-wrong-environment": "Access token of another environment",
 };
 
-/** Filled in once a token's signature verifies, so that a refused call is logged under its client. */
-export type Attribution = { clientId?: string };
+/**
+ * What a refused call is logged under: its client, filled in once a token's signature
+ * verifies, and the token endpoint's OAuth error, which is an answer and not a thrown problem.
+ */
+export type Attribution = { clientId?: string; problem?: string };
 
 export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment, attribution?: Attribution) => Promise<Authenticated>;
 

@@ -13,7 +13,7 @@ import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./r
 export function createSqliteRequestLogInsert(path: string): (batch: readonly RequestLogEntry[]) => void {
   const database = new Database(path, { timeout: 10_000 });
   database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
-  const insert = database.prepare(`INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = database.prepare(`INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) VALUES (${REQUEST_LOG_COLUMNS.split(",").map(() => "?").join(", ")})`);
   return database.transaction((batch: readonly RequestLogEntry[]) => {
     for (const entry of batch) {
       const values = requestLogValues(entry);

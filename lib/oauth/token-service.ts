@@ -197,7 +197,10 @@ export function createTokenService(deps: TokenServiceDeps) {
       return await introspect(request, url, env, attribution);
     } catch (error) {
       if (path === "oauth2/token") metrics.tokenRefused(env.slug, error instanceof OAuthError ? error.error : toProblem(error).code);
-      if (error instanceof OAuthError) return oauthErrorResponse(error);
+      if (error instanceof OAuthError) {
+        attribution.problem = error.error;
+        return oauthErrorResponse(error);
+      }
       throw error;
     }
   };
