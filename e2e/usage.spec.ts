@@ -28,6 +28,12 @@ test("a developer looks up their own failed request by the requestId of its prob
   await expect(found).toContainText("GET /v1/notifications");
   await expect(found).toContainText("400");
   await expect(found).toContainText("sso-qa");
+  await expect(found.getByRole("link", { name: "validation-failed" })).toHaveAttribute("href", "/problems/validation-failed");
+
+  const byProblem = developer.getByRole("table", { name: "Error rate by problem type" });
+  const failures = byProblem.getByRole("row").filter({ has: developer.getByRole("link", { name: "validation-failed" }) });
+  await expect(failures).toContainText("400");
+  await expect(failures).toContainText("%");
 
   await developer.getByLabel("Request ID").fill("req_not_mine");
   await developer.getByRole("button", { name: "Look up" }).click();
@@ -36,8 +42,16 @@ test("a developer looks up their own failed request by the requestId of its prob
 
 test("the admin console shows the same usage charts across all applications", async ({ signInAs }) => {
   const admin = await signInAs("admin");
+  const refused = await admin.request.get("/gw/sso-qa/notifications/v1/notifications");
+  expect(refused.status()).toBe(401);
   await admin.goto("/admin/usage?range=30d");
   await expect(admin.getByRole("figure", { name: /Requests per day/ })).toBeVisible(SLOW);
   await expect(admin.getByRole("table", { name: "Top operations" })).toBeVisible();
-  await expect(admin.getByRole("table", { name: "Errors by status and problem type" })).toBeVisible();
+  // Calls without a token count too, under no application; their row appears once the batch is written.
+  const missing = admin.getByRole("table", { name: "Error rate by problem type" }).getByRole("link", { name: "token-missing" });
+  await expect(async () => {
+    await admin.reload();
+    await expect(missing).toBeVisible({ timeout: 1_000 });
+  }).toPass(SLOW);
+  await expect(missing).toHaveAttribute("href", "/problems/token-missing");
 });

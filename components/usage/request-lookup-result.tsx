@@ -1,5 +1,11 @@
+import type { ReactNode } from "react";
 import type { RequestLookup } from "@/lib/usage/my-usage";
-import { problemTypesOf } from "./problem-types";
+import { ProblemTypeLink } from "./problem-type-link";
+
+function problemType(found: RequestLookup): ReactNode {
+  if (found.problem) return <ProblemTypeLink code={found.problem} />;
+  return found.status < 400 ? "none" : "none: the upstream API answered";
+}
 
 /** What the gateway recorded for one request; another client's request reads exactly like an unknown id. */
 export function RequestLookupResult({ requestId, found }: { requestId: string; found: RequestLookup | null }) {
@@ -10,13 +16,13 @@ export function RequestLookupResult({ requestId, found }: { requestId: string; f
       </p>
     );
   }
-  const rows: [string, string][] = [
+  const rows: [string, ReactNode][] = [
     ["Time", `${found.at.toISOString().replace("T", " ").slice(0, 23)} UTC`],
     ["Environment", found.environment],
     ["API", found.api],
     ["Operation", `${found.method} ${found.route}`],
     ["Status", String(found.status)],
-    ["Problem type", found.status < 400 ? "none" : problemTypesOf(found.status).map((problem) => problem.code).join(" or ") || "none recorded"],
+    ["Problem type", problemType(found)],
     ["Latency", `${Math.round(found.latencyMs * 10) / 10} ms`],
     ["Client ID", found.clientId],
   ];

@@ -1,6 +1,5 @@
-import Link from "next/link";
 import type { UsageReport } from "@/lib/usage/usage-report";
-import { problemTypesOf } from "./problem-types";
+import { ProblemTypeLink } from "./problem-type-link";
 import { UsageChart } from "./usage-chart";
 
 const CELL = "p-2";
@@ -14,11 +13,13 @@ function bucketLabel(report: UsageReport, start: Date): string {
   return report.bucketHours >= 24 ? iso.slice(0, 10) : `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
 }
 
-/** Totals, charts, errors by status and problem type, and the busiest operations: the same on Settings → Usage and in the admin console. */
+/** Totals, charts, the error rate by problem type, and the busiest operations: the same on Settings → Usage and in the admin console. */
 export function UsagePanels({ report }: { report: UsageReport }) {
   const step = report.bucketHours >= 24 ? "day" : "hour";
   const points = (value: (point: UsageReport["series"][number]) => number, secondary?: (point: UsageReport["series"][number]) => number) =>
     report.series.map((point) => ({ label: bucketLabel(report, point.start), value: value(point), secondary: secondary?.(point) }));
+  // The bars compare the problem types with each other: the most frequent one spans the bar.
+  const worstProblem = Math.max(1, ...report.byProblem.map((row) => row.requests));
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-700">
@@ -46,36 +47,34 @@ export function UsagePanels({ report }: { report: UsageReport }) {
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="overflow-x-auto">
           <table className="w-full border-collapse bg-white text-left text-sm">
-            <caption className="p-2 text-left font-medium">Errors by status and problem type</caption>
+            <caption className="p-2 text-left font-medium">Error rate by problem type</caption>
             <thead>
               <tr className="border-b border-slate-300">
+                <th scope="col" className={CELL}>Problem type</th>
                 <th scope="col" className={CELL}>Status</th>
-                <th scope="col" className={CELL}>Problem types</th>
                 <th scope="col" className={CELL}>Requests</th>
                 <th scope="col" className={CELL}>Share of all</th>
               </tr>
             </thead>
             <tbody>
-              {report.byStatus.length === 0 ? (
+              {report.byProblem.length === 0 ? (
                 <tr>
                   <td colSpan={4} className={`${CELL} text-slate-600`}>No errors</td>
                 </tr>
               ) : (
-                report.byStatus.map((row) => (
-                  <tr key={row.status} className="border-b border-slate-200">
+                report.byProblem.map((row) => (
+                  <tr key={`${row.problem}:${row.status}`} className="border-b border-slate-200">
+                    <td className={CELL}>{row.problem ? <ProblemTypeLink code={row.problem} /> : "upstream answer"}</td>
                     <td className={CELL}>{row.status}</td>
-                    <td className={CELL}>
-                      {problemTypesOf(row.status).map((problem, index) => (
-                        <span key={problem.code}>
-                          {index > 0 ? ", " : ""}
-                          <Link href={`/problems/${problem.code}`} className="font-mono text-blue-800 underline">
-                            {problem.code}
-                          </Link>
-                        </span>
-                      ))}
-                    </td>
                     <td className={CELL}>{row.requests}</td>
-                    <td className={CELL}>{percent(row.requests, report.totals.requests)}</td>
+                    <td className={CELL}>
+                      <span className="flex items-center gap-2">
+                        <svg viewBox="0 0 100 8" preserveAspectRatio="none" className="h-2 w-16 shrink-0 bg-slate-100" aria-hidden="true">
+                          <rect width={(row.requests / worstProblem) * 100} height={8} className="fill-red-700" />
+                        </svg>
+                        {percent(row.requests, report.totals.requests)}
+                      </span>
+                    </td>
                   </tr>
                 ))
               )}

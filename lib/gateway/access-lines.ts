@@ -16,6 +16,7 @@ export function writeAccessLines(accessLog: Logger, batch: readonly RequestLogEn
       latencyMs: entry.latencyMs,
       clientId: entry.clientId ?? undefined,
       env: entry.environment ?? undefined,
+      problem: entry.problem ?? undefined,
     });
   }
 }

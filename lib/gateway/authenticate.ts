@@ -32,8 +32,11 @@ function invalidToken(env: GatewayEnvironment, code: InvalidTokenCode, detail: s
   });
 }
 
-/** Filled in once a token's signature verifies, so that a refused call is logged under its client. */
-export type Attribution = { clientId?: string };
+/**
+ * What a refused call is logged under: its client, filled in once a token's signature
+ * verifies, and the token endpoint's OAuth error, which is an answer and not a thrown problem.
+ */
+export type Attribution = { clientId?: string; problem?: string };
 
 export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment, attribution?: Attribution) => Promise<Authenticated>;
 

@@ -46,7 +46,7 @@ function notFound(detail: string): ProblemError {
 }
 
 /** What the record stage needs to know about a request once it is answered. */
-type Outcome = { env?: GatewayEnvironment; api?: string; clientId?: string; route?: string; headers?: Record<string, string> };
+type Outcome = { env?: GatewayEnvironment; api?: string; clientId?: string; route?: string; problem?: string; headers?: Record<string, string> };
 
 export type Gateway = (request: IncomingRequest) => Promise<PlainResponse>;
 
@@ -147,6 +147,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       response.headers["x-request-id"] = requestId;
     } catch (error) {
       const problem = toProblem(error);
+      outcome.problem = problem.code;
       if (problem.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");
       if (problem.code === "upstream-unreachable" || problem.code === "upstream-timeout") {
         metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", problem.code === "upstream-timeout" ? "timeout" : "error");
@@ -169,6 +170,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       clientId: outcome.clientId ?? null,
       environment: outcome.env?.slug ?? null,
       api: outcome.api ?? null,
+      problem: outcome.problem ?? null,
     });
     return response;
   };

@@ -20,7 +20,7 @@ const ROWS_PER_COMMIT = 200;
 export function createSqliteRequestLogInsert(path: string): (batch: readonly RequestLogEntry[]) => void {
   const database = new Database(path, { timeout: 10_000 });
   database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
-  const insert = database.prepare(`INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = database.prepare(`INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) VALUES (${REQUEST_LOG_COLUMNS.split(",").map(() => "?").join(", ")})`);
   const commit = database.transaction((slice: readonly RequestLogEntry[]) => {
     for (const entry of slice) {
       const values = requestLogValues(entry);

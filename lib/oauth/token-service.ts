@@ -200,7 +200,10 @@ export function createTokenService(deps: TokenServiceDeps) {
       return await endpoints[operation.handle](request, url, env, attribution);
     } catch (error) {
       if (operation.handle === "token") metrics.tokenRefused(env.slug, error instanceof OAuthError ? error.error : toProblem(error).code);
-      if (error instanceof OAuthError) return oauthErrorResponse(error);
+      if (error instanceof OAuthError) {
+        attribution.problem = error.error;
+        return oauthErrorResponse(error);
+      }
       throw error;
     }
   };

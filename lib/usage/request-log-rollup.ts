@@ -14,6 +14,8 @@ type Group = {
   method: string;
   route: string;
   status: number;
+  /** "" for rows without a problem */
+  problem: string;
   requests: number;
   latencyMsSum: number;
   histogram: LatencyHistogram;
@@ -24,15 +26,16 @@ export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(Math.floor((now.getTime() - retentionDays * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS);
 }
 
-function groupRows(rows: { at: Date; environment: string; api: string; clientId: string | null; method: string; route: string; status: number; latencyMs: number }[]) {
+function groupRows(rows: { at: Date; environment: string; api: string; clientId: string | null; method: string; route: string; status: number; problem: string | null; latencyMs: number }[]) {
   const groups = new Map<string, Group>();
   for (const row of rows) {
     const hour = new Date(Math.floor(row.at.getTime() / HOUR_MS) * HOUR_MS);
     const clientId = row.clientId ?? "";
-    const key = JSON.stringify([hour.getTime(), row.environment, row.api, clientId, row.method, row.route, row.status]);
+    const problem = row.problem ?? "";
+    const key = JSON.stringify([hour.getTime(), row.environment, row.api, clientId, row.method, row.route, row.status, problem]);
     let group = groups.get(key);
     if (!group) {
-      group = { hour, environment: row.environment, api: row.api, clientId, method: row.method, route: row.route, status: row.status, requests: 0, latencyMsSum: 0, histogram: emptyHistogram() };
+      group = { hour, environment: row.environment, api: row.api, clientId, method: row.method, route: row.route, status: row.status, problem, requests: 0, latencyMsSum: 0, histogram: emptyHistogram() };
       groups.set(key, group);
     }
     group.requests += 1;
@@ -54,13 +57,13 @@ async function rollUpBatch(db: Db, cutoff: Date, batchSize: number): Promise<num
       where: { at: { lt: cutoff } },
       orderBy: { id: "asc" },
       take: batchSize,
-      select: { id: true, at: true, environment: true, api: true, clientId: true, method: true, route: true, status: true, latencyMs: true },
+      select: { id: true, at: true, environment: true, api: true, clientId: true, method: true, route: true, status: true, problem: true, latencyMs: true },
     });
     if (rows.length === 0) return 0;
     for (const group of groupRows(rows)) {
       const { histogram, ...key } = group;
-      const where = { hour: key.hour, environment: key.environment, api: key.api, clientId: key.clientId, method: key.method, route: key.route, status: key.status };
-      const existing = await tx.requestLogHourly.findUnique({ where: { hour_environment_api_clientId_method_route_status: where } });
+      const where = { hour: key.hour, environment: key.environment, api: key.api, clientId: key.clientId, method: key.method, route: key.route, status: key.status, problem: key.problem };
+      const existing = await tx.requestLogHourly.findUnique({ where: { hour_environment_api_clientId_method_route_status_problem: where } });
       if (existing) {
         const merged = parseHistogram(existing.latencyHistogram);
         mergeInto(merged, histogram);

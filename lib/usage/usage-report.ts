@@ -23,6 +23,8 @@ type Tally = { requests: number; errors: number; histogram: LatencyHistogram };
 export type UsagePoint = { start: Date; requests: number; errors: number; p50Ms: number; p95Ms: number };
 export type UsageCount = { key: string; requests: number; errors: number };
 export type UsageOperation = UsageCount & { api: string; method: string; route: string; p95Ms: number };
+/** Failed requests of one problem type and status; `problem` is null for upstream answers, which Gatehouse did not produce. */
+export type UsageProblem = { problem: string | null; status: number; requests: number };
 
 export type UsageReport = {
   range: UsageRange;
@@ -31,14 +33,14 @@ export type UsageReport = {
   sampled: boolean;
   totals: { requests: number; errors: number; p50Ms: number; p95Ms: number };
   series: UsagePoint[];
-  byStatus: { status: number; requests: number }[];
+  byProblem: UsageProblem[];
   topOperations: UsageOperation[];
   byApi: UsageCount[];
   byEnvironment: UsageCount[];
   byClient: UsageCount[];
 };
 
-type Entry = { at: Date; environment: string; api: string; clientId: string; method: string; route: string; status: number; requests: number; histogram: LatencyHistogram };
+type Entry = { at: Date; environment: string; api: string; clientId: string; method: string; route: string; status: number; problem: string; requests: number; histogram: LatencyHistogram };
 
 const emptyTally = (): Tally => ({ requests: 0, errors: 0, histogram: emptyHistogram() });
 
@@ -73,7 +75,7 @@ async function readEntries(db: Db, scope: UsageScope, since: Date): Promise<{ en
   const [raw, hourly] = await Promise.all([
     db.requestLog.findMany({
       where: { at: { gte: since }, ...common, ...(scope.clients === "all" ? {} : { clientId: { in: scope.clients } }) },
-      select: { at: true, environment: true, api: true, clientId: true, method: true, route: true, status: true, latencyMs: true },
+      select: { at: true, environment: true, api: true, clientId: true, method: true, route: true, status: true, problem: true, latencyMs: true },
       orderBy: { at: "desc" },
       take: MAX_RAW_ROWS,
     }),
@@ -82,7 +84,7 @@ async function readEntries(db: Db, scope: UsageScope, since: Date): Promise<{ en
   const entries: Entry[] = raw.map((row) => {
     const histogram = emptyHistogram();
     addLatency(histogram, row.latencyMs);
-    return { ...row, clientId: row.clientId ?? "", requests: 1, histogram };
+    return { ...row, clientId: row.clientId ?? "", problem: row.problem ?? "", requests: 1, histogram };
   });
   for (const row of hourly) entries.push({ ...row, at: row.hour, requests: row.requests, histogram: parseHistogram(row.latencyHistogram) });
   return { entries, sampled: raw.length === MAX_RAW_ROWS };
@@ -90,7 +92,7 @@ async function readEntries(db: Db, scope: UsageScope, since: Date): Promise<{ en
 
 /**
  * Requests, errors and latency percentiles over the last 7 days (per hour) or
- * 30 days (per day), with the error statuses and the busiest operations.
+ * 30 days (per day), with the errors by problem type and the busiest operations.
  */
 export async function usageReport(db: Db, scope: UsageScope, range: UsageRange, now = new Date()): Promise<UsageReport> {
   const { days, bucketHours } = USAGE_RANGES[range];
@@ -120,10 +122,10 @@ export async function usageReport(db: Db, scope: UsageScope, range: UsageRange, 
       p50Ms: percentileMs(bucket.histogram, 0.5),
       p95Ms: percentileMs(bucket.histogram, 0.95),
     })),
-    byStatus: counts(tallyBy(entries.filter((entry) => entry.status >= 400), (entry) => String(entry.status))).map((count) => ({
-      status: Number(count.key),
-      requests: count.requests,
-    })),
+    byProblem: counts(tallyBy(entries.filter((entry) => entry.status >= 400), (entry) => JSON.stringify([entry.problem, entry.status]))).map((count) => {
+      const [problem, status] = JSON.parse(count.key) as [string, number];
+      return { problem: problem || null, status, requests: count.requests };
+    }),
     topOperations: [...operations]
       .map(([key, tally]) => {
         const [api, method, route] = JSON.parse(key) as [string, string, string];

@@ -1,12 +1,11 @@
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
-import { importPKCS8, SignJWT } from "jose";
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { decryptPrivateKey } from "../../lib/oauth/signing-keys";
 import { CLI_ACTOR } from "../../lib/portal/audit";
 import { revokeCredential } from "../../lib/portal/credentials";
 import { startServer, type TestServer } from "../support/server";
-import { accessToken, eventually, newCredential, openDb, SERVER_AUTH_SECRET } from "./gateway-support";
+import { accessToken, eventually, newCredential, openDb, signWithRealKey as signWithRealKeyOf } from "./gateway-support";
 
 let server: TestServer;
 let db: Db;
@@ -41,25 +40,8 @@ async function expectProblem(response: Response, status: number, code: string) {
   return body;
 }
 
-/** Signs claims with the environment's real current key, so only the claim under test is wrong. */
-async function signWithRealKey(envSlug: string, claims: Record<string, unknown>, header: Record<string, unknown> = {}) {
-  const env = await db.environment.findUniqueOrThrow({ where: { slug: envSlug } });
-  const row = await db.signingKey.findFirstOrThrow({ where: { environmentId: env.id, retiredAt: null }, orderBy: { createdAt: "desc" } });
-  const key = await importPKCS8(decryptPrivateKey(row.privateKeyEncrypted, SERVER_AUTH_SECRET), "RS256");
-  const now = Math.floor(Date.now() / 1000);
-  const payload = {
-    iss: `${server.url}/gw/${envSlug}`,
-    aud: `${server.url}/gw/${envSlug}/`,
-    sub: client.clientId,
-    client_id: client.clientId,
-    scope: "notifications:read",
-    env: envSlug,
-    jti: randomUUID(),
-    iat: now,
-    exp: now + 600,
-    ...claims,
-  };
-  return new SignJWT(payload).setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: row.id, ...header }).sign(key);
+function signWithRealKey(envSlug: string, claims: Record<string, unknown>, header: Record<string, unknown> = {}) {
+  return signWithRealKeyOf(server, db, { envSlug, clientId: client.clientId, claims, header });
 }
 
 function b64(value: unknown): string {

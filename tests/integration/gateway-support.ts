@@ -1,7 +1,10 @@
 // Helpers shared by the token, gateway, proxy and rate-limit suites: credentials
 // made with the same services the portal uses, and tokens from the real endpoint.
+import { randomUUID } from "node:crypto";
+import { importPKCS8, SignJWT } from "jose";
 import { createDb, type Db } from "../../lib/db";
 import { DEVELOPMENT_AUTH_SECRET } from "../../lib/config";
+import { decryptPrivateKey } from "../../lib/oauth/signing-keys";
 import { CLI_ACTOR } from "../../lib/portal/audit";
 import { createCredential, ensureApplication } from "../../lib/portal/credentials";
 import type { TestServer } from "../support/server";
@@ -47,6 +50,32 @@ export async function accessToken(server: TestServer, envSlug: string, client: {
   });
   if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** Signs claims with the environment's real current key, so only the claims under test are wrong. */
+export async function signWithRealKey(
+  server: TestServer,
+  db: Db,
+  input: { envSlug: string; clientId: string; claims?: Record<string, unknown>; header?: Record<string, unknown> },
+): Promise<string> {
+  const { envSlug, clientId } = input;
+  const env = await db.environment.findUniqueOrThrow({ where: { slug: envSlug } });
+  const row = await db.signingKey.findFirstOrThrow({ where: { environmentId: env.id, retiredAt: null }, orderBy: { createdAt: "desc" } });
+  const key = await importPKCS8(decryptPrivateKey(row.privateKeyEncrypted, SERVER_AUTH_SECRET), "RS256");
+  const now = Math.floor(Date.now() / 1000);
+  const payload = {
+    iss: `${server.url}/gw/${envSlug}`,
+    aud: `${server.url}/gw/${envSlug}/`,
+    sub: clientId,
+    client_id: clientId,
+    scope: "notifications:read",
+    env: envSlug,
+    jti: randomUUID(),
+    iat: now,
+    exp: now + 600,
+    ...input.claims,
+  };
+  return new SignJWT(payload).setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: row.id, ...input.header }).sign(key);
 }
 
 export function decodeJwtPart(token: string, index: 0 | 1): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
 import { freePort, startServer, type TestServer } from "../support/server";
-import { accessToken, newCredential, openDb } from "./gateway-support";
+import { accessToken, eventually, newCredential, openDb } from "./gateway-support";
 
 type Seen = { method: string; url: string; headers: IncomingMessage["headers"]; body: string };
 
@@ -28,6 +28,10 @@ function startUpstream(): Promise<Server> {
         return void res.write("partial");
       }
       if (req.url?.startsWith("/base/big")) return void res.end(Buffer.alloc(8 * 1024 * 1024, "z"));
+      if (req.url?.startsWith("/base/missing")) {
+        res.writeHead(404, { "content-type": "application/problem+json" });
+        return void res.end(JSON.stringify({ type: "https://upstream.example/problems/missing", title: "Missing", status: 404 }));
+      }
       if (req.url?.startsWith("/base/cookies")) {
         res.writeHead(200, [["set-cookie", "a=1; Path=/"], ["set-cookie", "b=2; Path=/; Expires=Wed, 09 Jun 2027 10:18:14 GMT"]]);
         return void res.end();
@@ -202,5 +206,17 @@ describe("proxying to a registered upstream", () => {
     const response = await fetch(`${server.url}/gw/sso-qa/gone/anything`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(502);
     expect((await response.json()).type).toBe(`${server.url}/problems/upstream-unreachable`);
+  });
+
+  it("records the problem type of the gateway's own refusals only, not of the upstream's answers", async () => {
+    const call = (path: string, id: string) => fetch(`${server.url}/gw/sso-qa/${path}`, { headers: { authorization: `Bearer ${token}`, "x-request-id": id } });
+    expect((await call("echo/missing", "proxy-upstream-404")).status).toBe(404);
+    expect((await call("gone/anything", "proxy-unreachable")).status).toBe(502);
+    const problemOf = async (requestId: string) => {
+      await eventually(async () => (await db.requestLog.count({ where: { requestId } })) === 1);
+      return (await db.requestLog.findFirstOrThrow({ where: { requestId }, select: { problem: true } })).problem;
+    };
+    expect(await problemOf("proxy-upstream-404")).toBeNull();
+    expect(await problemOf("proxy-unreachable")).toBe("upstream-unreachable");
   });
 });
