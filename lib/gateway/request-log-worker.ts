@@ -7,22 +7,19 @@ import { sqlitePath } from "../config";
 import { createAccessLog } from "../log";
 import { writeAccessLines } from "./access-lines";
 import type { RequestLogEntry } from "./request-log-entry";
+import { createPostgresRequestLogInsert } from "./request-log-postgres";
 import { createSqliteRequestLogInsert } from "./request-log-sqlite";
 
 const { databaseUrl } = workerData as { databaseUrl: string };
 
-/** Prisma, and the query compiler it loads (some 60 MB), only where the driver is not used directly. */
-async function createInsert(): Promise<(batch: RequestLogEntry[]) => Promise<void>> {
-  if (databaseUrl.startsWith("file:")) {
-    const insert = createSqliteRequestLogInsert(sqlitePath(databaseUrl));
-    return async (batch) => insert(batch);
-  }
-  const [{ createDb }, { insertRequestLog }] = await Promise.all([import("../db"), import("./request-log-insert")]);
-  const db = createDb(databaseUrl);
-  return (batch) => insertRequestLog(db, batch);
+/** Through each database's driver: Prisma's client and its query compiler would cost the worker some 60 MB. */
+function createInsert(): (batch: RequestLogEntry[]) => Promise<void> {
+  if (!databaseUrl.startsWith("file:")) return createPostgresRequestLogInsert(databaseUrl);
+  const insert = createSqliteRequestLogInsert(sqlitePath(databaseUrl));
+  return async (batch) => insert(batch);
 }
 
-const insert = await createInsert();
+const insert = createInsert();
 // One write per line: a line is then whole on the output even when the main thread writes to it too.
 const accessLog = createAccessLog(pino.destination({ dest: 1, sync: true }));
 let writing = Promise.resolve();
