@@ -11,7 +11,7 @@ import { nodeHeaders } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
-import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
+import { startSecretExpirySweeps } from "./lib/credentials/secret-expiry";
 import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, type SeedReport } from "./prisma/seed";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ContactForm } from "@/components/contact/contact-form";
 import { currentUser } from "@/lib/auth/session";
-import { contactChoices } from "@/lib/portal/contact";
+import { contactChoices } from "@/lib/access-requests/contact";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
 
 export const metadata: Metadata = { title: "Contact Us" };

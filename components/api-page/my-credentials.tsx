@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { currentUser } from "@/lib/auth/session";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
-import { myApiCredentials } from "@/lib/portal/api-credentials";
+import { myApiCredentials } from "@/lib/credentials/api-credentials";
 import { CreateCredentialHere } from "./create-credential-here";
 import { formatLongDate } from "./format-date";
 import { apiPageHref } from "./hrefs";

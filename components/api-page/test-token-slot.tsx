@@ -2,7 +2,7 @@ import Link from "next/link";
 import { TestTokenButton } from "@/components/settings/test-token-button";
 import { currentUser } from "@/lib/auth/session";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
-import { testTokenCandidates } from "@/lib/portal/test-tokens";
+import { testTokenCandidates } from "@/lib/credentials/test-tokens";
 import { CreateCredentialHere } from "./create-credential-here";
 import { apiPageHref, signInHref } from "./hrefs";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "../db";
 import { newId } from "../ids";
-import { hashPassword, verifyPassword } from "../portal/passwords";
+import { hashPassword, verifyPassword } from "../accounts/passwords";
 import { clientAddress, retryAfter, sharedThrottle } from "./throttle";
 
 const FIFTEEN_MINUTES = 15 * 60;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAdmin } from "@/lib/auth/session";
-import { listRegisteredApis } from "@/lib/portal/api-registry";
+import { listRegisteredApis } from "@/lib/api-registry/api-registry";
 
 export const metadata: Metadata = { title: "API registry" };
 export const dynamic = "force-dynamic";

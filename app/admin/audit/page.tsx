@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireAdmin } from "@/lib/auth/session";
-import { recentAuditEvents } from "@/lib/portal/audit-log";
+import { recentAuditEvents } from "@/lib/audit/read-audit-log";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
 
 export const metadata: Metadata = { title: "Audit log" };

@@ -4,7 +4,7 @@ import { AdminAction } from "@/components/admin/admin-action";
 import { AdminForm } from "@/components/admin/admin-form";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { allCredentials } from "@/lib/portal/admin-credentials";
+import { allCredentials } from "@/lib/credentials/admin-credentials";
 
 export const metadata: Metadata = { title: "Credentials" };
 export const dynamic = "force-dynamic";

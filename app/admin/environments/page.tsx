@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AdminForm, type FormField } from "@/components/admin/admin-form";
 import { rateLimitFields } from "@/components/admin/rate-limit-fields";
 import { requireAdmin } from "@/lib/auth/session";
-import { listEnvironments } from "@/lib/portal/environments";
+import { listEnvironments } from "@/lib/environments/environments";
 
 export const metadata: Metadata = { title: "Environments" };
 export const dynamic = "force-dynamic";

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { RequestDecision } from "@/components/admin/request-decision";
 import { requireAdmin } from "@/lib/auth/session";
-import { accessRequestQueue } from "@/lib/portal/access-requests";
+import { accessRequestQueue } from "@/lib/access-requests/list-access-requests";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
-import { TOPIC_LABELS } from "@/lib/portal/request-topics";
+import { TOPIC_LABELS } from "@/lib/access-requests/topics";
 
 export const metadata: Metadata = { title: "Access requests" };
 export const dynamic = "force-dynamic";

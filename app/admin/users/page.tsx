@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AdminAction } from "@/components/admin/admin-action";
 import { AdminForm } from "@/components/admin/admin-form";
 import { requireAdmin } from "@/lib/auth/session";
-import { listUsers } from "@/lib/portal/admin-users";
+import { listUsers } from "@/lib/accounts/users";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { CredentialList } from "@/components/settings/credential-list";
 import { NewCredentialForm } from "@/components/settings/new-credential-form";
 import { requireUser } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { myApplications } from "@/lib/portal/my-credentials";
+import { myApplications } from "@/lib/credentials/my-credentials";
 
 export const metadata: Metadata = { title: "Client Credentials" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { myAccessRequests } from "@/lib/portal/access-requests";
-import { TOPIC_LABELS } from "@/lib/portal/request-topics";
+import { myAccessRequests } from "@/lib/access-requests/list-access-requests";
+import { TOPIC_LABELS } from "@/lib/access-requests/topics";
 
 export const metadata: Metadata = { title: "Requests" };
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, publicPortalRoute } from "@/lib/auth/portal-route";
-import { submitContact } from "@/lib/portal/contact";
+import { submitContact } from "@/lib/access-requests/contact";
 
 export const POST = publicPortalRoute(async ({ request, user }) => {
   const body = await request.json().catch(() => null);

@@ -1,5 +1,5 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { createMyCredential, myApplications } from "@/lib/portal/my-credentials";
+import { createMyCredential, myApplications } from "@/lib/credentials/my-credentials";
 
 export const GET = portalRoute(async ({ user }) => json({ applications: await myApplications(user) }));
 

@@ -1,4 +1,4 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { myAccessRequests } from "@/lib/portal/access-requests";
+import { myAccessRequests } from "@/lib/access-requests/list-access-requests";
 
 export const GET = portalRoute(async ({ user }) => json({ items: await myAccessRequests(user) }));

@@ -1,5 +1,5 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { allCredentials, issueCredentialFor } from "@/lib/portal/admin-credentials";
+import { allCredentials, issueCredentialFor } from "@/lib/credentials/admin-credentials";
 
 export const GET = portalRoute(async () => json({ items: await allCredentials() }), { role: "ADMIN" });
 

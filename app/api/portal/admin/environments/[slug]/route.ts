@@ -1,5 +1,5 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { updateEnvironment } from "@/lib/portal/environments";
+import { updateEnvironment } from "@/lib/environments/environments";
 
 export const POST = portalRoute(
   async ({ request, user, params }) => json(await updateEnvironment(user, params.slug ?? "", await request.json().catch(() => null))),

@@ -1,5 +1,5 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { issueMyFirstSecret } from "@/lib/portal/my-credentials";
+import { issueMyFirstSecret } from "@/lib/credentials/my-credentials";
 
 export const POST = portalRoute(async ({ request, user, params }) =>
   json(await issueMyFirstSecret(user, params.clientId ?? "", await request.json().catch(() => null)), 201),

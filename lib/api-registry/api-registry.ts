@@ -4,8 +4,8 @@ import type { PortalUser } from "../auth/session";
 import { db } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
-import { recordAudit } from "./audit";
-import { actorOf } from "./portal-actor";
+import { recordAudit } from "../audit/write-audit";
+import { actorOf } from "../audit/portal-actor";
 import { checkOpenApiDocument } from "./openapi-check";
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);

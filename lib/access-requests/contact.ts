@@ -5,7 +5,7 @@ import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
 import { db } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
-import { recordAudit } from "./audit";
+import { recordAudit } from "../audit/write-audit";
 
 export const contactSchema = z
   .object({

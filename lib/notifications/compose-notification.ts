@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { db } from "../db";
 import { validationProblem, zodProblem } from "../http/problem";
-import { createNotifications } from "../notifications/create-notifications";
-import { recordAudit } from "./audit";
-import { actorOf } from "./portal-actor";
+import { createNotifications } from "./create-notifications";
+import { recordAudit } from "../audit/write-audit";
+import { actorOf } from "../audit/portal-actor";
 
 export const composeSchema = z.object({
   environment: z.string().trim().min(1, "Choose an environment"),

@@ -2,9 +2,9 @@ import "server-only";
 import type { PortalUser } from "../auth/session";
 import { db } from "../db";
 import { mintAccessToken } from "../oauth/mint-access-token";
-import { recordAudit } from "./audit";
+import { recordAudit } from "../audit/write-audit";
 import { ownCredentialOrThrow } from "./my-credentials";
-import { actorOf } from "./portal-actor";
+import { actorOf } from "../audit/portal-actor";
 
 /** A 15-minute token for the user's own credential, minted from the session: no secret passes through the browser. */
 export async function mintMyTestToken(user: PortalUser, clientId: string) {

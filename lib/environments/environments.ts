@@ -4,9 +4,9 @@ import type { PortalUser } from "../auth/session";
 import { db } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
-import { recordAudit } from "./audit";
-import { actorOf } from "./portal-actor";
-import { setEnvironmentRateLimit } from "./rate-limits";
+import { recordAudit } from "../audit/write-audit";
+import { actorOf } from "../audit/portal-actor";
+import { setEnvironmentRateLimit } from "../rate-limits/set-rate-limits";
 
 const yesNo = z.enum(["yes", "no"], { message: "Choose yes or no" }).transform((value) => value === "yes");
 

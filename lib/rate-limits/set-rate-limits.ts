@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "../db";
 import { problem, zodProblem } from "../http/problem";
-import { type Actor, recordAudit } from "./audit";
+import { type Actor, recordAudit } from "../audit/write-audit";
 import { credentialOverride, effectiveRateLimit, type RateLimitPolicy, rateLimitPolicySchema } from "./rate-limit-policy";
 
 // The gateway reads environments and credential state at most 4 s old, so a change applies on every instance within 5 s.

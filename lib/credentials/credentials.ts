@@ -4,8 +4,8 @@ import type { Db } from "../db";
 import { problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
-import { type Actor, recordAudit } from "./audit";
-import { type EffectiveRateLimit, effectiveRateLimit } from "./rate-limit-policy";
+import { type Actor, recordAudit } from "../audit/write-audit";
+import { type EffectiveRateLimit, effectiveRateLimit } from "../rate-limits/rate-limit-policy";
 
 /** Rotation keeps the previous secret valid for at most this long. */
 export const MAX_ROTATION_GRACE_SECONDS = 24 * 60 * 60;

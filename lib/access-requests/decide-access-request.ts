@@ -6,10 +6,10 @@ import { db } from "../db";
 import { problem, ProblemError, zodProblem } from "../http/problem";
 import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
-import { recordAudit } from "./audit";
-import { createCredential, ensureApplication } from "./credentials";
-import { actorOf } from "./portal-actor";
-import { decideSignup } from "./signup";
+import { recordAudit } from "../audit/write-audit";
+import { createCredential, ensureApplication } from "../credentials/credentials";
+import { actorOf } from "../audit/portal-actor";
+import { decideSignup } from "../accounts/signup";
 
 export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
 

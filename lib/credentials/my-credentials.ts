@@ -14,7 +14,7 @@ import {
   revokeCredential,
   rotateSecret,
 } from "./credentials";
-import { actorOf } from "./portal-actor";
+import { actorOf } from "../audit/portal-actor";
 
 /** A secret that expires in this many days, or never. */
 const expiresInDaysSchema = z.preprocess(

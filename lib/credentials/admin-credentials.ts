@@ -4,8 +4,8 @@ import type { PortalUser } from "../auth/session";
 import { db } from "../db";
 import { validationProblem, zodProblem } from "../http/problem";
 import { createCredential, ensureApplication, listAllCredentials, revokeCredential } from "./credentials";
-import { actorOf } from "./portal-actor";
-import { setCredentialRateLimit } from "./rate-limits";
+import { actorOf } from "../audit/portal-actor";
+import { setCredentialRateLimit } from "../rate-limits/set-rate-limits";
 
 export const issueCredentialSchema = z.object({
   owner: z.email("Enter the owner's email").max(320),

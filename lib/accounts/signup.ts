@@ -6,7 +6,7 @@ import { db } from "../db";
 import { problem, ProblemError, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { passwordSchema } from "../password-policy";
-import { type Actor, recordAudit } from "./audit";
+import { type Actor, recordAudit } from "../audit/write-audit";
 import { hashPassword } from "./passwords";
 
 export const signupSchema = z.object({

@@ -3,7 +3,7 @@ import { config } from "../config";
 import { db as defaultDb, type Db } from "../db";
 import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
-import { recordAudit, SYSTEM_ACTOR } from "./audit";
+import { recordAudit, SYSTEM_ACTOR } from "../audit/write-audit";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
