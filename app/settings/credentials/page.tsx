@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function CredentialsPage() {
   const user = await requireUser("/settings/credentials");
   const [applications, environments] = await Promise.all([
-    myApplications(user),
+    myApplications({ db: db(), user }),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true, selfService: true } }),
   ]);
   return (

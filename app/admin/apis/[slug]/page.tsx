@@ -12,7 +12,7 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
   const { slug } = await params;
   await requireAdmin(`/admin/apis/${slug}`);
   const [api, environments] = await Promise.all([
-    registeredApi(slug),
+    registeredApi({ db: db(), slug }),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
   ]);
   if (!api) notFound();
