@@ -1,6 +1,6 @@
 import "server-only";
 import { config } from "../config";
-import { type Db, type DbClient, inTransaction } from "../db";
+import { type Db, type DbClient, inTransaction, type Tx } from "../db";
 import { problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
@@ -148,6 +148,18 @@ async function insertSecret(
   return { secretId, clientId, clientSecret, hint, expiresAt };
 }
 
+/** A credential's first secret, with its audit event, in the caller's transaction. */
+async function issueAudited(tx: Tx, actor: Actor, credentialId: string, clientId: string, expiresAt: Date | null, authSecret: string | undefined) {
+  const issued = await insertSecret(tx, credentialId, clientId, expiresAt, authSecret ?? config().authSecret);
+  await recordAudit(tx, actor, {
+    action: "credential.secret.issue",
+    targetType: "credential",
+    targetId: clientId,
+    details: { hint: issued.hint, expiresAt: expiresAt?.toISOString() ?? null },
+  });
+  return issued;
+}
+
 /**
  * A credential of `applicationId` in `envSlug` (one active credential per
  * application and environment). With `withSecret` (the default) its first
@@ -196,15 +208,7 @@ export async function createCredential(input: {
       targetId: clientId,
       details: { application: application.name, env: envSlug, scopes: grants.flatMap((grant) => grant.scopes) },
     });
-    if (input.withSecret === false) return null;
-    const issued = await insertSecret(tx, credentialId, clientId, expiresAt, input.authSecret ?? config().authSecret);
-    await recordAudit(tx, actor, {
-      action: "credential.secret.issue",
-      targetType: "credential",
-      targetId: clientId,
-      details: { hint: issued.hint, expiresAt: expiresAt?.toISOString() ?? null },
-    });
-    return issued;
+    return input.withSecret === false ? null : issueAudited(tx, actor, credentialId, clientId, expiresAt, input.authSecret);
   });
   return { credential: await credentialOrThrow(db, clientId), secret };
 }
@@ -224,16 +228,7 @@ export async function issueSecret(input: { db: DbClient; actor: Actor; clientId:
   if (credential.secrets.length > 0) {
     throw problem("secret-exists", { detail: `The credential ${clientId} has a secret; rotate it instead.` });
   }
-  return inTransaction(db, async (tx) => {
-    const issued = await insertSecret(tx, credential.id, clientId, expiresAt, input.authSecret ?? config().authSecret);
-    await recordAudit(tx, actor, {
-      action: "credential.secret.issue",
-      targetType: "credential",
-      targetId: clientId,
-      details: { hint: issued.hint, expiresAt: expiresAt?.toISOString() ?? null },
-    });
-    return issued;
-  });
+  return inTransaction(db, (tx) => issueAudited(tx, actor, credential.id, clientId, expiresAt, input.authSecret));
 }
 
 /**
