@@ -7,11 +7,12 @@ import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { config } from "./lib/config";
+import { db } from "./lib/db";
 import { nodeHeaders } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
-import { startSecretExpirySweeps } from "./lib/portal/secret-expiry";
+import { startSecretExpirySweeps } from "./lib/credentials/secret-expiry";
 import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, type SeedReport } from "./prisma/seed";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
   printSeedReport(seedReport);
   log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`);
   const metricsServer = startMetricsListener(log);
-  startSecretExpirySweeps();
+  startSecretExpirySweeps(db());
   startRequestLogRetention();
   stopOnSignals(server, async () => {
     metricsServer?.close();

@@ -3,11 +3,15 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "./generated/prisma/sqlite/client";
+import { type Prisma, PrismaClient } from "./generated/prisma/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/prisma/postgresql/client";
 import { config, sqlitePath } from "./config";
 
 export type Db = PrismaClient;
+/** The client inside `db.$transaction(async (tx) => …)`: the same model API, without `$transaction`. */
+export type Tx = Prisma.TransactionClient;
+/** What a service takes: the root client, or the transaction of a caller that runs several services as one change. */
+export type DbClient = Db | Tx;
 export * from "./generated/prisma/sqlite/enums";
 
 /**
@@ -29,4 +33,13 @@ const globalForDb = globalThis as unknown as { gatehouseDb?: Db };
 export function db(): Db {
   globalForDb.gatehouseDb ??= createDb(config().databaseUrl);
   return globalForDb.gatehouseDb;
+}
+
+/**
+ * Runs `work` in a transaction: a new one on the root client, or the caller's
+ * when `db` is already a transaction client, so a service is atomic on its own
+ * and still joins a larger change.
+ */
+export function inTransaction<T>(db: DbClient, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return "$transaction" in db ? db.$transaction(work) : work(db);
 }

@@ -1,9 +1,9 @@
 import type { Config } from "../lib/config";
 import type { Db } from "../lib/db";
 import { newId } from "../lib/ids";
-import { SYSTEM_ACTOR } from "../lib/portal/audit";
-import { createCredential } from "../lib/portal/credentials";
-import { hashPassword, randomPassword } from "../lib/portal/passwords";
+import { SYSTEM_ACTOR } from "../lib/audit/write-audit";
+import { createCredential } from "../lib/credentials/credentials";
+import { hashPassword, randomPassword } from "../lib/accounts/passwords";
 import { seedNotifications } from "./seed-notifications";
 import { BUILT_IN_APIS, DEMO_ADMIN_EMAIL, DEMO_APPLICATION_NAME, DEMO_CREDENTIAL_ENVIRONMENTS, DEMO_DEVELOPER_EMAIL, ENVIRONMENTS } from "./seed-data";
 

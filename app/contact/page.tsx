@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import { ContactForm } from "@/components/contact/contact-form";
 import { currentUser } from "@/lib/auth/session";
-import { contactChoices } from "@/lib/portal/contact";
+import { contactChoices } from "@/lib/access-requests/contact";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
+import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Contact Us" };
 export const dynamic = "force-dynamic";
 
 export default async function ContactPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const [user, choices, params] = await Promise.all([currentUser(), contactChoices(), searchParams]);
+  const [user, choices, params] = await Promise.all([currentUser(), contactChoices({ db: db() }), searchParams]);
   const pick = (name: string) => firstParam(params[name]) ?? "";
   return (
     <div className="mx-auto max-w-2xl space-y-6">

@@ -1,10 +1,11 @@
 import Link from "next/link";
 import { currentUser } from "@/lib/auth/session";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
-import { myApiCredentials } from "@/lib/portal/api-credentials";
+import { myApiCredentials } from "@/lib/credentials/api-credentials";
 import { CreateCredentialHere } from "./create-credential-here";
 import { formatLongDate } from "./format-date";
 import { apiPageHref } from "./hrefs";
+import { db } from "@/lib/db";
 
 const LINK = "text-blue-800 underline";
 
@@ -21,7 +22,7 @@ export async function MyCredentials({ api, env, envParam }: { api: CatalogApi; e
       </p>
     );
   }
-  const credentials = await myApiCredentials(user, env.slug, api);
+  const credentials = await myApiCredentials({ db: db(), user, envSlug: env.slug, api });
   if (credentials.length === 0) {
     return env.selfService ? (
       <div className="space-y-3">

@@ -2,9 +2,10 @@ import Link from "next/link";
 import { TestTokenButton } from "@/components/settings/test-token-button";
 import { currentUser } from "@/lib/auth/session";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
-import { testTokenCandidates } from "@/lib/portal/test-tokens";
+import { testTokenCandidates } from "@/lib/credentials/test-tokens";
 import { CreateCredentialHere } from "./create-credential-here";
 import { apiPageHref, signInHref } from "./hrefs";
+import { db } from "@/lib/db";
 
 type Props = { api: CatalogApi; env: CatalogEnvironment; envParam?: string; autoApply: boolean };
 
@@ -22,7 +23,7 @@ export async function TestTokenSlot({ api, env, envParam, autoApply }: Props) {
       </p>
     );
   }
-  const candidates = await testTokenCandidates(user, env.slug, api.slug);
+  const candidates = await testTokenCandidates({ db: db(), user, envSlug: env.slug, apiSlug: api.slug });
   if (candidates.length > 0) return <TestTokenButton candidates={candidates} autoApply={autoApply} />;
   if (env.selfService) {
     return (

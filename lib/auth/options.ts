@@ -51,7 +51,7 @@ export function authOptions(): NextAuthOptions {
           const parsed = credentialsSchema.safeParse(credentials);
           if (!parsed.success) return null;
           const headers = (request?.headers ?? {}) as Record<string, string | undefined>;
-          const outcome = await verifyPasswordSignIn(parsed.data.email, parsed.data.password, headers);
+          const outcome = await verifyPasswordSignIn({ db: db(), email: parsed.data.email, password: parsed.data.password, headers });
           if (outcome === "throttled") throw new Error(THROTTLED_ERROR);
           return outcome;
         },
@@ -67,7 +67,7 @@ export function authOptions(): NextAuthOptions {
         // Only an address the identity provider vouches for may link to an account: a
         // provider that leaves email_verified out would otherwise hand over any account.
         const verified = (profile as { email_verified?: unknown } | undefined)?.email_verified === true;
-        const user = await linkSsoUser(account.providerAccountId, verified ? profile?.email : undefined, profile?.name);
+        const user = await linkSsoUser({ db: db(), subject: account.providerAccountId, email: verified ? profile?.email : undefined, name: profile?.name });
         return user !== null;
       },
       async jwt({ token, user, account }) {

@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "../db";
+import type { DbClient } from "../db";
 import { newId } from "../ids";
-import { hashPassword, verifyPassword } from "../portal/passwords";
+import { hashPassword, verifyPassword } from "../accounts/passwords";
 import { clientAddress, retryAfter, sharedThrottle } from "./throttle";
 
 const FIFTEEN_MINUTES = 15 * 60;
@@ -20,11 +20,13 @@ export type SignedInUser = { id: string; email: string; name: string; role: stri
  * throttled per (email, address) and per address, so a guesser slows only
  * itself: the owner's correct password from their own address always works.
  */
-export async function verifyPasswordSignIn(
-  email: string,
-  password: string,
-  headers: Headers | Record<string, string | undefined>,
-): Promise<SignedInUser | null | "throttled"> {
+export async function verifyPasswordSignIn(input: {
+  db: DbClient;
+  email: string;
+  password: string;
+  headers: Headers | Record<string, string | undefined>;
+}): Promise<SignedInUser | null | "throttled"> {
+  const { db, email, password, headers } = input;
   const emailKey = email.toLowerCase();
   const address = clientAddress(headers);
   const pairKey = `${emailKey}|${address}`;
@@ -34,7 +36,7 @@ export async function verifyPasswordSignIn(
     { throttle: failures(), key: addressKey, limit: MAX_FAILURES_PER_ADDRESS },
   ]);
   if (throttled > 0) return "throttled";
-  const user = await db().user.findUnique({ where: { email: emailKey } });
+  const user = await db.user.findUnique({ where: { email: emailKey } });
   const stored = user?.passwordHash ?? (await (dummyHash ??= hashPassword("not-a-real-password")));
   const matches = await verifyPassword(password, stored);
   if (!user || !user.passwordHash || user.disabledAt || !matches) {
@@ -46,16 +48,17 @@ export async function verifyPasswordSignIn(
 }
 
 /** Finds the user behind a Global SSO subject, linking by email or creating a developer on first sign-in. */
-export async function linkSsoUser(subject: string, email: string | undefined | null, name: string | undefined | null) {
-  const linked = await db().user.findUnique({ where: { ssoSubject: subject } });
+export async function linkSsoUser(input: { db: DbClient; subject: string; email: string | undefined | null; name: string | undefined | null }) {
+  const { db, subject, email, name } = input;
+  const linked = await db.user.findUnique({ where: { ssoSubject: subject } });
   if (linked) return linked.disabledAt ? null : linked;
   if (!email) return null;
-  const byEmail = await db().user.findUnique({ where: { email: email.toLowerCase() } });
+  const byEmail = await db.user.findUnique({ where: { email: email.toLowerCase() } });
   if (byEmail) {
     if (byEmail.disabledAt) return null;
-    return db().user.update({ where: { id: byEmail.id }, data: { ssoSubject: subject } });
+    return db.user.update({ where: { id: byEmail.id }, data: { ssoSubject: subject } });
   }
-  return db().user.create({
+  return db.user.create({
     data: { id: newId("usr"), email: email.toLowerCase(), name: name || email, ssoSubject: subject, role: "DEVELOPER" },
   });
 }

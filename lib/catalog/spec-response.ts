@@ -1,7 +1,7 @@
 import "server-only";
 import { stringify } from "yaml";
 import { config } from "../config";
-import { db } from "../db";
+import type { Db } from "../db";
 import { problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { log } from "../log";
@@ -16,11 +16,11 @@ const CONTENT_TYPES: Record<SpecFormat, string> = {
 };
 
 /** `GET /apis/{api}/openapi.{json,yaml}?env=`: the document with that environment's gateway as its server. */
-export async function specResponse(request: Request, slug: string, format: SpecFormat): Promise<Response> {
+export async function specResponse({ db, request, slug, format }: { db: Db; request: Request; slug: string; format: SpecFormat }): Promise<Response> {
   const url = new URL(request.url);
   try {
     const { publicUrl, portalEnvironment } = config();
-    const { api, env } = await resolveApiView(db(), slug, url.searchParams.get("env") ?? undefined, {
+    const { api, env } = await resolveApiView(db, slug, url.searchParams.get("env") ?? undefined, {
       pinnedEnvironment: portalEnvironment,
     });
     const document = apiDocument(api, env, publicUrl);

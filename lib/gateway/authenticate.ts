@@ -5,8 +5,8 @@ import { TokenRejection, type VerifiedAccessToken } from "../oauth/access-tokens
 import type { CredentialState, CredentialStates } from "../oauth/credential-states";
 import type { RevocationList } from "../oauth/revoked-tokens";
 import type { TokenVerifier } from "../oauth/token-verifier";
-import type { UsageMarks } from "../oauth/usage-marks";
-import type { GatewayEnvironment } from "./catalog";
+import type { LastUsedMarks } from "../oauth/last-used-marks";
+import type { GatewayEnvironment } from "./directory";
 
 export type Authenticated = { token: VerifiedAccessToken; credential: CredentialState };
 
@@ -45,7 +45,7 @@ export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment, 
  * (signature, algorithm, typ, iss, aud, exp/nbf), jti not revoked, credential
  * still active. Each failure names its check in the problem type.
  */
-export function createAuthenticator(deps: { verify: TokenVerifier; revocations: RevocationList; states: CredentialStates; usage: UsageMarks }): Authenticator {
+export function createAuthenticator(deps: { verify: TokenVerifier; revocations: RevocationList; states: CredentialStates; lastUsed: LastUsedMarks }): Authenticator {
   return async (request, env, attribution = {}) => {
     const header = request.headers.get("authorization");
     if (header === null) {
@@ -78,7 +78,7 @@ export function createAuthenticator(deps: { verify: TokenVerifier; revocations: 
     if (!credential || !credential.active || credential.environmentId !== env.id) {
       throw invalidToken(env, "token-revoked", "The client credential of this token has been revoked.");
     }
-    deps.usage.mark(credential.id);
+    deps.lastUsed.mark(credential.id);
     return { token, credential };
   };
 }

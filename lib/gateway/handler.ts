@@ -8,7 +8,7 @@ import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
 import type { Authenticated, Authenticator } from "./authenticate";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
-import type { Catalog, GatewayApi, GatewayEnvironment } from "./catalog";
+import type { GatewayDirectory, GatewayApi, GatewayEnvironment } from "./directory";
 import { proxyRequest } from "./proxy";
 import { type RateLimiter, rateLimitHeaders } from "./rate-limit";
 import type { RequestRecorder } from "./request-log";
@@ -18,7 +18,7 @@ import { parseTarget } from "./target";
 import type { BuiltInRoute } from "./types";
 
 export type GatewayDeps = {
-  catalog: Catalog;
+  directory: GatewayDirectory;
   log: Logger;
   tokenService: TokenService;
   authenticate: Authenticator;
@@ -55,7 +55,7 @@ export type Gateway = (request: IncomingRequest) => Promise<PlainResponse>;
  * rate-limit, route (built-in, token service or proxy), record.
  */
 export function createGateway(deps: GatewayDeps): Gateway {
-  const { catalog, log, tokenService, authenticate, rateLimiter, recorder, metrics } = deps;
+  const { directory, log, tokenService, authenticate, rateLimiter, recorder, metrics } = deps;
   const routeTables = new Map<ApiKind, RouteTable>(
     Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]),
   );
@@ -114,22 +114,22 @@ export function createGateway(deps: GatewayDeps): Gateway {
   async function route(request: IncomingRequest, url: URL, requestId: string, outcome: Outcome): Promise<PlainResponse> {
     if (!SERVED_METHODS.has(request.method)) throw methodNotServed(request.method);
     const target = parseTarget(url.pathname);
-    if (!target) throw notFound(`Gateway URLs look like /gw/{environment}/{api}/... ${await environmentList(catalog)}`);
-    const env = await catalog.environment(target.envSlug);
-    if (!env) throw notFound(`There is no environment "${target.envSlug}". ${await environmentList(catalog)}`);
+    if (!target) throw notFound(`Gateway URLs look like /gw/{environment}/{api}/... ${await environmentList(directory)}`);
+    const env = await directory.environment(target.envSlug);
+    if (!env) throw notFound(`There is no environment "${target.envSlug}". ${await environmentList(directory)}`);
     outcome.env = env;
     const servicePath = `${target.apiSlug}${target.remainder}`;
     if (target.apiSlug === "oauth2" || target.apiSlug === ".well-known") {
       // Usage is charted per catalog API, and the token endpoints are the environment's token API.
-      outcome.api = (await catalog.apis(env.id)).find((api) => api.kind === "TOKEN")?.slug ?? "token-service";
+      outcome.api = (await directory.apis(env.id)).find((api) => api.kind === "TOKEN")?.slug ?? "token-service";
       if (!isTokenServicePath(servicePath)) throw notFound(`The token service of "${env.slug}" has no endpoint /${servicePath}.`);
       outcome.route = `/${servicePath}`;
       return tokenService(request, url, env, servicePath, outcome);
     }
-    const api = target.apiSlug ? await catalog.api(env.id, target.apiSlug) : undefined;
+    const api = target.apiSlug ? await directory.api(env.id, target.apiSlug) : undefined;
     if (!api) {
       const missing = target.apiSlug ? `There is no API "${target.apiSlug}" in environment "${env.slug}".` : `Name an API: /gw/${env.slug}/{api}/...`;
-      throw notFound(`${missing} ${apiList(env, await catalog.apis(env.id))}`);
+      throw notFound(`${missing} ${apiList(env, await directory.apis(env.id))}`);
     }
     outcome.api = api.slug;
     return serveApi(request, url, env, api, target.remainder, requestId, outcome);

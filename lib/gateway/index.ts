@@ -14,9 +14,9 @@ import { createRevocationList } from "../oauth/revoked-tokens";
 import { createKeyStore } from "../oauth/signing-keys";
 import { createTokenService } from "../oauth/token-service";
 import { createTokenVerifier } from "../oauth/token-verifier";
-import { createUsageMarks } from "../oauth/usage-marks";
+import { createLastUsedMarks } from "../oauth/last-used-marks";
 import { createAuthenticator } from "./authenticate";
-import { createCatalog } from "./catalog";
+import { createGatewayDirectory } from "./directory";
 import { createGateway, type Gateway } from "./handler";
 import type { FailureCounter, RateLimiter } from "./rate-limit";
 import { createMemoryFailureCounter, createMemoryRateLimiter } from "./rate-limit-memory";
@@ -48,22 +48,22 @@ function buildGateway(): ProcessGateway {
   const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies } = config();
   const database = db();
   const metrics = processMetrics().gateway;
-  const catalog = createCatalog(database);
+  const directory = createGatewayDirectory(database);
   const keys = createKeyStore({ db: database, authSecret });
   const states = createCredentialStates({ db: database });
   const revocations = createRevocationList({ db: database });
   const { rateLimiter, failures } = sharedState();
-  const environmentSlugOf = async (id: string) => (await catalog.environmentById(id))?.slug;
-  const usage = createUsageMarks({ db: database, log });
+  const environmentSlugOf = async (id: string) => (await directory.environmentById(id))?.slug;
+  const lastUsed = createLastUsedMarks({ db: database, log });
   const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf, onLookup: (hit) => metrics.cacheLookup("verified-tokens", hit) });
   const addressOf = (request: IncomingRequest) => requestClientAddress(request, trustedProxies);
   const tokenService = createTokenService({
-    catalog,
+    directory,
     keys,
     states,
     revocations,
     authenticate: createClientAuthenticator({ states, failures, hashSecret: (secret) => hashClientSecret(secret, authSecret), log }),
-    usage,
+    lastUsed,
     verify,
     addressOf,
     publicUrl,
@@ -72,10 +72,10 @@ function buildGateway(): ProcessGateway {
   });
   const recorder = createRequestRecorder({ db: database, log, accessLog, databaseUrl: databaseUrl });
   const serve = createGateway({
-    catalog,
+    directory,
     log,
     tokenService,
-    authenticate: createAuthenticator({ verify, revocations, states, usage }),
+    authenticate: createAuthenticator({ verify, revocations, states, lastUsed }),
     rateLimiter,
     recorder,
     metrics,
@@ -86,7 +86,7 @@ function buildGateway(): ProcessGateway {
   return {
     serve,
     async flush() {
-      await Promise.all([recorder.flush(), usage.flush()]);
+      await Promise.all([recorder.flush(), lastUsed.flush()]);
     },
   };
 }

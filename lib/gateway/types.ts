@@ -1,5 +1,5 @@
 import type { IncomingRequest, PlainResponse } from "../http/message";
-import type { GatewayEnvironment } from "./catalog";
+import type { GatewayEnvironment } from "./directory";
 
 /** Who is calling, as established by the gateway from a verified access token. */
 export type Caller = { clientId: string; scopes: ReadonlySet<string> };

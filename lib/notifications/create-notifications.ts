@@ -1,11 +1,11 @@
 import "server-only";
-import type { Db } from "../db";
+import type { DbClient } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { type CreateNotificationInput, createNotificationInputSchema } from "./schemas";
 
 type CreateNotificationsArgs = CreateNotificationInput & {
-  db: Db;
+  db: DbClient;
   environmentId: string;
   /** the client ids to notify, or every active client of the environment */
   recipients: { clientIds: string[] } | "all-clients";
@@ -13,7 +13,7 @@ type CreateNotificationsArgs = CreateNotificationInput & {
   createdAt?: Date;
 };
 
-async function recipientClientIds(db: Db, environmentId: string, recipients: CreateNotificationsArgs["recipients"]): Promise<string[]> {
+async function recipientClientIds(db: DbClient, environmentId: string, recipients: CreateNotificationsArgs["recipients"]): Promise<string[]> {
   if (recipients === "all-clients") {
     const credentials = await db.credential.findMany({ where: { environmentId, status: "ACTIVE" }, select: { clientId: true } });
     return credentials.map((credential) => credential.clientId);

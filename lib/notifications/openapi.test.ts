@@ -1,4 +1,4 @@
-import { checkOpenApiValue } from "../portal/openapi-check";
+import { checkOpenApiValue } from "../api-registry/openapi-check";
 import { describe, expect, it } from "vitest";
 import { notificationsDocument } from "./openapi";
 

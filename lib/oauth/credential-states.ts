@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db";
-import { credentialOverride } from "../portal/rate-limit-policy";
+import { credentialOverride } from "../rate-limits/rate-limit-policy";
 
 export type CredentialState = {
   id: string;

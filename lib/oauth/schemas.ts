@@ -8,7 +8,7 @@ const MAX_SCOPE_LENGTH = 2000;
 const MAX_TOKEN_LENGTH = 8192;
 const MAX_CLIENT_ID_LENGTH = 200;
 
-/** An environment's token lifetime is at most a day (lib/portal/environments.ts). */
+/** An environment's token lifetime is at most a day (lib/environments/environments.ts). */
 export const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
 
 /** Seconds since the epoch, as JWT claims carry them. */

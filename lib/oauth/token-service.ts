@@ -2,7 +2,7 @@ import "server-only";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Attribution } from "../gateway/authenticate";
-import type { Catalog, GatewayEnvironment } from "../gateway/catalog";
+import type { GatewayDirectory, GatewayEnvironment } from "../gateway/directory";
 import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
 import { problem, toProblem } from "../http/problem";
@@ -19,15 +19,15 @@ import { readOAuthFields } from "./request-body";
 import type { RevocationList } from "./revoked-tokens";
 import { introspectionRequestSchema, revocationRequestSchema, tokenRequestSchema } from "./schemas";
 import { type KeyStore, SIGNING_ALGORITHM } from "./signing-keys";
-import type { UsageMarks } from "./usage-marks";
+import type { LastUsedMarks } from "./last-used-marks";
 
 export type TokenServiceDeps = {
-  catalog: Catalog;
+  directory: GatewayDirectory;
   keys: KeyStore;
   states: CredentialStates;
   revocations: RevocationList;
   authenticate: ClientAuthenticator;
-  usage: UsageMarks;
+  lastUsed: LastUsedMarks;
   /** the gateway's cached verifier, so revoke and introspect reuse verified tokens */
   verify: TokenVerifier;
   /** the caller's address, as the trusted proxies report it */
@@ -56,7 +56,7 @@ function refuseSecretsInUrl(url: URL): void {
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
-  const { catalog, keys, states, revocations, usage, verify, publicUrl, metrics } = deps;
+  const { directory, keys, states, revocations, lastUsed, verify, publicUrl, metrics } = deps;
 
   async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
     refuseSecretsInUrl(url);
@@ -91,7 +91,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       scopes: requested ?? [...granted].sort(),
       lifetimeSeconds: env.tokenLifetimeSeconds,
     });
-    usage.mark(credential.id, secretId);
+    lastUsed.mark(credential.id, secretId);
     metrics.tokenIssued(env.slug);
     return oauthJson(200, { access_token: issued.accessToken, token_type: "Bearer", expires_in: issued.expiresIn, scope: issued.scope });
   }
@@ -141,7 +141,7 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function metadata(_request: IncomingRequest, _url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
     const issuer = issuerFor(publicUrl, env.slug);
-    const scopes = [...new Set((await catalog.apis(env.id)).flatMap((api) => api.scopes))].sort();
+    const scopes = [...new Set((await directory.apis(env.id)).flatMap((api) => api.scopes))].sort();
     const authMethods = ["client_secret_basic", "client_secret_post"];
     return jsonPlainResponse(
       200,

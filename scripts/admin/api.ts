@@ -29,7 +29,7 @@ const validate = command({ usage: "api validate <file>", summary: "Validates an 
   const text = await readFile(file, "utf8").catch(() => {
     throw new UsageError(`cannot read ${file}`);
   });
-  const { checkOpenApiDocument, describeOpenApiErrors } = await import("../../lib/portal/openapi-check");
+  const { checkOpenApiDocument, describeOpenApiErrors } = await import("../../lib/api-registry/openapi-check");
   const result = await checkOpenApiDocument(text);
   if (result.ok) return { file, valid: true, version: result.version };
   throw new CommandFailed(args.json ? { file, valid: false, errors: result.errors } : `${file} is not a valid OpenAPI document:\n${describeOpenApiErrors(result.errors)}`);

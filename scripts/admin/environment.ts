@@ -33,8 +33,8 @@ const rateLimit = command(
     const policy = { burst: requiredFlag(args, "burst"), perSecond: requiredFlag(args, "per-second") };
     const [{ db }, { CLI_ACTOR }, { setEnvironmentRateLimit }] = await Promise.all([
       import("../../lib/db"),
-      import("../../lib/portal/audit"),
-      import("../../lib/portal/rate-limits"),
+      import("../../lib/audit/write-audit"),
+      import("../../lib/rate-limits/set-rate-limits"),
     ]);
     try {
       return await asUsageError(() => setEnvironmentRateLimit({ db: db(), actor: CLI_ACTOR, envSlug, policy }), POLICY_FLAGS);

@@ -13,7 +13,7 @@ async function rotate(args: ParsedArgs) {
     import("../../lib/db"),
     import("../../lib/config"),
     import("../../lib/oauth/signing-keys"),
-    import("../../lib/portal/audit"),
+    import("../../lib/audit/write-audit"),
   ]);
   try {
     const rotated = await rotateSigningKey({ db: db(), envSlug, authSecret: config().authSecret });

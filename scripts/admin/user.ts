@@ -38,8 +38,8 @@ const create = command(
     const [{ db }, { newId }, { hashPassword }, { CLI_ACTOR, recordAudit }] = await Promise.all([
       import("../../lib/db"),
       import("../../lib/ids"),
-      import("../../lib/portal/passwords"),
-      import("../../lib/portal/audit"),
+      import("../../lib/accounts/passwords"),
+      import("../../lib/audit/write-audit"),
     ]);
     try {
       if (await db().user.findUnique({ where: { email } })) {
@@ -68,8 +68,8 @@ const setPassword = command(
     if ((given === undefined) === !generate) throw new UsageError("give either --password <password> or --generate");
     const [{ db }, { hashPassword, randomPassword }, { CLI_ACTOR, recordAudit }] = await Promise.all([
       import("../../lib/db"),
-      import("../../lib/portal/passwords"),
-      import("../../lib/portal/audit"),
+      import("../../lib/accounts/passwords"),
+      import("../../lib/audit/write-audit"),
     ]);
     const password = given === undefined ? randomPassword() : checkedPassword(given);
     try {

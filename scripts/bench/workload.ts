@@ -6,8 +6,8 @@ import { DEVELOPMENT_AUTH_SECRET } from "../../lib/config";
 import { createDb, type Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
 import { encodeCursor } from "../../lib/notifications/cursor";
-import { CLI_ACTOR } from "../../lib/portal/audit";
-import { createCredential, ensureApplication } from "../../lib/portal/credentials";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import { BENCH_ENV, CLIENTS, PAGE_SIZE, PER_CLIENT } from "./options";
 import { notificationText, randomSource } from "./text";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseLabel } from "../../lib/database-label";
 import type { Db } from "../../lib/db";
-import { verifyPassword } from "../../lib/portal/passwords";
+import { verifyPassword } from "../../lib/accounts/passwords";
 import { runAdmin, runScript } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
 import { accessToken, basic, eventually, openDb, tokenRequest } from "./gateway-support";

@@ -2,8 +2,8 @@ import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { CLI_ACTOR } from "../../lib/portal/audit";
-import { revokeCredential } from "../../lib/portal/credentials";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { revokeCredential } from "../../lib/credentials/credentials";
 import { startServer, type TestServer } from "../support/server";
 import { accessToken, eventually, newCredential, openDb, signWithRealKey as signWithRealKeyOf } from "./gateway-support";
 

@@ -5,8 +5,8 @@ import { importPKCS8, SignJWT } from "jose";
 import { createDb, type Db } from "../../lib/db";
 import { DEVELOPMENT_AUTH_SECRET } from "../../lib/config";
 import { decryptPrivateKey } from "../../lib/oauth/signing-keys";
-import { CLI_ACTOR } from "../../lib/portal/audit";
-import { createCredential, ensureApplication } from "../../lib/portal/credentials";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import type { TestServer } from "../support/server";
 
 /** The servers under test run without AUTH_SECRET, so they use the development one. */

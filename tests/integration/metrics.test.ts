@@ -48,7 +48,7 @@ describe("GET /metrics", () => {
   });
 
   it("counts requests, latency, tokens, rate-limit refusals, upstream errors and token-cache hits with bounded labels", async () => {
-    // Before the gateway first reads the catalog, so the limit applies at once.
+    // Before the gateway first reads its directory, so the limit applies at once.
     await db.environment.update({ where: { slug: "platform-prod" }, data: { rateLimitBurst: 1, rateLimitPerSecond: 1 } });
     const qa = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
     await db.api.create({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { CLI_ACTOR } from "../../lib/portal/audit";
-import { createCredential, ensureApplication } from "../../lib/portal/credentials";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import { startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
 import { rollUpRequestLog } from "../../lib/usage/request-log-rollup";
 import { usageReport } from "../../lib/usage/usage-report";

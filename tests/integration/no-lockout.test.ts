@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
-import { hashPassword } from "../../lib/portal/passwords";
+import { hashPassword } from "../../lib/accounts/passwords";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { startServer, type TestServer } from "../support/server";
 import { basic, newCredential, openDb, tokenRequest } from "./gateway-support";

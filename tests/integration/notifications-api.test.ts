@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVELOPMENT_AUTH_SECRET } from "../../lib/config";
 import { createDb, type Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
-import { CLI_ACTOR } from "../../lib/portal/audit";
-import { createCredential, ensureApplication } from "../../lib/portal/credentials";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import { startServer, type TestServer } from "../support/server";
 
 type Client = { env: string; environmentId: string; clientId: string; token: string };

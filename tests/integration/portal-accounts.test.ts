@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
-import { hashPassword } from "../../lib/portal/passwords";
+import { hashPassword } from "../../lib/accounts/passwords";
 import { startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
 import { type PortalClient, signedIn, signIn, signInError } from "./portal-session";
 

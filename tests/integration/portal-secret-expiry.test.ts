@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
-import { SYSTEM_ACTOR } from "../../lib/portal/audit";
-import { createCredential, ensureApplication, rotateSecret } from "../../lib/portal/credentials";
-import { sendSecretExpiryNotices } from "../../lib/portal/secret-expiry";
+import { SYSTEM_ACTOR } from "../../lib/audit/write-audit";
+import { createCredential, ensureApplication, rotateSecret } from "../../lib/credentials/credentials";
+import { sendSecretExpiryNotices } from "../../lib/credentials/secret-expiry";
 import { migratedDatabase } from "../support/db";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -11,7 +11,7 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/** Sets the environment's bucket before the gateway first reads the catalog (it caches it for 5 s). */
+/** Sets the environment's bucket before the gateway first reads its directory (it caches it for 5 s). */
 async function limitEnvironment(db: Db, slug: string, burst: number, perSecond: number) {
   await db.environment.update({ where: { slug }, data: { rateLimitBurst: burst, rateLimitPerSecond: perSecond } });
 }

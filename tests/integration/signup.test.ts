@@ -1,7 +1,7 @@
 // SIGNUP=approval (the default): new accounts wait for an admin; sign-up never tells which addresses have accounts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { verifyPassword } from "../../lib/portal/passwords";
+import { verifyPassword } from "../../lib/accounts/passwords";
 import { startServer, TEST_ADMIN_PASSWORD, type TestServer } from "../support/server";
 import { openDb } from "./gateway-support";
 import { type PortalClient, signedIn, signInError, signIn } from "./portal-session";

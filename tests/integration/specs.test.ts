@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createDb } from "../../lib/db";
 import { newId } from "../../lib/ids";
-import { checkOpenApiValue } from "../../lib/portal/openapi-check";
+import { checkOpenApiValue } from "../../lib/api-registry/openapi-check";
 import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;

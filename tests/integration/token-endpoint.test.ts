@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { CLI_ACTOR } from "../../lib/portal/audit";
-import { revokeCredential, rotateSecret } from "../../lib/portal/credentials";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { revokeCredential, rotateSecret } from "../../lib/credentials/credentials";
 import { startServer, type TestServer } from "../support/server";
 import { accessToken, basic, decodeJwtPart, eventually, newCredential, openDb, SERVER_AUTH_SECRET, tokenRequest } from "./gateway-support";
 

@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAdmin } from "@/lib/auth/session";
-import { listRegisteredApis } from "@/lib/portal/api-registry";
+import { listRegisteredApis } from "@/lib/api-registry/api-registry";
+import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "API registry" };
 export const dynamic = "force-dynamic";
 
 export default async function AdminApisPage() {
   await requireAdmin("/admin/apis");
-  const apis = await listRegisteredApis();
+  const apis = await listRegisteredApis({ db: db() });
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">

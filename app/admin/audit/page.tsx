@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { requireAdmin } from "@/lib/auth/session";
-import { recentAuditEvents } from "@/lib/portal/audit-log";
+import { recentAuditEvents } from "@/lib/audit/read-audit-log";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
+import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 export default async function AdminAuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin("/admin/audit");
   const filter = await searchParams;
-  const events = await recentAuditEvents({ action: firstParam(filter.action, 100), target: firstParam(filter.target, 100) });
+  const events = await recentAuditEvents({ db: db(), filter: { action: firstParam(filter.action, 100), target: firstParam(filter.target, 100) } });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Audit log</h1>

@@ -4,7 +4,7 @@ import { AdminAction } from "@/components/admin/admin-action";
 import { AdminForm } from "@/components/admin/admin-form";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { allCredentials } from "@/lib/portal/admin-credentials";
+import { listAllCredentials } from "@/lib/credentials/credentials";
 
 export const metadata: Metadata = { title: "Credentials" };
 export const dynamic = "force-dynamic";
@@ -14,7 +14,7 @@ const when = (value: Date | null) => (value ? `${value.toISOString().slice(0, 16
 export default async function AdminCredentialsPage() {
   await requireAdmin("/admin/credentials");
   const [credentials, environments, users] = await Promise.all([
-    allCredentials(),
+    listAllCredentials({ db: db() }),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
     db().user.findMany({ select: { id: true, email: true } }),
   ]);

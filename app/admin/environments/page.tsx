@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { AdminForm, type FormField } from "@/components/admin/admin-form";
 import { rateLimitFields } from "@/components/admin/rate-limit-fields";
 import { requireAdmin } from "@/lib/auth/session";
-import { listEnvironments } from "@/lib/portal/environments";
+import { listEnvironments } from "@/lib/environments/environments";
+import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Environments" };
 export const dynamic = "force-dynamic";
@@ -36,7 +37,7 @@ function settingsFields(env?: { name: string; credentialType: string; tokenLifet
 
 export default async function AdminEnvironmentsPage() {
   await requireAdmin("/admin/environments");
-  const environments = await listEnvironments();
+  const environments = await listEnvironments({ db: db() });
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-bold">Environments</h1>

@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { RequestDecision } from "@/components/admin/request-decision";
 import { requireAdmin } from "@/lib/auth/session";
-import { accessRequestQueue } from "@/lib/portal/access-requests";
+import { accessRequestQueue } from "@/lib/access-requests/list-access-requests";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
-import { TOPIC_LABELS } from "@/lib/portal/request-topics";
+import { TOPIC_LABELS } from "@/lib/access-requests/topics";
+import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Access requests" };
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ export default async function AdminRequestsPage({ searchParams }: { searchParams
   await requireAdmin("/admin/requests");
   const wanted = firstParam((await searchParams).status)?.toUpperCase();
   const status = STATUSES.find((candidate) => candidate === wanted) ?? "PENDING";
-  const requests = await accessRequestQueue(status);
+  const requests = await accessRequestQueue({ db: db(), status });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Access requests</h1>

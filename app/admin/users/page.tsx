@@ -2,14 +2,15 @@ import type { Metadata } from "next";
 import { AdminAction } from "@/components/admin/admin-action";
 import { AdminForm } from "@/components/admin/admin-form";
 import { requireAdmin } from "@/lib/auth/session";
-import { listUsers } from "@/lib/portal/admin-users";
+import { listUsers } from "@/lib/accounts/users";
+import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
 
 export default async function AdminUsersPage() {
   const admin = await requireAdmin("/admin/users");
-  const users = await listUsers();
+  const users = await listUsers({ db: db() });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Users and roles</h1>

@@ -3,7 +3,7 @@ import { CredentialList } from "@/components/settings/credential-list";
 import { NewCredentialForm } from "@/components/settings/new-credential-form";
 import { requireUser } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { myApplications } from "@/lib/portal/my-credentials";
+import { myApplications } from "@/lib/credentials/my-credentials";
 
 export const metadata: Metadata = { title: "Client Credentials" };
 export const dynamic = "force-dynamic";
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function CredentialsPage() {
   const user = await requireUser("/settings/credentials");
   const [applications, environments] = await Promise.all([
-    myApplications(user),
+    myApplications({ db: db(), user }),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true, selfService: true } }),
   ]);
   return (

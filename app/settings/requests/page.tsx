@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { myAccessRequests } from "@/lib/portal/access-requests";
-import { TOPIC_LABELS } from "@/lib/portal/request-topics";
+import { myAccessRequests } from "@/lib/access-requests/list-access-requests";
+import { TOPIC_LABELS } from "@/lib/access-requests/topics";
+import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Requests" };
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ const STATUS_STYLES = {
 
 export default async function RequestsPage() {
   const user = await requireUser("/settings/requests");
-  const requests = await myAccessRequests(user);
+  const requests = await myAccessRequests({ db: db(), user });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Requests</h1>

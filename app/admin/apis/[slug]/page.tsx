@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { ApiForm } from "@/components/admin/api-form";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { registeredApi } from "@/lib/portal/api-registry";
+import { registeredApi } from "@/lib/api-registry/api-registry";
 
 export const metadata: Metadata = { title: "Edit API" };
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
   const { slug } = await params;
   await requireAdmin(`/admin/apis/${slug}`);
   const [api, environments] = await Promise.all([
-    registeredApi(slug),
+    registeredApi({ db: db(), slug }),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
   ]);
   if (!api) notFound();

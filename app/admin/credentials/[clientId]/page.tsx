@@ -7,7 +7,7 @@ import { rateLimitFields } from "@/components/admin/rate-limit-fields";
 import { describeRateLimit } from "@/components/settings/credential-list";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { findCredential } from "@/lib/portal/credentials";
+import { findCredential } from "@/lib/credentials/credentials";
 
 type Props = { params: Promise<{ clientId: string }> };
 

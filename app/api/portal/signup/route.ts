@@ -1,8 +1,9 @@
 import { json, publicPortalRoute } from "@/lib/auth/portal-route";
 import { config } from "@/lib/config";
-import { signUp } from "@/lib/portal/signup";
+import { signUp } from "@/lib/accounts/signup";
+import { db } from "@/lib/db";
 
 export const POST = publicPortalRoute(async ({ request }) => {
   const body = await request.json().catch(() => null);
-  return json(await signUp(body, config().signup, request.headers), 202);
+  return json(await signUp({ db: db(), input: body, mode: config().signup, headers: request.headers }), 202);
 });

@@ -1,9 +1,11 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { allCredentials, issueCredentialFor } from "@/lib/portal/admin-credentials";
+import { issueCredentialFor } from "@/lib/credentials/admin-credentials";
+import { listAllCredentials } from "@/lib/credentials/credentials";
+import { db } from "@/lib/db";
 
-export const GET = portalRoute(async () => json({ items: await allCredentials() }), { role: "ADMIN" });
+export const GET = portalRoute(async () => json({ items: await listAllCredentials({ db: db() }) }), { role: "ADMIN" });
 
 export const POST = portalRoute(
-  async ({ request, user }) => json(await issueCredentialFor(user, await request.json().catch(() => null)), 201),
+  async ({ request, user }) => json(await issueCredentialFor({ db: db(), admin: user, input: await request.json().catch(() => null) }), 201),
   { role: "ADMIN" },
 );

@@ -1,6 +1,7 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { createEnvironment } from "@/lib/portal/environments";
+import { createEnvironment } from "@/lib/environments/environments";
+import { db } from "@/lib/db";
 
-export const POST = portalRoute(async ({ request, user }) => json(await createEnvironment(user, await request.json().catch(() => null)), 201), {
+export const POST = portalRoute(async ({ request, user }) => json(await createEnvironment({ db: db(), admin: user, input: await request.json().catch(() => null) }), 201), {
   role: "ADMIN",
 });

@@ -1,7 +1,8 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { composeNotification } from "@/lib/portal/admin-notifications";
+import { composeNotification } from "@/lib/notifications/compose-notification";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user }) => json(await composeNotification(user, await request.json().catch(() => null)), 201),
+  async ({ request, user }) => json(await composeNotification({ db: db(), admin: user, input: await request.json().catch(() => null) }), 201),
   { role: "ADMIN" },
 );

@@ -1,6 +1,7 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { createUser } from "@/lib/portal/admin-users";
+import { createUser } from "@/lib/accounts/users";
+import { db } from "@/lib/db";
 
-export const POST = portalRoute(async ({ request, user }) => json(await createUser(user, await request.json().catch(() => null)), 201), {
+export const POST = portalRoute(async ({ request, user }) => json(await createUser({ db: db(), admin: user, input: await request.json().catch(() => null) }), 201), {
   role: "ADMIN",
 });

@@ -1,4 +1,5 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { ownCredentialOrThrow } from "@/lib/portal/my-credentials";
+import { ownCredentialOrThrow } from "@/lib/credentials/my-credentials";
+import { db } from "@/lib/db";
 
-export const GET = portalRoute(async ({ user, params }) => json(await ownCredentialOrThrow(user, params.clientId ?? "")));
+export const GET = portalRoute(async ({ user, params }) => json(await ownCredentialOrThrow({ db: db(), user, clientId: params.clientId ?? "" })));

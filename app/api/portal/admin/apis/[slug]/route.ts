@@ -1,7 +1,8 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { updateApi } from "@/lib/portal/api-registry";
+import { updateApi } from "@/lib/api-registry/api-registry";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await updateApi(user, params.slug ?? "", await request.json().catch(() => null))),
+  async ({ request, user, params }) => json(await updateApi({ db: db(), admin: user, slug: params.slug ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

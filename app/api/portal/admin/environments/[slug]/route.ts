@@ -1,7 +1,8 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { updateEnvironment } from "@/lib/portal/environments";
+import { updateEnvironment } from "@/lib/environments/environments";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await updateEnvironment(user, params.slug ?? "", await request.json().catch(() => null))),
+  async ({ request, user, params }) => json(await updateEnvironment({ db: db(), admin: user, slug: params.slug ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

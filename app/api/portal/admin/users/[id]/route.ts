@@ -1,7 +1,8 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { changeUser } from "@/lib/portal/admin-users";
+import { changeUser } from "@/lib/accounts/users";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await changeUser(user, params.id ?? "", await request.json().catch(() => null))),
+  async ({ request, user, params }) => json(await changeUser({ db: db(), admin: user, userId: params.id ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

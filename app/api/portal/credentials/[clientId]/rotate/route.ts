@@ -1,6 +1,7 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { rotateMySecret } from "@/lib/portal/my-credentials";
+import { rotateMySecret } from "@/lib/credentials/my-credentials";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(async ({ request, user, params }) =>
-  json(await rotateMySecret(user, params.clientId ?? "", await request.json().catch(() => null)), 201),
+  json(await rotateMySecret({ db: db(), user, clientId: params.clientId ?? "", input: await request.json().catch(() => null) }), 201),
 );

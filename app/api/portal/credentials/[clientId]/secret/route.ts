@@ -1,6 +1,7 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { issueMyFirstSecret } from "@/lib/portal/my-credentials";
+import { issueMyFirstSecret } from "@/lib/credentials/my-credentials";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(async ({ request, user, params }) =>
-  json(await issueMyFirstSecret(user, params.clientId ?? "", await request.json().catch(() => null)), 201),
+  json(await issueMyFirstSecret({ db: db(), user, clientId: params.clientId ?? "", input: await request.json().catch(() => null) }), 201),
 );

@@ -1,4 +1,5 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { mintMyTestToken } from "@/lib/portal/test-tokens";
+import { mintMyTestToken } from "@/lib/credentials/test-tokens";
+import { db } from "@/lib/db";
 
-export const POST = portalRoute(async ({ user, params }) => json(await mintMyTestToken(user, params.clientId ?? ""), 201));
+export const POST = portalRoute(async ({ user, params }) => json(await mintMyTestToken({ db: db(), user, clientId: params.clientId ?? "" }), 201));

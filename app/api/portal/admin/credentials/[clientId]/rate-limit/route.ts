@@ -1,7 +1,8 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { setCredentialRateLimitFor } from "@/lib/portal/admin-credentials";
+import { setCredentialRateLimitFor } from "@/lib/credentials/admin-credentials";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await setCredentialRateLimitFor(user, params.clientId ?? "", await request.json().catch(() => null))),
+  async ({ request, user, params }) => json(await setCredentialRateLimitFor({ db: db(), admin: user, clientId: params.clientId ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

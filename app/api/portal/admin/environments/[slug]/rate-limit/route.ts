@@ -1,7 +1,8 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { setEnvironmentRateLimitFor } from "@/lib/portal/environments";
+import { setEnvironmentRateLimitFor } from "@/lib/environments/environments";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await setEnvironmentRateLimitFor(user, params.slug ?? "", await request.json().catch(() => null))),
+  async ({ request, user, params }) => json(await setEnvironmentRateLimitFor({ db: db(), admin: user, slug: params.slug ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

@@ -1,7 +1,8 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { rejectAccessRequest } from "@/lib/portal/admin-access-requests";
+import { rejectAccessRequest } from "@/lib/access-requests/decide-access-request";
+import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await rejectAccessRequest(user, params.id ?? "", await request.json().catch(() => null))),
+  async ({ request, user, params }) => json(await rejectAccessRequest({ db: db(), admin: user, id: params.id ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

@@ -1,6 +1,6 @@
 import "server-only";
 import type { PortalUser } from "../auth/session";
-import { db } from "../db";
+import type { DbClient } from "../db";
 
 const REQUEST_INCLUDE = {
   api: { select: { slug: true, name: true } },
@@ -9,8 +9,8 @@ const REQUEST_INCLUDE = {
 } as const;
 
 /** The requests a signed-in user sent, newest first: only their own. */
-export async function myAccessRequests(user: PortalUser) {
-  return db().accessRequest.findMany({
+export async function myAccessRequests({ db, user }: { db: DbClient; user: PortalUser }) {
+  return db.accessRequest.findMany({
     where: { requesterId: user.id },
     include: REQUEST_INCLUDE,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -18,8 +18,8 @@ export async function myAccessRequests(user: PortalUser) {
 }
 
 /** For admins: requests of one status, oldest first, as a queue. */
-export async function accessRequestQueue(status: "PENDING" | "APPROVED" | "REJECTED") {
-  return db().accessRequest.findMany({
+export async function accessRequestQueue({ db, status }: { db: DbClient; status: "PENDING" | "APPROVED" | "REJECTED" }) {
+  return db.accessRequest.findMany({
     where: { status },
     include: { ...REQUEST_INCLUDE, decidedBy: { select: { email: true } } },
     orderBy: [{ createdAt: status === "PENDING" ? "asc" : "desc" }, { id: "asc" }],

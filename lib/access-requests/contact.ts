@@ -2,10 +2,10 @@ import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
-import { db } from "../db";
+import { type DbClient, inTransaction } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
-import { recordAudit } from "./audit";
+import { recordAudit } from "../audit/write-audit";
 
 export const contactSchema = z
   .object({
@@ -32,7 +32,7 @@ const submissionsPerSender = () => sharedThrottle("contact", TEN_MINUTES);
 export const MAX_MESSAGES_PER_SENDER = 5;
 
 /** Stores a Contact Us message; requests for credentials or access join the admins' queue. */
-export async function submitContact(input: unknown, requester: PortalUser | null, headers: Headers) {
+export async function submitContact({ db, input, requester, headers }: { db: DbClient; input: unknown; requester: PortalUser | null; headers: Headers }) {
   const key = requester ? `user:${requester.id}` : `address:${clientAddress(headers)}`;
   const wait = await retryAfter([{ throttle: submissionsPerSender(), key, limit: MAX_MESSAGES_PER_SENDER }]);
   if (wait > 0) {
@@ -44,15 +44,15 @@ export async function submitContact(input: unknown, requester: PortalUser | null
   const parsed = contactSchema.safeParse(input);
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   const data = parsed.data;
-  const environment = data.environment ? await db().environment.findUnique({ where: { slug: data.environment } }) : null;
-  const api = data.api ? await db().api.findUnique({ where: { slug: data.api } }) : null;
+  const environment = data.environment ? await db.environment.findUnique({ where: { slug: data.environment } }) : null;
+  const api = data.api ? await db.api.findUnique({ where: { slug: data.api } }) : null;
   const errors = [
     ...(data.environment && !environment ? [{ in: "body" as const, field: "environment", message: "There is no such environment" }] : []),
     ...(data.api && !api ? [{ in: "body" as const, field: "api", message: "There is no such API" }] : []),
   ];
   if (errors.length > 0) throw validationProblem(errors);
   await submissionsPerSender().record(key);
-  return db().$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const request = await tx.accessRequest.create({
       data: {
         id: newId("req"),
@@ -78,10 +78,10 @@ export async function submitContact(input: unknown, requester: PortalUser | null
 }
 
 /** What the Contact Us form offers to pick from. */
-export async function contactChoices() {
+export async function contactChoices({ db }: { db: DbClient }) {
   const [apis, environments] = await Promise.all([
-    db().api.findMany({ orderBy: { name: "asc" }, select: { slug: true, name: true } }),
-    db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
+    db.api.findMany({ orderBy: { name: "asc" }, select: { slug: true, name: true } }),
+    db.environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
   ]);
   return { apis, environments };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
-import { db } from "../db";
+import { type DbClient, inTransaction } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import {
   type CredentialSummary,
@@ -14,7 +14,7 @@ import {
   revokeCredential,
   rotateSecret,
 } from "./credentials";
-import { actorOf } from "./portal-actor";
+import { actorOf } from "../audit/portal-actor";
 
 /** A secret that expires in this many days, or never. */
 const expiresInDaysSchema = z.preprocess(
@@ -49,18 +49,21 @@ function expiryFrom(days: number): Date | null {
   return days > 0 ? new Date(Date.now() + days * 24 * 60 * 60 * 1000) : null;
 }
 
+/** What the signed-in user's actions on one of their credentials take. */
+type OwnCredentialAction = { db: DbClient; user: PortalUser; clientId: string };
+
 /** Another user's credential answers exactly like a missing one. */
-export async function ownCredentialOrThrow(user: PortalUser, clientId: string): Promise<CredentialSummary> {
-  const credential = await findUserCredential({ db: db(), userId: user.id, clientId });
+export async function ownCredentialOrThrow({ db, user, clientId }: OwnCredentialAction): Promise<CredentialSummary> {
+  const credential = await findUserCredential({ db, userId: user.id, clientId });
   if (!credential) throw problem("not-found", { detail: `There is no credential "${clientId}".` });
   return credential;
 }
 
 /** The user's applications, each with its credentials; applications without any are listed too. */
-export async function myApplications(user: PortalUser) {
+export async function myApplications({ db, user }: { db: DbClient; user: PortalUser }) {
   const [applications, credentials] = await Promise.all([
-    db().application.findMany({ where: { ownerId: user.id }, orderBy: { name: "asc" }, select: { id: true, name: true, description: true } }),
-    listUserCredentials({ db: db(), userId: user.id }),
+    db.application.findMany({ where: { ownerId: user.id }, orderBy: { name: "asc" }, select: { id: true, name: true, description: true } }),
+    listUserCredentials({ db, userId: user.id }),
   ]);
   return applications.map((application) => ({
     ...application,
@@ -69,9 +72,9 @@ export async function myApplications(user: PortalUser) {
 }
 
 /** Self-service only: environments that need approval go through Contact Us. */
-export async function createMyCredential(user: PortalUser, input: unknown) {
+export async function createMyCredential({ db, user, input }: { db: DbClient; user: PortalUser; input: unknown }) {
   const data = parse(newCredentialSchema, input);
-  const environment = await db().environment.findUnique({ where: { slug: data.environment } });
+  const environment = await db.environment.findUnique({ where: { slug: data.environment } });
   if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
   if (!environment.selfService) {
     throw problem("approval-required", {
@@ -80,23 +83,25 @@ export async function createMyCredential(user: PortalUser, input: unknown) {
     });
   }
   const actor = actorOf(user);
-  const application = await ensureApplication({ db: db(), actor, ownerId: user.id, name: data.application });
-  return createCredential({ db: db(), actor, applicationId: application.id, envSlug: environment.slug, secretExpiresAt: expiryFrom(data.expiresInDays) });
+  return inTransaction(db, async (tx) => {
+    const application = await ensureApplication({ db: tx, actor, ownerId: user.id, name: data.application });
+    return createCredential({ db: tx, actor, applicationId: application.id, envSlug: environment.slug, secretExpiresAt: expiryFrom(data.expiresInDays) });
+  });
 }
 
-export async function rotateMySecret(user: PortalUser, clientId: string, input: unknown) {
+export async function rotateMySecret({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {
   const data = parse(rotateSchema, input);
-  await ownCredentialOrThrow(user, clientId);
-  return rotateSecret({ db: db(), actor: actorOf(user), clientId, graceSeconds: data.graceHours * 3600, expiresAt: expiryFrom(data.expiresInDays) });
+  await ownCredentialOrThrow({ db, user, clientId });
+  return rotateSecret({ db, actor: actorOf(user), clientId, graceSeconds: data.graceHours * 3600, expiresAt: expiryFrom(data.expiresInDays) });
 }
 
-export async function issueMyFirstSecret(user: PortalUser, clientId: string, input: unknown) {
+export async function issueMyFirstSecret({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {
   const data = parse(firstSecretSchema, input);
-  await ownCredentialOrThrow(user, clientId);
-  return issueSecret({ db: db(), actor: actorOf(user), clientId, expiresAt: expiryFrom(data.expiresInDays) });
+  await ownCredentialOrThrow({ db, user, clientId });
+  return issueSecret({ db, actor: actorOf(user), clientId, expiresAt: expiryFrom(data.expiresInDays) });
 }
 
-export async function revokeMyCredential(user: PortalUser, clientId: string) {
-  await ownCredentialOrThrow(user, clientId);
-  return revokeCredential({ db: db(), actor: actorOf(user), clientId });
+export async function revokeMyCredential({ db, user, clientId }: OwnCredentialAction) {
+  await ownCredentialOrThrow({ db, user, clientId });
+  return revokeCredential({ db, actor: actorOf(user), clientId });
 }

@@ -3,7 +3,7 @@ import type { Db } from "../db";
 import { hashClientSecret, secretHashesEqual } from "../oauth/client-secrets";
 import { migratedDatabase } from "../../tests/support/db";
 import { seed } from "../../prisma/seed";
-import { CLI_ACTOR } from "./audit";
+import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication, findUserCredential, issueSecret, listUserCredentials, revokeCredential, rotateSecret } from "./credentials";
 
 const AUTH_SECRET = "credentials-test-secret-0123456789abcdef";

@@ -2,11 +2,11 @@ import "server-only";
 import { z } from "zod";
 import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
 import type { Config } from "../config";
-import { db } from "../db";
+import { type DbClient, inTransaction } from "../db";
 import { problem, ProblemError, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { passwordSchema } from "../password-policy";
-import { type Actor, recordAudit } from "./audit";
+import { type Actor, recordAudit } from "../audit/write-audit";
 import { hashPassword } from "./passwords";
 
 export const signupSchema = z.object({
@@ -45,7 +45,7 @@ function throttled(retryAfter: number): ProblemError {
  * admins' queue as an ACCOUNT request; with `open` it can sign in at once.
  * An address that has an account already changes nothing and answers the same.
  */
-export async function signUp(input: unknown, mode: SignupMode, headers: Headers) {
+export async function signUp({ db, input, mode, headers }: { db: DbClient; input: unknown; mode: SignupMode; headers: Headers }) {
   if (mode === "closed") throw problem("signup-closed", { detail: "Ask an administrator for an account." });
   const address = clientAddress(headers);
   const parsed = signupSchema.safeParse(input);
@@ -59,9 +59,9 @@ export async function signUp(input: unknown, mode: SignupMode, headers: Headers)
   await Promise.all([attemptsPerAddress().record(address), attemptsPerEmail().record(`${address}|${email}`)]);
   // Hashed either way, so a known address costs the same time as a new one.
   const passwordHash = await hashPassword(parsed.data.password);
-  if (await db().user.findUnique({ where: { email } })) return signupReceipt(mode);
+  if (await db.user.findUnique({ where: { email } })) return signupReceipt(mode);
   const pending = mode === "approval";
-  await db().$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const user = await tx.user.create({
       data: { id: newId("usr"), email, name: parsed.data.name, role: "DEVELOPER", passwordHash, disabledAt: pending ? new Date() : null },
     });
@@ -79,14 +79,20 @@ export async function signUp(input: unknown, mode: SignupMode, headers: Headers)
  * An admin's decision on an ACCOUNT request (the request is already claimed):
  * approval enables the account; rejection deletes it, so the address can sign up again.
  */
-export async function decideSignup(request: { id: string; requesterId: string | null; email: string }, approved: boolean, actor: Actor) {
+export async function decideSignup(input: {
+  db: DbClient;
+  request: { id: string; requesterId: string | null; email: string };
+  approved: boolean;
+  actor: Actor;
+}) {
+  const { db, request, approved, actor } = input;
   if (request.requesterId) {
     // Only an account still waiting is touched: one an admin enabled or disabled since keeps its state.
     const waiting = { id: request.requesterId, disabledAt: { not: null } };
-    if (approved) await db().user.updateMany({ where: waiting, data: { disabledAt: null } });
-    else await db().user.deleteMany({ where: { ...waiting, applications: { none: {} } } });
+    if (approved) await db.user.updateMany({ where: waiting, data: { disabledAt: null } });
+    else await db.user.deleteMany({ where: { ...waiting, applications: { none: {} } } });
   }
-  await recordAudit(db(), actor, {
+  await recordAudit(db, actor, {
     action: approved ? "user.signup.approve" : "user.signup.reject",
     targetType: "access-request",
     targetId: request.id,

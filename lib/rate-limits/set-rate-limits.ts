@@ -1,7 +1,7 @@
 import "server-only";
-import type { Db } from "../db";
+import { type DbClient, inTransaction } from "../db";
 import { problem, zodProblem } from "../http/problem";
-import { type Actor, recordAudit } from "./audit";
+import { type Actor, recordAudit } from "../audit/write-audit";
 import { credentialOverride, effectiveRateLimit, type RateLimitPolicy, rateLimitPolicySchema } from "./rate-limit-policy";
 
 // The gateway reads environments and credential state at most 4 s old, so a change applies on every instance within 5 s.
@@ -13,12 +13,12 @@ function parsePolicy(input: unknown): RateLimitPolicy {
 }
 
 /** Sets the default rate limit of every credential of the environment without an override of its own. */
-export async function setEnvironmentRateLimit(input: { db: Db; actor: Actor; envSlug: string; policy: unknown }) {
+export async function setEnvironmentRateLimit(input: { db: DbClient; actor: Actor; envSlug: string; policy: unknown }) {
   const { db, actor, envSlug } = input;
   const policy = parsePolicy(input.policy);
   const env = envSlug ? await db.environment.findUnique({ where: { slug: envSlug } }) : null;
   if (!env) throw problem("not-found", { detail: `There is no environment "${envSlug}".` });
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.environment.update({ where: { id: env.id }, data: { rateLimitBurst: policy.burst, rateLimitPerSecond: policy.perSecond } });
     await recordAudit(tx, actor, {
       action: "environment.rate-limit",
@@ -31,14 +31,13 @@ export async function setEnvironmentRateLimit(input: { db: Db; actor: Actor; env
 }
 
 /** Sets the credential's own rate limit, or clears it when `policy` is null, so that it follows its environment again. */
-//'s own rate limit. */
-export async function setCredentialRateLimit(input: { db: Db; actor: Actor; clientId: string; policy: unknown }) {
+export async function setCredentialRateLimit(input: { db: DbClient; actor: Actor; clientId: string; policy: unknown }) {
   const { db, actor, clientId } = input;
   const policy = input.policy === null ? null : parsePolicy(input.policy);
   const credential = clientId ? await db.credential.findUnique({ where: { clientId }, include: { environment: true } }) : null;
   if (!credential) throw problem("not-found", { detail: `There is no credential "${clientId}".` });
   const columns = { rateLimitBurst: policy?.burst ?? null, rateLimitPerSecond: policy?.perSecond ?? null };
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.credential.update({ where: { id: credential.id }, data: columns });
     await recordAudit(tx, actor, {
       action: policy ? "credential.rate-limit" : "credential.rate-limit.clear",

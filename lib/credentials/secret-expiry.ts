@@ -1,9 +1,9 @@
 import "server-only";
 import { config } from "../config";
-import { db as defaultDb, type Db } from "../db";
+import type { DbClient } from "../db";
 import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
-import { recordAudit, SYSTEM_ACTOR } from "./audit";
+import { recordAudit, SYSTEM_ACTOR } from "../audit/write-audit";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -15,8 +15,8 @@ type Notice = "week" | "day";
  * (rotated out with a grace period) are skipped: their end was chosen.
  * Each notice is claimed before it is sent, so concurrent sweeps send it once.
  */
-export async function sendSecretExpiryNotices(input: { db?: Db; now?: Date } = {}): Promise<{ week: number; day: number }> {
-  const db = input.db ?? defaultDb();
+export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date }): Promise<{ week: number; day: number }> {
+  const { db } = input;
   const now = input.now ?? new Date();
   const candidates = await db.credentialSecret.findMany({
     where: {
@@ -64,9 +64,9 @@ export async function sendSecretExpiryNotices(input: { db?: Db; now?: Date } = {
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Sweeps now and every 10 minutes for as long as the process runs (server.ts starts it). */
-export function startSecretExpirySweeps(): void {
+export function startSecretExpirySweeps(db: DbClient): void {
   const sweep = () => {
-    sendSecretExpiryNotices().catch((error: unknown) => log.error({ err: error }, "secret expiry sweep failed"));
+    sendSecretExpiryNotices({ db }).catch((error: unknown) => log.error({ err: error }, "secret expiry sweep failed"));
   };
   sweep();
   setInterval(sweep, SWEEP_INTERVAL_MS).unref();

@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
-import { db } from "../db";
+import { type DbClient, inTransaction } from "../db";
 import { validationProblem, zodProblem } from "../http/problem";
-import { createCredential, ensureApplication, listAllCredentials, revokeCredential } from "./credentials";
-import { actorOf } from "./portal-actor";
-import { setCredentialRateLimit } from "./rate-limits";
+import { createCredential, ensureApplication, revokeCredential } from "./credentials";
+import { actorOf } from "../audit/portal-actor";
+import { setCredentialRateLimit } from "../rate-limits/set-rate-limits";
 
 export const issueCredentialSchema = z.object({
   owner: z.email("Enter the owner's email").max(320),
@@ -13,21 +13,17 @@ export const issueCredentialSchema = z.object({
   environment: z.string().trim().min(1, "Choose an environment"),
 });
 
-export function allCredentials() {
-  return listAllCredentials({ db: db() });
-}
-
 /**
  * Issues a credential to a user's application in any environment. It has no
  * secret yet: the owner generates the first one, so no admin ever sees it.
  */
-export async function issueCredentialFor(admin: PortalUser, input: unknown) {
+export async function issueCredentialFor({ db, admin, input }: { db: DbClient; admin: PortalUser; input: unknown }) {
   const parsed = issueCredentialSchema.safeParse(input ?? {});
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   const { owner: email, application: name, environment } = parsed.data;
   const [owner, env] = await Promise.all([
-    db().user.findUnique({ where: { email: email.toLowerCase() } }),
-    db().environment.findUnique({ where: { slug: environment } }),
+    db.user.findUnique({ where: { email: email.toLowerCase() } }),
+    db.environment.findUnique({ where: { slug: environment } }),
   ]);
   const errors = [
     ...(owner ? [] : [{ in: "body" as const, field: "owner", message: "No user has this email" }]),
@@ -35,17 +31,21 @@ export async function issueCredentialFor(admin: PortalUser, input: unknown) {
   ];
   if (errors.length > 0 || !owner) throw validationProblem(errors);
   const actor = actorOf(admin);
-  const application = await ensureApplication({ db: db(), actor, ownerId: owner.id, name });
-  const { credential } = await createCredential({ db: db(), actor, applicationId: application.id, envSlug: environment, withSecret: false });
-  return credential;
+  return inTransaction(db, async (tx) => {
+    const application = await ensureApplication({ db: tx, actor, ownerId: owner.id, name });
+    const { credential } = await createCredential({ db: tx, actor, applicationId: application.id, envSlug: environment, withSecret: false });
+    return credential;
+  });
 }
 
 /** `{ burst, perSecond }` sets the credential's own rate limit; `{ clear: true }` returns it to its environment's. */
-export function setCredentialRateLimitFor(admin: PortalUser, clientId: string, input: unknown) {
+type AdminCredentialAction = { db: DbClient; admin: PortalUser; clientId: string };
+
+export function setCredentialRateLimitFor({ db, admin, clientId, input }: AdminCredentialAction & { input: unknown }) {
   const clear = typeof input === "object" && input !== null && "clear" in input && input.clear === true;
-  return setCredentialRateLimit({ db: db(), actor: actorOf(admin), clientId, policy: clear ? null : input });
+  return setCredentialRateLimit({ db, actor: actorOf(admin), clientId, policy: clear ? null : input });
 }
 
-export function revokeAnyCredential(admin: PortalUser, clientId: string) {
-  return revokeCredential({ db: db(), actor: actorOf(admin), clientId });
+export function revokeAnyCredential({ db, admin, clientId }: AdminCredentialAction) {
+  return revokeCredential({ db, actor: actorOf(admin), clientId });
 }

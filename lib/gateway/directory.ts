@@ -21,7 +21,7 @@ export type GatewayApi = {
   scopes: readonly string[];
 };
 
-export type Catalog = {
+export type GatewayDirectory = {
   environment(slug: string): Promise<GatewayEnvironment | undefined>;
   environmentById(id: string): Promise<GatewayEnvironment | undefined>;
   /** every environment, for the messages that list them */
@@ -46,7 +46,7 @@ type Snapshot = {
  * runs; only the first load is waited for. 4 s plus a reload keeps a change,
  * such as an environment's rate limit, within the 5 s every instance promises.
  */
-export function createCatalog(db: Db, maxAgeMs = 4_000): Catalog {
+export function createGatewayDirectory(db: Db, maxAgeMs = 4_000): GatewayDirectory {
   let latest: Snapshot | undefined;
   let loading: Promise<Snapshot> | undefined;
 

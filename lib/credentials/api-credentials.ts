@@ -1,6 +1,6 @@
 import "server-only";
 import type { PortalUser } from "../auth/session";
-import { db } from "../db";
+import type { DbClient } from "../db";
 import { listUserCredentials } from "./credentials";
 
 export type MyApiCredential = {
@@ -18,8 +18,9 @@ export type MyApiCredential = {
  * public API (a token endpoint) every credential there, since any of them
  * asks it for tokens.
  */
-export async function myApiCredentials(user: PortalUser, envSlug: string, api: { slug: string; isPublic: boolean }): Promise<MyApiCredential[]> {
-  const credentials = await listUserCredentials({ db: db(), userId: user.id });
+export async function myApiCredentials(input: { db: DbClient; user: PortalUser; envSlug: string; api: { slug: string; isPublic: boolean } }): Promise<MyApiCredential[]> {
+  const { db, user, envSlug, api } = input;
+  const credentials = await listUserCredentials({ db, userId: user.id });
   return credentials
     .filter((credential) => credential.environment.slug === envSlug)
     .filter((credential) => api.isPublic || credential.grants.some((grant) => grant.apiSlug === api.slug))

@@ -1,5 +1,5 @@
 import type { PortalUser } from "../auth/session";
-import type { Actor } from "./audit";
+import type { Actor } from "./write-audit";
 
 /** How a signed-in user appears in the audit log. */
 export function actorOf(user: PortalUser): Actor {

@@ -1,9 +1,9 @@
 import "server-only";
-import { db } from "../db";
+import type { DbClient } from "../db";
 
 /** The newest audit events, optionally for one action prefix or target. */
-export function recentAuditEvents(filter: { action?: string; target?: string } = {}, take = 200) {
-  return db().auditEvent.findMany({
+export function recentAuditEvents({ db, filter = {}, take = 200 }: { db: DbClient; filter?: { action?: string; target?: string }; take?: number }) {
+  return db.auditEvent.findMany({
     where: {
       ...(filter.action ? { action: { startsWith: filter.action } } : {}),
       ...(filter.target ? { targetId: filter.target } : {}),

@@ -2,14 +2,14 @@ import "server-only";
 import type { Logger } from "pino";
 import type { Db } from "../db";
 
-export type UsageMarks = {
+export type LastUsedMarks = {
   mark(credentialId: string, secretId?: string): void;
   /** Writes what is marked now, e.g. before the process stops. */
   flush(): Promise<void>;
 };
 
 /** `lastUsedAt` of credentials and secrets, written every `flushMs` rather than on every request. */
-export function createUsageMarks(input: { db: Db; log: Logger; flushMs?: number }): UsageMarks {
+export function createLastUsedMarks(input: { db: Db; log: Logger; flushMs?: number }): LastUsedMarks {
   const { db, log } = input;
   const credentials = new Set<string>();
   const secrets = new Set<string>();

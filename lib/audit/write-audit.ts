@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "../db";
+import type { DbClient } from "../db";
 import { newId } from "../ids";
 
 /** Who did something, as the audit log shows it: a user (id + email), "cli" or "system". */
@@ -16,10 +16,8 @@ export type AuditEntry = {
   details?: Record<string, unknown>;
 };
 
-/** Accepts the root client or a transaction client, so the event commits with the change it describes. */
-type AuditWriter = Pick<Db, "auditEvent">;
-
-export async function recordAudit(db: AuditWriter, actor: Actor, entry: AuditEntry): Promise<void> {
+/** Takes the transaction of the change it describes, when there is one, so the event commits with it. */
+export async function recordAudit(db: DbClient, actor: Actor, entry: AuditEntry): Promise<void> {
   await db.auditEvent.create({
     data: {
       id: newId("aud"),

@@ -1,11 +1,11 @@
 import "server-only";
 import { config } from "../config";
-import type { Db } from "../db";
+import { type Db, type DbClient, inTransaction, type Tx } from "../db";
 import { problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
-import { type Actor, recordAudit } from "./audit";
-import { type EffectiveRateLimit, effectiveRateLimit } from "./rate-limit-policy";
+import { type Actor, recordAudit } from "../audit/write-audit";
+import { type EffectiveRateLimit, effectiveRateLimit } from "../rate-limits/rate-limit-policy";
 
 /** Rotation keeps the previous secret valid for at most this long. */
 export const MAX_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
@@ -56,7 +56,7 @@ const SUMMARY_INCLUDE = {
 
 type CredentialRow = Awaited<ReturnType<typeof findRows>>[number];
 
-function findRows(db: Db, where: NonNullable<Parameters<Db["credential"]["findMany"]>[0]>["where"]) {
+function findRows(db: DbClient, where: NonNullable<Parameters<Db["credential"]["findMany"]>[0]>["where"]) {
   return db.credential.findMany({ where, include: SUMMARY_INCLUDE, orderBy: [{ createdAt: "asc" }] });
 }
 
@@ -81,14 +81,14 @@ function summarize(row: CredentialRow, now = new Date()): CredentialSummary {
   };
 }
 
-async function credentialOrThrow(db: Db, clientId: string): Promise<CredentialSummary> {
+async function credentialOrThrow(db: DbClient, clientId: string): Promise<CredentialSummary> {
   const [row] = await findRows(db, { clientId });
   if (!row) throw problem("not-found", { detail: `There is no credential "${clientId}".` });
   return summarize(row);
 }
 
 /** The application named `name` of `ownerId` (null: an application without owner), created when missing. */
-export async function ensureApplication(input: { db: Db; actor: Actor; ownerId: string | null; name: string; description?: string }) {
+export async function ensureApplication(input: { db: DbClient; actor: Actor; ownerId: string | null; name: string; description?: string }) {
   const { db, actor, ownerId, name } = input;
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw validationProblem([{ in: "body", field: "name", message: "must be 1 to 100 characters" }]);
@@ -106,7 +106,7 @@ export async function ensureApplication(input: { db: Db; actor: Actor; ownerId: 
  * protected API available in the environment; with them, each API that
  * defines one of the scopes, limited to those scopes.
  */
-async function grantsFor(db: Db, environmentId: string, scopes: string[] | undefined) {
+async function grantsFor(db: DbClient, environmentId: string, scopes: string[] | undefined) {
   const available = await db.api.findMany({
     where: { isPublic: false, environments: { some: { environmentId } } },
     include: { scopes: { select: { name: true } } },
@@ -133,7 +133,7 @@ function parseExpiry(expiresAt: Date | null | undefined, now: Date): Date | null
 }
 
 async function insertSecret(
-  db: Pick<Db, "credentialSecret">,
+  db: DbClient,
   credentialId: string,
   clientId: string,
   expiresAt: Date | null,
@@ -148,6 +148,18 @@ async function insertSecret(
   return { secretId, clientId, clientSecret, hint, expiresAt };
 }
 
+/** A credential's first secret, with its audit event, in the caller's transaction. */
+async function issueAudited(tx: Tx, actor: Actor, credentialId: string, clientId: string, expiresAt: Date | null, authSecret: string | undefined) {
+  const issued = await insertSecret(tx, credentialId, clientId, expiresAt, authSecret ?? config().authSecret);
+  await recordAudit(tx, actor, {
+    action: "credential.secret.issue",
+    targetType: "credential",
+    targetId: clientId,
+    details: { hint: issued.hint, expiresAt: expiresAt?.toISOString() ?? null },
+  });
+  return issued;
+}
+
 /**
  * A credential of `applicationId` in `envSlug` (one active credential per
  * application and environment). With `withSecret` (the default) its first
@@ -155,7 +167,7 @@ async function insertSecret(
  * that only the owner ever sees it.
  */
 export async function createCredential(input: {
-  db: Db;
+  db: DbClient;
   actor: Actor;
   applicationId: string;
   envSlug: string;
@@ -180,7 +192,7 @@ export async function createCredential(input: {
   const grants = await grantsFor(db, environment.id, input.scopes);
   const clientId = generateClientId();
   const credentialId = newId("cred");
-  const secret = await db.$transaction(async (tx) => {
+  const secret = await inTransaction(db, async (tx) => {
     await tx.credential.create({
       data: {
         id: credentialId,
@@ -196,15 +208,7 @@ export async function createCredential(input: {
       targetId: clientId,
       details: { application: application.name, env: envSlug, scopes: grants.flatMap((grant) => grant.scopes) },
     });
-    if (input.withSecret === false) return null;
-    const issued = await insertSecret(tx, credentialId, clientId, expiresAt, input.authSecret ?? config().authSecret);
-    await recordAudit(tx, actor, {
-      action: "credential.secret.issue",
-      targetType: "credential",
-      targetId: clientId,
-      details: { hint: issued.hint, expiresAt: expiresAt?.toISOString() ?? null },
-    });
-    return issued;
+    return input.withSecret === false ? null : issueAudited(tx, actor, credentialId, clientId, expiresAt, input.authSecret);
   });
   return { credential: await credentialOrThrow(db, clientId), secret };
 }
@@ -216,7 +220,7 @@ function assertActive(credential: CredentialSummary): void {
 }
 
 /** The first secret of a credential that has none that works (e.g. one provisioned by an approved request). */
-export async function issueSecret(input: { db: Db; actor: Actor; clientId: string; expiresAt?: Date | null; authSecret?: string }): Promise<IssuedSecret> {
+export async function issueSecret(input: { db: DbClient; actor: Actor; clientId: string; expiresAt?: Date | null; authSecret?: string }): Promise<IssuedSecret> {
   const { db, actor, clientId } = input;
   const expiresAt = parseExpiry(input.expiresAt, new Date());
   const credential = await credentialOrThrow(db, clientId);
@@ -224,16 +228,7 @@ export async function issueSecret(input: { db: Db; actor: Actor; clientId: strin
   if (credential.secrets.length > 0) {
     throw problem("secret-exists", { detail: `The credential ${clientId} has a secret; rotate it instead.` });
   }
-  return db.$transaction(async (tx) => {
-    const issued = await insertSecret(tx, credential.id, clientId, expiresAt, input.authSecret ?? config().authSecret);
-    await recordAudit(tx, actor, {
-      action: "credential.secret.issue",
-      targetType: "credential",
-      targetId: clientId,
-      details: { hint: issued.hint, expiresAt: expiresAt?.toISOString() ?? null },
-    });
-    return issued;
-  });
+  return inTransaction(db, (tx) => issueAudited(tx, actor, credential.id, clientId, expiresAt, input.authSecret));
 }
 
 /**
@@ -242,7 +237,7 @@ export async function issueSecret(input: { db: Db; actor: Actor; clientId: strin
  * secrets exist at a time.
  */
 export async function rotateSecret(input: {
-  db: Db;
+  db: DbClient;
   actor: Actor;
   clientId: string;
   graceSeconds: number;
@@ -260,7 +255,7 @@ export async function rotateSecret(input: {
   const [newest, ...older] = credential.secrets;
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
   const previousSecretValidUntil = newest && graceSeconds > 0 ? (newest.expiresAt && newest.expiresAt < graceEnd ? newest.expiresAt : graceEnd) : null;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const ending = [...older, ...(newest && !previousSecretValidUntil ? [newest] : [])].map((secret) => secret.id);
     if (ending.length > 0) await tx.credentialSecret.updateMany({ where: { id: { in: ending } }, data: { revokedAt: now } });
     if (newest && previousSecretValidUntil) {
@@ -283,12 +278,12 @@ export async function rotateSecret(input: {
 }
 
 /** Ends the credential and all its secrets at once; the gateway refuses its tokens within seconds. */
-export async function revokeCredential(input: { db: Db; actor: Actor; clientId: string }): Promise<CredentialSummary> {
+export async function revokeCredential(input: { db: DbClient; actor: Actor; clientId: string }): Promise<CredentialSummary> {
   const { db, actor, clientId } = input;
   const credential = await credentialOrThrow(db, clientId);
   assertActive(credential);
   const now = new Date();
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.credential.update({ where: { id: credential.id }, data: { status: "REVOKED", revokedAt: now } });
     await tx.credentialSecret.updateMany({ where: { credentialId: credential.id, revokedAt: null }, data: { revokedAt: now } });
     await recordAudit(tx, actor, { action: "credential.revoke", targetType: "credential", targetId: clientId, details: { env: credential.environment.slug } });
@@ -296,20 +291,20 @@ export async function revokeCredential(input: { db: Db; actor: Actor; clientId: 
   return credentialOrThrow(db, clientId);
 }
 
-export async function findCredential(input: { db: Db; clientId: string }): Promise<CredentialSummary | null> {
+export async function findCredential(input: { db: DbClient; clientId: string }): Promise<CredentialSummary | null> {
   const [row] = await findRows(input.db, { clientId: input.clientId });
   return row ? summarize(row) : null;
 }
 
 /** The credential only when `userId` owns its application; another's answers null, like a missing one. */
-export async function findUserCredential(input: { db: Db; userId: string; clientId: string }): Promise<CredentialSummary | null> {
+export async function findUserCredential(input: { db: DbClient; userId: string; clientId: string }): Promise<CredentialSummary | null> {
   if (!input.userId) return null;
   const [row] = await findRows(input.db, { clientId: input.clientId, application: { ownerId: input.userId } });
   return row ? summarize(row) : null;
 }
 
 /** Every credential of every application `userId` owns, oldest first. */
-export async function listUserCredentials(input: { db: Db; userId: string }): Promise<CredentialSummary[]> {
+export async function listUserCredentials(input: { db: DbClient; userId: string }): Promise<CredentialSummary[]> {
   if (!input.userId) return [];
   const rows = await findRows(input.db, { application: { ownerId: input.userId } });
   return rows.map((row) => summarize(row));
@@ -318,7 +313,7 @@ export async function listUserCredentials(input: { db: Db; userId: string }): Pr
 /** For admins: every credential. */
 export type CredentialFilter = { envSlug?: string; applicationName?: string; ownerEmail?: string };
 
-export async function listAllCredentials(input: { db: Db; filter?: CredentialFilter }): Promise<CredentialSummary[]> {
+export async function listAllCredentials(input: { db: DbClient; filter?: CredentialFilter }): Promise<CredentialSummary[]> {
   const { envSlug, applicationName, ownerEmail } = input.filter ?? {};
   const rows = await findRows(input.db, {
     ...(envSlug === undefined ? {} : { environment: { slug: envSlug } }),

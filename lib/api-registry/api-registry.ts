@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
-import { db } from "../db";
+import { type DbClient, inTransaction } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
-import { recordAudit } from "./audit";
-import { actorOf } from "./portal-actor";
+import { recordAudit } from "../audit/write-audit";
+import { actorOf } from "../audit/portal-actor";
 import { checkOpenApiDocument } from "./openapi-check";
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);
@@ -39,19 +39,19 @@ export const apiInputSchema = z.object({
 
 export type ApiInput = z.input<typeof apiInputSchema>;
 
-export function listRegisteredApis() {
-  return db().api.findMany({ orderBy: { name: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
+export function listRegisteredApis({ db }: { db: DbClient }) {
+  return db.api.findMany({ orderBy: { name: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
 }
 
-export async function registeredApi(slug: string) {
-  return slug ? db().api.findUnique({ where: { slug }, include: { environments: { include: { environment: true } }, scopes: true } }) : null;
+export async function registeredApi({ db, slug }: { db: DbClient; slug: string }) {
+  return slug ? db.api.findUnique({ where: { slug }, include: { environments: { include: { environment: true } }, scopes: true } }) : null;
 }
 
-async function validated(input: unknown) {
+async function validated(db: DbClient, input: unknown) {
   const parsed = apiInputSchema.safeParse(input ?? {});
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   const data = parsed.data;
-  const environments = await db().environment.findMany({ where: { slug: { in: data.environments.map((env) => env.slug) } } });
+  const environments = await db.environment.findMany({ where: { slug: { in: data.environments.map((env) => env.slug) } } });
   const errors: { in: "body"; field: string; message: string }[] = [];
   data.environments.forEach((env, index) => {
     if (!environments.some((known) => known.slug === env.slug)) errors.push({ in: "body", field: `environments.${index}.slug`, message: "There is no such environment" });
@@ -71,47 +71,49 @@ async function validated(input: unknown) {
 }
 
 /** Registers a proxied API: the gateway forwards its calls to the upstream URL of each environment. */
-export async function createApi(admin: PortalUser, input: unknown) {
-  const { data, document, environmentIds } = await validated(input);
-  if (await db().api.findUnique({ where: { slug: data.slug } })) throw validationProblem([{ in: "body", field: "slug", message: "Another API uses this slug" }]);
+export async function createApi({ db, admin, input }: { db: DbClient; admin: PortalUser; input: unknown }) {
+  const { data, document, environmentIds } = await validated(db, input);
+  if (await db.api.findUnique({ where: { slug: data.slug } })) throw validationProblem([{ in: "body", field: "slug", message: "Another API uses this slug" }]);
   const missingUpstream = data.environments.findIndex((env) => !env.upstreamUrl);
   if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
-  const api = await db().api.create({
-    data: {
-      id: newId("api"),
-      slug: data.slug,
-      name: data.name,
-      summary: data.summary,
-      description: data.description,
-      version: data.version,
-      tags: data.tags,
-      kind: "PROXY",
-      isPublic: data.visibility === "public",
-      credentialType: data.credentialType,
-      openapiDocument: document,
-      changelog: [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }],
-      scopes: { create: data.scopes.map((name) => ({ name, description: name })) },
-      environments: { create: data.environments.map((env) => ({ environmentId: environmentIds.get(env.slug)!, upstreamUrl: env.upstreamUrl })) },
-    },
+  return inTransaction(db, async (tx) => {
+    const api = await tx.api.create({
+      data: {
+        id: newId("api"),
+        slug: data.slug,
+        name: data.name,
+        summary: data.summary,
+        description: data.description,
+        version: data.version,
+        tags: data.tags,
+        kind: "PROXY",
+        isPublic: data.visibility === "public",
+        credentialType: data.credentialType,
+        openapiDocument: document,
+        changelog: [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }],
+        scopes: { create: data.scopes.map((name) => ({ name, description: name })) },
+        environments: { create: data.environments.map((env) => ({ environmentId: environmentIds.get(env.slug)!, upstreamUrl: env.upstreamUrl })) },
+      },
+    });
+    await recordAudit(tx, actorOf(admin), {
+      action: "api.create",
+      targetType: "api",
+      targetId: api.slug,
+      details: { environments: data.environments.map((env) => env.slug), isPublic: api.isPublic, scopes: data.scopes },
+    });
+    return { slug: api.slug };
   });
-  await recordAudit(db(), actorOf(admin), {
-    action: "api.create",
-    targetType: "api",
-    targetId: api.slug,
-    details: { environments: data.environments.map((env) => env.slug), isPublic: api.isPublic, scopes: data.scopes },
-  });
-  return { slug: api.slug };
 }
 
 /** Edits an API; the slug and kind stay, built-in APIs keep their generated documents. */
-export async function updateApi(admin: PortalUser, slug: string, input: unknown) {
-  const existing = await registeredApi(slug);
+export async function updateApi({ db, admin, slug, input }: { db: DbClient; admin: PortalUser; slug: string; input: unknown }) {
+  const existing = await registeredApi({ db, slug });
   if (!existing) throw problem("not-found", { detail: `There is no API "${slug}".` });
-  const { data, document, environmentIds } = await validated({ ...(input as object), slug });
+  const { data, document, environmentIds } = await validated(db, { ...(input as object), slug });
   const proxied = existing.kind === "PROXY";
   const missingUpstream = proxied ? data.environments.findIndex((env) => !env.upstreamUrl) : -1;
   if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
-  await db().$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.api.update({
       where: { id: existing.id },
       data: {

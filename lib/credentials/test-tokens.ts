@@ -1,16 +1,17 @@
 import "server-only";
 import type { PortalUser } from "../auth/session";
-import { db } from "../db";
+import type { Db, DbClient } from "../db";
 import { mintAccessToken } from "../oauth/mint-access-token";
-import { recordAudit } from "./audit";
+import { recordAudit } from "../audit/write-audit";
 import { ownCredentialOrThrow } from "./my-credentials";
-import { actorOf } from "./portal-actor";
+import { actorOf } from "../audit/portal-actor";
 
 /** A 15-minute token for the user's own credential, minted from the session: no secret passes through the browser. */
-export async function mintMyTestToken(user: PortalUser, clientId: string) {
-  const credential = await ownCredentialOrThrow(user, clientId);
-  const token = await mintAccessToken({ db: db(), envSlug: credential.environment.slug, clientId });
-  await recordAudit(db(), actorOf(user), {
+/** `db` is the root client: the signing keys are cached per client. */
+export async function mintMyTestToken({ db, user, clientId }: { db: Db; user: PortalUser; clientId: string }) {
+  const credential = await ownCredentialOrThrow({ db, user, clientId });
+  const token = await mintAccessToken({ db, envSlug: credential.environment.slug, clientId });
+  await recordAudit(db, actorOf(user), {
     action: "credential.test-token",
     targetType: "credential",
     targetId: clientId,
@@ -20,8 +21,9 @@ export async function mintMyTestToken(user: PortalUser, clientId: string) {
 }
 
 /** The user's active credentials in one environment that may call the API, for the Reference tab. */
-export async function testTokenCandidates(user: PortalUser, envSlug: string, apiSlug: string) {
-  const credentials = await db().credential.findMany({
+export async function testTokenCandidates(input: { db: DbClient; user: PortalUser; envSlug: string; apiSlug: string }) {
+  const { db, user, envSlug, apiSlug } = input;
+  const credentials = await db.credential.findMany({
     where: {
       status: "ACTIVE",
       application: { ownerId: user.id },

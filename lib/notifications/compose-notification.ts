@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
-import { db } from "../db";
+import { type DbClient, inTransaction } from "../db";
 import { validationProblem, zodProblem } from "../http/problem";
-import { createNotifications } from "../notifications/create-notifications";
-import { recordAudit } from "./audit";
-import { actorOf } from "./portal-actor";
+import { createNotifications } from "./create-notifications";
+import { recordAudit } from "../audit/write-audit";
+import { actorOf } from "../audit/portal-actor";
 
 export const composeSchema = z.object({
   environment: z.string().trim().min(1, "Choose an environment"),
@@ -17,23 +17,25 @@ export const composeSchema = z.object({
 });
 
 /** Sends one notification to a client, or to every active client of the environment when no client is named. */
-export async function composeNotification(admin: PortalUser, input: unknown) {
+export async function composeNotification({ db, admin, input }: { db: DbClient; admin: PortalUser; input: unknown }) {
   const parsed = composeSchema.safeParse(input ?? {});
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   const { environment: slug, clientId, ...fields } = parsed.data;
-  const environment = await db().environment.findUnique({ where: { slug } });
+  const environment = await db.environment.findUnique({ where: { slug } });
   if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
-  const ids = await createNotifications({
-    db: db(),
-    environmentId: environment.id,
-    recipients: clientId ? { clientIds: [clientId] } : "all-clients",
-    ...fields,
+  return inTransaction(db, async (tx) => {
+    const ids = await createNotifications({
+      db: tx,
+      environmentId: environment.id,
+      recipients: clientId ? { clientIds: [clientId] } : "all-clients",
+      ...fields,
+    });
+    await recordAudit(tx, actorOf(admin), {
+      action: "notification.compose",
+      targetType: "environment",
+      targetId: slug,
+      details: { recipients: clientId ?? "all-clients", count: ids.length, title: fields.title },
+    });
+    return { ids };
   });
-  await recordAudit(db(), actorOf(admin), {
-    action: "notification.compose",
-    targetType: "environment",
-    targetId: slug,
-    details: { recipients: clientId ?? "all-clients", count: ids.length, title: fields.title },
-  });
-  return { ids };
 }

@@ -1,0 +1,157 @@
+import "server-only";
+import { z } from "zod";
+import type { PortalUser } from "../auth/session";
+import { config } from "../config";
+import { type DbClient, inTransaction, type Tx } from "../db";
+import { problem, ProblemError, zodProblem } from "../http/problem";
+import { log } from "../log";
+import { createNotifications } from "../notifications/create-notifications";
+import { type Actor, recordAudit } from "../audit/write-audit";
+import { createCredential, ensureApplication } from "../credentials/credentials";
+import { actorOf } from "../audit/portal-actor";
+import { decideSignup } from "../accounts/signup";
+
+export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
+
+/** An admin's decision on one request. Each decision is one transaction: the caller's when `db` is one. */
+type Decision = { db: DbClient; admin: PortalUser; id: string };
+
+function notFound(id: string): ProblemError {
+  return problem("not-found", { detail: `There is no access request "${id}".` });
+}
+
+function alreadyDecided(id: string): ProblemError {
+  return problem("already-decided", { detail: `The access request "${id}" was already decided.` });
+}
+
+/** Marks the request decided only if it is still pending, so two admins cannot both decide it. */
+async function claimPending(tx: Tx, id: string, admin: PortalUser, status: "APPROVED" | "REJECTED", decisionReason: string | null) {
+  const claimed = await tx.accessRequest.updateMany({
+    where: { id, status: "PENDING" },
+    data: { status, decidedById: admin.id, decidedAt: new Date(), decisionReason },
+  });
+  if (claimed.count === 1) return;
+  if (!(await tx.accessRequest.findUnique({ where: { id } }))) throw notFound(id);
+  throw alreadyDecided(id);
+}
+
+/**
+ * The account the request came from, and only when it was sent signed in: an
+ * email typed by an anonymous visitor proves nothing, and provisioning into
+ * that address's account would hand its owner a credential they never asked for.
+ */
+async function requesterOf(tx: Tx, request: { requesterId: string | null }) {
+  if (!request.requesterId) return null;
+  const user = await tx.user.findUnique({ where: { id: request.requesterId } });
+  return user && !user.disabledAt ? user : null;
+}
+
+/**
+ * Approves a request. For credentials or API access this provisions, in the
+ * same transaction, the requester's application, the credential (without a
+ * secret: only its owner ever sees one) and the grants, then notifies that
+ * client; if any step fails, nothing of the approval is stored.
+ */
+export async function approveAccessRequest({ db, admin, id }: Decision) {
+  return inTransaction(db, async (tx) => {
+    const request = await tx.accessRequest.findUnique({ where: { id }, include: { environment: true, api: { include: { scopes: true } } } });
+    if (!request) throw notFound(id);
+    if (request.status !== "PENDING") throw alreadyDecided(id);
+    const actor = actorOf(admin);
+    if (request.topic === "ACCOUNT") {
+      await claimPending(tx, id, admin, "APPROVED", null);
+      await decideSignup({ db: tx, request, approved: true, actor });
+      return { id, status: "APPROVED" as const, clientId: null };
+    }
+    const provisions = request.topic !== "OTHER" && request.environment;
+    const requester = provisions ? await requesterOf(tx, request) : null;
+    if (provisions && !requester) {
+      throw problem("requester-without-account", {
+        detail: `The request was not sent by an active signed-in account; ask ${request.email} to sign in and send it again from Contact Us.`,
+      });
+    }
+    await claimPending(tx, id, admin, "APPROVED", null);
+    const clientId = provisions && requester ? await provision(tx, request, requester.id, actor) : null;
+    await recordAudit(tx, actor, {
+      action: "access-request.approve",
+      targetType: "access-request",
+      targetId: id,
+      details: { clientId, env: request.environment?.slug ?? null, api: request.api?.slug ?? null, requester: request.email },
+    });
+    return { id, status: "APPROVED" as const, clientId };
+  });
+}
+
+type ProvisionedRequest = {
+  id: string;
+  applicationName: string | null;
+  environment: { id: string; slug: string; name: string } | null;
+  api: { id: string; slug: string; name: string; isPublic: boolean; scopes: { name: string }[] } | null;
+};
+
+async function provision(tx: Tx, request: ProvisionedRequest, ownerId: string, actor: Actor): Promise<string> {
+  const environment = request.environment!;
+  const application = await ensureApplication({ db: tx, actor, ownerId, name: request.applicationName ?? "Application" });
+  const apiScopes = request.api && !request.api.isPublic ? request.api.scopes.map((scope) => scope.name) : undefined;
+  const existing = await tx.credential.findFirst({ where: { applicationId: application.id, environmentId: environment.id, status: "ACTIVE" } });
+  let clientId: string;
+  let credentialId: string;
+  if (existing) {
+    ({ clientId, id: credentialId } = existing);
+    if (request.api && apiScopes) {
+      const scopes = apiScopes.join(" ");
+      await tx.grant.upsert({
+        where: { credentialId_apiId: { credentialId: existing.id, apiId: request.api.id } },
+        create: { credentialId: existing.id, apiId: request.api.id, scopes },
+        update: { scopes },
+      });
+      await recordAudit(tx, actor, { action: "credential.grant", targetType: "credential", targetId: clientId, details: { api: request.api.slug, scopes } });
+    }
+  } else {
+    const { credential } = await createCredential({ db: tx, actor, applicationId: application.id, envSlug: environment.slug, scopes: apiScopes, withSecret: false });
+    ({ clientId, id: credentialId } = credential);
+  }
+  await tx.accessRequest.update({ where: { id: request.id }, data: { credentialId } });
+  await notifyApproval(tx, environment, clientId, request.api?.name);
+  return clientId;
+}
+
+/**
+ * The approval stands even if the notice cannot be written; the requester also
+ * sees it under Settings. The savepoint undoes just the failed notice: on
+ * PostgreSQL a failed statement would otherwise abort the whole transaction.
+ */
+async function notifyApproval(tx: Tx, environment: { id: string; name: string }, clientId: string, apiName: string | undefined) {
+  await tx.$executeRaw`SAVEPOINT approval_notice`;
+  try {
+    await createNotifications({
+      db: tx,
+      environmentId: environment.id,
+      recipients: { clientIds: [clientId] },
+      title: `Access approved in ${environment.name}`,
+      body: `${apiName ? `Access to ${apiName}` : "Your credential"} in ${environment.name} was approved. Generate the first secret under Settings → Client Credentials.`,
+      category: "account",
+      severity: "info",
+      link: `${config().publicUrl}/settings/credentials`,
+    });
+    await tx.$executeRaw`RELEASE SAVEPOINT approval_notice`;
+  } catch (error) {
+    await tx.$executeRaw`ROLLBACK TO SAVEPOINT approval_notice`;
+    log.error({ err: error, clientId }, "approval notification failed");
+  }
+}
+
+export async function rejectAccessRequest({ db, admin, id, input }: Decision & { input: unknown }) {
+  const parsed = rejectSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  return inTransaction(db, async (tx) => {
+    await claimPending(tx, id, admin, "REJECTED", parsed.data.reason);
+    const request = await tx.accessRequest.findUniqueOrThrow({ where: { id } });
+    if (request.topic === "ACCOUNT") {
+      await decideSignup({ db: tx, request, approved: false, actor: actorOf(admin) });
+      return { id, status: "REJECTED" as const };
+    }
+    await recordAudit(tx, actorOf(admin), { action: "access-request.reject", targetType: "access-request", targetId: id, details: { reason: parsed.data.reason } });
+    return { id, status: "REJECTED" as const };
+  });
+}
