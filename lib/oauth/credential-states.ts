@@ -25,11 +25,15 @@ export type CredentialStates = {
 /**
  * Credential state is read on every token request and gateway call; it is
  * kept for at most `maxAgeMs` (≤ 5 s), which bounds how long a revoked
- * credential keeps working. Unknown ids are remembered too, in a bounded map.
+ * credential keeps working. Past `refreshAfterMs` a call is answered from what
+ * is kept while one reload runs beside it, so a busy client never waits for
+ * the database; only state older than `maxAgeMs` is waited for. Unknown ids
+ * are remembered too, in a bounded map.
  */
-export function createCredentialStates(input: { db: Db; maxAgeMs?: number; maxEntries?: number }): CredentialStates {
+export function createCredentialStates(input: { db: Db; maxAgeMs?: number; refreshAfterMs?: number; maxEntries?: number }): CredentialStates {
   const { db } = input;
   const maxAgeMs = input.maxAgeMs ?? 4_000;
+  const refreshAfterMs = input.refreshAfterMs ?? maxAgeMs / 2;
   const maxEntries = input.maxEntries ?? 10_000;
   const cache = new Map<string, { state: Promise<CredentialState | undefined>; loadedAt: number }>();
 
@@ -63,11 +67,31 @@ export function createCredentialStates(input: { db: Db; maxAgeMs?: number; maxEn
     return entry.state;
   }
 
+  /** One background reload per entry; its answer replaces the entry unless a newer load or an eviction came first. */
+  const reloading = new Set<string>();
+  function reloadBeside(clientId: string): void {
+    if (reloading.has(clientId)) return;
+    reloading.add(clientId);
+    const loadedAt = Date.now();
+    load(clientId).then(
+      (state) => {
+        reloading.delete(clientId);
+        const current = cache.get(clientId);
+        if (!current || current.loadedAt > loadedAt) return;
+        cache.delete(clientId);
+        cache.set(clientId, { state: Promise.resolve(state), loadedAt });
+      },
+      () => reloading.delete(clientId),
+    );
+  }
+
   return {
     get(clientId) {
       const cached = cache.get(clientId);
-      if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached.state;
-      return refresh(clientId);
+      const age = cached ? Date.now() - cached.loadedAt : Infinity;
+      if (age >= maxAgeMs) return refresh(clientId);
+      if (age >= refreshAfterMs) reloadBeside(clientId);
+      return cached!.state;
     },
     refresh,
   };

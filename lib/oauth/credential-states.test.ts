@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seed } from "../../prisma/seed";
+import { migratedDatabase } from "../../tests/support/db";
+import { CLI_ACTOR } from "../audit/write-audit";
+import { createCredential, ensureApplication } from "../credentials/credentials";
+import { createCredentialStates } from "./credential-states";
+
+let fixture: Awaited<ReturnType<typeof migratedDatabase>>;
+
+beforeAll(async () => {
+  fixture = await migratedDatabase();
+  await seed(fixture.db, { seedDemo: false, seedAdminPassword: undefined, seedDeveloperPassword: undefined });
+});
+
+afterAll(async () => {
+  await fixture?.close();
+});
+
+async function newClient(): Promise<string> {
+  const application = await ensureApplication({ db: fixture.db, actor: CLI_ACTOR, ownerId: null, name: `States ${Math.random()}` });
+  const { credential } = await createCredential({ db: fixture.db, actor: CLI_ACTOR, applicationId: application.id, envSlug: "sso-qa" });
+  return credential.clientId;
+}
+
+async function revoke(clientId: string): Promise<void> {
+  await fixture.db.credential.update({ where: { clientId }, data: { status: "REVOKED" } });
+}
+
+describe("credential states", () => {
+  it("answers from what it keeps while a reload runs beside the call, then from the reload", async () => {
+    const clientId = await newClient();
+    const states = createCredentialStates({ db: fixture.db, maxAgeMs: 60_000, refreshAfterMs: 0 });
+    expect((await states.get(clientId))?.active).toBe(true);
+    await revoke(clientId);
+    expect((await states.get(clientId))?.active).toBe(true);
+    await expect.poll(async () => (await states.get(clientId))?.active).toBe(false);
+  });
+
+  it("waits for the database once what it keeps is older than maxAgeMs", async () => {
+    const clientId = await newClient();
+    const states = createCredentialStates({ db: fixture.db, maxAgeMs: 0 });
+    expect((await states.get(clientId))?.active).toBe(true);
+    await revoke(clientId);
+    expect((await states.get(clientId))?.active).toBe(false);
+  });
+});
