@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`);
   const metricsServer = startMetricsListener(log);
   startSecretExpirySweeps(db());
-  startRequestLogRetention();
+  startRequestLogRetention(db());
   stopOnSignals(server, async () => {
     metricsServer?.close();
     await portal.stop();

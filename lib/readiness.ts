@@ -1,7 +1,7 @@
 import "server-only";
 import { Redis } from "ioredis";
 import { config } from "./config";
-import { db } from "./db";
+import type { Db } from "./db";
 import { problem, problemResponse } from "./http/problem";
 import { requestIdFrom } from "./http/request-id";
 import { log } from "./log";
@@ -32,9 +32,9 @@ function redisClient(url: string): Redis {
 }
 
 /** The database, and Redis where `REDIS_URL` is set. */
-export function processDependencies(): Dependency[] {
+export function processDependencies(db: Db): Dependency[] {
   const { redisUrl } = config();
-  const database: Dependency = { name: "database", check: () => db().$queryRawUnsafe("SELECT 1") };
+  const database: Dependency = { name: "database", check: () => db.$queryRawUnsafe("SELECT 1") };
   if (!redisUrl) return [database];
   return [database, { name: "redis", check: () => redisClient(redisUrl).ping() }];
 }

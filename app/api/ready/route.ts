@@ -1,7 +1,8 @@
+import { db } from "@/lib/db";
 import { processDependencies, readinessResponse } from "@/lib/readiness";
 
 export const dynamic = "force-dynamic";
 
 export function GET(request: Request): Promise<Response> {
-  return readinessResponse(processDependencies(), request);
+  return readinessResponse(processDependencies(db()), request);
 }
