@@ -28,10 +28,14 @@ describe("route table", () => {
     expect(found.params).toEqual({ id: "a b" });
   });
 
+  it("serves HEAD with the GET route of the path", () => {
+    expect(match("HEAD", "/v1/things/1").route.method).toBe("GET");
+  });
+
   it("answers 405 with Allow for a known path and another method", () => {
     const problem = problemOf(() => match("DELETE", "/v1/things/1"));
     expect(problem.status).toBe(405);
-    expect(problem.headers).toEqual({ allow: "GET, PUT" });
+    expect(problem.headers).toEqual({ allow: "GET, HEAD, PUT" });
   });
 
   it("answers 404 for unknown paths, trailing slashes and extra segments", () => {

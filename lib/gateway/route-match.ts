@@ -22,16 +22,18 @@ function compile(route: BuiltInRoute): CompiledRoute {
 /**
  * Matches method and path against a built-in API's route templates: an
  * unknown path is 404, a known path with another method 405 with `Allow`.
+ * HEAD is served wherever GET is (RFC 9110 §9.3.2); Node sends no body for it.
  */
 export function createRouteTable(routes: readonly BuiltInRoute[]): RouteTable {
   const compiled = routes.map(compile);
   return (method, path) => {
     const allowed: string[] = [];
+    const asMethod = method === "HEAD" ? "GET" : method;
     for (const candidate of compiled) {
       const match = candidate.pattern.exec(path);
       if (!match) continue;
-      if (candidate.route.method !== method) {
-        allowed.push(candidate.route.method);
+      if (candidate.route.method !== asMethod) {
+        allowed.push(...(candidate.route.method === "GET" ? ["GET", "HEAD"] : [candidate.route.method]));
         continue;
       }
       const params: Record<string, string> = {};

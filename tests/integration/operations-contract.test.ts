@@ -55,13 +55,17 @@ describe("served documents and the gateway's routing agree", () => {
         } else {
           expect(response.status, `${method} ${path}`).toBe(405);
           expect(response.headers.get("content-type")).toBe("application/problem+json");
-          expect(response.headers.get("allow")?.split(", ").sort()).toEqual([...allowed].sort());
+          expect(response.headers.get("allow")?.split(", ").sort()).toEqual([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].sort());
           expect((await response.json()).type).toBe(`${server.url}/problems/method-not-allowed`);
         }
       }
     }
     const unknown = await fetch(`${base}/v1/elsewhere`, { headers });
     expect(unknown.status).toBe(404);
+    const head = await fetch(`${base}/v1/notifications/${notificationId}`, { method: "HEAD", headers });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")).toMatch(/^"v\d+"$/);
+    expect(await head.text()).toBe("");
   });
 
   it("token service: every documented endpoint is served, other methods are refused with Allow", async () => {
