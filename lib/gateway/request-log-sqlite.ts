@@ -4,19 +4,20 @@ import { SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
 import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./request-log-entry";
 
 /**
+ * So that the write lock a notification update waits for is held for a
+ * millisecond rather than the ten a whole batch of 2,000 rows takes; a commit
+ * costs little in WAL mode, which syncs at checkpoints only.
+ */
+const ROWS_PER_COMMIT = 200;
+
+/**
  * The request log's inserts into SQLite through SQLite's own driver, with one
  * prepared statement: Prisma's raw-query path cost twice what SQLite itself
  * does per row, about 9 µs of 13, which at gateway rates took a quarter of a
  * core (docs/decisions/006). The rows are the ones `insertRequestLog` writes,
  * with times in the text form Prisma's SQLite adapter stores and reads.
- *
- * A batch is committed in slices of `ROWS_PER_COMMIT`, so that the write lock a
- * notification update waits for is held for a millisecond rather than the ten a
- * whole batch of 2,000 rows takes; a commit costs little in WAL mode, which syncs
- * at checkpoints only.
+ * A batch is committed in slices of `ROWS_PER_COMMIT`.
  */
-const ROWS_PER_COMMIT = 200;
-
 export function createSqliteRequestLogInsert(path: string): (batch: readonly RequestLogEntry[]) => void {
   const database = new Database(path, { timeout: 10_000 });
   database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
