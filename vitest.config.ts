@@ -10,13 +10,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "prisma/**/*.test.ts", "tests/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "prisma/**/*.test.ts", "tests/**/*.test.ts"],
     globalSetup: ["./tests/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 90_000,
     // Integration files each start a production server; two at a time suits two cores.
     maxWorkers: 2,
     // Test workers load better-sqlite3 too, so they pick its build as servers do.
-    execArgv: ["--import", new URL("./scripts/better-sqlite3-hook.mjs", import.meta.url).href],
+    execArgv: ["--import", new URL("./lib/runtime/better-sqlite3-hook.mjs", import.meta.url).href],
   },
 });

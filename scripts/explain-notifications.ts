@@ -1,6 +1,6 @@
 // Checks that the Notifications API's queries stay single index range scans at
 // 1 million notifications, on SQLite and (when a server URL is given) PostgreSQL:
-//   node --import tsx --import ./scripts/server-only-hook.mjs scripts/explain-notifications.ts [postgresql://root@127.0.0.1:5432/postgres]
+//   node --import tsx --import ./lib/runtime/server-only-hook.mjs scripts/explain-notifications.ts [postgresql://root@127.0.0.1:5432/postgres]
 // (TEST_POSTGRES_URL also selects the PostgreSQL server.) Exits 1 when a plan scans the table or sorts.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -16,7 +16,7 @@ import { listNotificationsQuerySchema } from "../lib/notifications/schemas";
 import type { NotificationStore } from "../lib/notifications/store";
 import { createNotificationStore } from "../lib/notifications/store-for-url";
 import { createPostgresDatabase, createSqliteDatabase, type TestDatabase } from "../tests/support/databases";
-import { applyMigrations } from "./db/migrations";
+import { applyMigrations } from "../lib/database/migrations";
 
 const TOTAL_ROWS = 1_000_000;
 const CLIENTS = 100;

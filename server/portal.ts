@@ -74,7 +74,7 @@ function forwarder(address: AddressInfo, log: Logger) {
  */
 export function startPortal(input: { dir: string; publicPort: number; log: Logger }): Promise<Portal> {
   const { log } = input;
-  const worker = new Worker(new URL("../scripts/typescript-worker.mjs", import.meta.url), {
+  const worker = new Worker(new URL("../lib/runtime/typescript-worker.mjs", import.meta.url), {
     argv: [new URL("./portal-thread.ts", import.meta.url).href],
     workerData: { dir: input.dir, publicPort: input.publicPort } satisfies PortalThreadData,
   });

@@ -3,7 +3,7 @@ import { config } from "../lib/config";
 import { db } from "../lib/db";
 import { log } from "../lib/log";
 import { type SeedReport, seed } from "../prisma/seed";
-import { applyMigrations } from "../scripts/db/migrations";
+import { applyMigrations } from "../lib/database/migrations";
 import { withDatabase } from "./start-up";
 
 /** One key for every Gatehouse instance on a PostgreSQL database: "gatehouse" read as a number. */

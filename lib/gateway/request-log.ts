@@ -31,7 +31,7 @@ function createWriter(db: Db, log: Logger, accessLog: Logger, databaseUrl: strin
   // Resolved at run time from the working directory so that Next's bundler does not try to bundle the worker.
   const source = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "gateway", "request-log-worker.ts");
   if (!databaseUrl || !existsSync(/*turbopackIgnore: true*/ source)) return inProcess;
-  const entry = join(/*turbopackIgnore: true*/ process.cwd(), "scripts", "typescript-worker.mjs");
+  const entry = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "runtime", "typescript-worker.mjs");
   let worker: Worker | undefined = new Worker(/*turbopackIgnore: true*/ entry, { argv: [pathToFileURL(source).href], workerData: { databaseUrl } });
   worker.unref();
   // The worker answers each batch in the order it was sent.

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import BetterSqlite from "better-sqlite3";
 import pg from "pg";
 import { SQLITE_SYNCHRONOUS } from "../../lib/sqlite-pragmas";
-import { GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../server-command";
+import { GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
 import { checkIdenticalAnswers } from "./identical";
 import { type Measurement, measure, mixTarget } from "./load";
 import { opensslSignsPerSecond } from "./openssl";
@@ -20,7 +20,7 @@ import { probeTokenLatency, type TokenProbeResult } from "./token-probe";
 import { tokenRequest, withTokens } from "./tokens";
 import { loadWorkload } from "./workload";
 
-const TSX = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
+const TSX = ["--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs"];
 
 type Database = { dialect: string; url: string; drop(): Promise<void> };
 

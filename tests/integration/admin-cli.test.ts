@@ -125,7 +125,7 @@ describe("admin command line", () => {
 
   it("db:reset refuses to run unattended without --yes and changes nothing", async () => {
     const users = await db.user.count();
-    const refused = await runScript(server.databaseUrl, "scripts/db/cli.ts", "reset");
+    const refused = await runScript(server.databaseUrl, "scripts/db.ts", "reset");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("run `npm run db:reset -- --yes` to confirm");
     expect(await db.user.count()).toBe(users);

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db";
-import { readMigrations } from "../../scripts/db/migrations";
+import { readMigrations } from "../../lib/database/migrations";
 import { createPostgresDatabase, POSTGRES_SERVER_URL } from "../support/databases";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -14,7 +14,7 @@ function prepareInProcess(databaseUrl: string): Promise<{ code: number | null; o
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "-e", 'import("./server/prepare-database.ts").then((m) => m.prepareDatabase()).then(() => process.exit(0))'],
+      ["--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", "-e", 'import("./server/prepare-database.ts").then((m) => m.prepareDatabase()).then(() => process.exit(0))'],
       { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", APP_ENV: "test", DATABASE_URL: databaseUrl, SEED_DEMO: "0" }, stdio: ["ignore", "pipe", "pipe"] },
     );
     let output = "";

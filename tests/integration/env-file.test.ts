@@ -14,7 +14,7 @@ import { freePort } from "../support/server";
 const ROOT = join(import.meta.dirname, "..", "..");
 const run = promisify(execFile);
 /** The start script's arguments with absolute paths, since the process runs in the folder of the `.env`. */
-const NODE_IMPORTS = ["--import", pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, "--import", pathToFileURL(join(ROOT, "scripts/server-only-hook.mjs")).href];
+const NODE_IMPORTS = ["--import", pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, "--import", pathToFileURL(join(ROOT, "lib/runtime/server-only-hook.mjs")).href];
 /** Nothing Gatehouse reads: only what a shell has, and what `npm start` sets. */
 const BARE_ENV = { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "" };
 
@@ -117,7 +117,7 @@ describe("configuration from .env only", () => {
     const listed = JSON.parse(await nodeScript("scripts/admin.ts", "credential", "list", "--env", "sso-qa", "--json"));
     expect(listed.database).toBe(`PostgreSQL ${new URL(database.url).toString()}`);
     expect(listed.credentials.map((credential: { clientId: string }) => credential.clientId)).toContain(seededClient("sso-qa").clientId);
-    expect(await nodeScript("scripts/db/cli.ts", "seed")).toContain(`database: PostgreSQL ${new URL(database.url).toString()}`);
+    expect(await nodeScript("scripts/db.ts", "seed")).toContain(`database: PostgreSQL ${new URL(database.url).toString()}`);
   });
 
   it("runs the README's first call, which stops with the token endpoint's answer when the secret is wrong", async () => {

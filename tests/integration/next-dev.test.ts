@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db";
 import { seed } from "../../prisma/seed";
-import { applyMigrations } from "../../scripts/db/migrations";
-import { DEV_NODE_ARGS } from "../../scripts/server-command";
+import { applyMigrations } from "../../lib/database/migrations";
+import { DEV_NODE_ARGS } from "../../server/server-command";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
 import { freePort } from "../support/server";
 

@@ -17,7 +17,7 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args],
+      ["--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", "scripts/admin.ts", ...args],
       { cwd: ROOT, env: { ...inheritedEnv(), NODE_ENV: "test", DATABASE_URL: database.database.url, LOG_LEVEL: "silent" } },
     );
     return { code: 0, stdout, stderr };

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SERVER_NODE_ARGS } from "../../scripts/server-command";
+import { SERVER_NODE_ARGS } from "../../server/server-command";
 import { createSqliteDatabase } from "../support/databases";
 import { freePort } from "../support/server";
 

@@ -11,7 +11,7 @@ export type AdminRun = { code: number; stdout: string; stderr: string };
 /** One of the project's TypeScript entry points, as its npm script runs it, against `databaseUrl`. */
 export async function runScript(databaseUrl: string, script: string, ...args: string[]): Promise<AdminRun> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", script, ...args], {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", script, ...args], {
       cwd: ROOT,
       env: { ...inheritedEnv(), NODE_ENV: "test", APP_ENV: "test", DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
     });

@@ -1,4 +1,4 @@
-import { applyMigrations } from "../../scripts/db/migrations";
+import { applyMigrations } from "../../lib/database/migrations";
 import { createDb, type Db } from "../../lib/db";
 import { createTestDatabase, type TestDatabase } from "./databases";
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { get } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { SERVER_NODE_ARGS } from "../../scripts/server-command";
+import { SERVER_NODE_ARGS } from "../../server/server-command";
 import { inheritedEnv } from "./child-env";
 import { createTestDatabase, type TestDatabase } from "./databases";
 

@@ -27,9 +27,9 @@ const create = command(
     if (scopes?.length === 0) throw new UsageError("--scope needs at least one scope");
     const expiresAt = parseExpiry(args.flags.get("expires"));
     const [{ db }, { CLI_ACTOR }, { createCredential, ensureApplication }] = await Promise.all([
-      import("../../lib/db"),
-      import("../../lib/audit/write-audit"),
-      import("../../lib/credentials/credentials"),
+      import("../db"),
+      import("../audit/write-audit"),
+      import("../credentials/credentials"),
     ]);
     try {
       const ownerEmail = args.flags.get("owner");
@@ -59,9 +59,9 @@ const revoke = command({ usage: "credential revoke <clientId>", summary: "Revoke
   const [clientId, ...rest] = args.positionals;
   if (!clientId || rest.length > 0) throw new UsageError("usage: admin credential revoke <clientId>");
   const [{ db }, { CLI_ACTOR }, { revokeCredential }] = await Promise.all([
-    import("../../lib/db"),
-    import("../../lib/audit/write-audit"),
-    import("../../lib/credentials/credentials"),
+    import("../db"),
+    import("../audit/write-audit"),
+    import("../credentials/credentials"),
   ]);
   try {
     const revoked = await asUsageError(() => revokeCredential({ db: db(), actor: CLI_ACTOR, clientId }));
@@ -78,7 +78,7 @@ const list = command(
   },
   async (args) => {
     noPositionals(args);
-    const [{ db }, { listAllCredentials }] = await Promise.all([import("../../lib/db"), import("../../lib/credentials/credentials")]);
+    const [{ db }, { listAllCredentials }] = await Promise.all([import("../db"), import("../credentials/credentials")]);
     try {
       const ownerEmail = args.flags.get("owner")?.toLowerCase();
       const found = await listAllCredentials({ db: db(), filter: { envSlug: args.flags.get("env"), applicationName: args.flags.get("app"), ownerEmail } });
@@ -111,9 +111,9 @@ const rateLimit = command(
     }
     const policy = clear ? null : { burst: requiredFlag(args, "burst"), perSecond: requiredFlag(args, "per-second") };
     const [{ db }, { CLI_ACTOR }, { setCredentialRateLimit }] = await Promise.all([
-      import("../../lib/db"),
-      import("../../lib/audit/write-audit"),
-      import("../../lib/rate-limits/set-rate-limits"),
+      import("../db"),
+      import("../audit/write-audit"),
+      import("../rate-limits/set-rate-limits"),
     ]);
     try {
       return await asUsageError(() => setCredentialRateLimit({ db: db(), actor: CLI_ACTOR, clientId, policy }), { burst: "--burst", perSecond: "--per-second" });

@@ -17,7 +17,7 @@ export function generateClients(): void {
       stdio: ["ignore", "ignore", "inherit"],
       env: {
         ...process.env,
-        PRISMA_SCHEMA_ENGINE_BINARY: join(PROJECT_ROOT, "scripts", "no-schema-engine.sh"),
+        PRISMA_SCHEMA_ENGINE_BINARY: join(import.meta.dirname, "no-schema-engine.sh"),
         PRISMA_HIDE_UPDATE_MESSAGE: "1",
         CHECKPOINT_DISABLE: "1",
       },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { passwordSchema } from "../../lib/password-policy";
+import { passwordSchema } from "../password-policy";
 import { requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 
@@ -36,10 +36,10 @@ const create = command(
     });
     if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => `--${String(issue.path[0])}: ${issue.message}`).join("; "));
     const [{ db }, { newId }, { hashPassword }, { CLI_ACTOR, recordAudit }] = await Promise.all([
-      import("../../lib/db"),
-      import("../../lib/ids"),
-      import("../../lib/accounts/passwords"),
-      import("../../lib/audit/write-audit"),
+      import("../db"),
+      import("../ids"),
+      import("../accounts/passwords"),
+      import("../audit/write-audit"),
     ]);
     try {
       if (await db().user.findUnique({ where: { email } })) {
@@ -67,9 +67,9 @@ const setPassword = command(
     const generate = args.flags.has("generate");
     if ((given === undefined) === !generate) throw new UsageError("give either --password <password> or --generate");
     const [{ db }, { hashPassword, randomPassword }, { CLI_ACTOR, recordAudit }] = await Promise.all([
-      import("../../lib/db"),
-      import("../../lib/accounts/passwords"),
-      import("../../lib/audit/write-audit"),
+      import("../db"),
+      import("../accounts/passwords"),
+      import("../audit/write-audit"),
     ]);
     const password = given === undefined ? randomPassword() : checkedPassword(given);
     try {
@@ -86,7 +86,7 @@ const setPassword = command(
 
 const list = command({ usage: "user list", summary: "Lists the portal's accounts." }, async (args) => {
   noPositionals(args.positionals);
-  const { db } = await import("../../lib/db");
+  const { db } = await import("../db");
   try {
     const users = await db().user.findMany({ orderBy: { email: "asc" } });
     return {

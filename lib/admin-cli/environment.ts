@@ -4,7 +4,7 @@ import { asUsageError } from "./problem-usage";
 
 const list = command({ usage: "environment list", summary: "Lists the environments with their gateway settings." }, async (args) => {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
-  const { db } = await import("../../lib/db");
+  const { db } = await import("../db");
   try {
     const environments = await db().environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] });
     return {
@@ -32,9 +32,9 @@ const rateLimit = command(
     if (!envSlug || rest.length > 0) throw new UsageError("usage: admin environment rate-limit <env> --burst N --per-second N");
     const policy = { burst: requiredFlag(args, "burst"), perSecond: requiredFlag(args, "per-second") };
     const [{ db }, { CLI_ACTOR }, { setEnvironmentRateLimit }] = await Promise.all([
-      import("../../lib/db"),
-      import("../../lib/audit/write-audit"),
-      import("../../lib/rate-limits/set-rate-limits"),
+      import("../db"),
+      import("../audit/write-audit"),
+      import("../rate-limits/set-rate-limits"),
     ]);
     try {
       return await asUsageError(() => setEnvironmentRateLimit({ db: db(), actor: CLI_ACTOR, envSlug, policy }), POLICY_FLAGS);

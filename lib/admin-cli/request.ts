@@ -9,7 +9,7 @@ const list = command(
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
     const status = args.flags.get("status")?.toLowerCase();
     if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(", ")}`);
-    const { db } = await import("../../lib/db");
+    const { db } = await import("../db");
     try {
       const requests = await db().accessRequest.findMany({
         where: status === undefined ? {} : { status: status.toUpperCase() as "PENDING" | "APPROVED" | "REJECTED" },

@@ -7,7 +7,7 @@
  * most) halves how often a busy gateway stops for a scavenge; measured here,
  * the authenticated read served 4% more requests per second.
  */
-export const SERVER_NODE_ARGS = ["--max-semi-space-size=32", "--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "server.ts"] as const;
+export const SERVER_NODE_ARGS = ["--max-semi-space-size=32", "--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", "server.ts"] as const;
 
 /** How `npm run start:gateway` runs the gateway-only process: the same arguments, its own entry. */
 export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "gateway-server.ts"] as const;
@@ -16,4 +16,4 @@ export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "gateway-ser
  * How `npm run dev` runs `next dev`: through node, so that its server process,
  * which inherits the preload, picks the better-sqlite3 build this Node can load.
  */
-export const DEV_NODE_ARGS = ["--import", "./scripts/better-sqlite3-hook.mjs", "node_modules/next/dist/bin/next", "dev"] as const;
+export const DEV_NODE_ARGS = ["--import", "./lib/runtime/better-sqlite3-hook.mjs", "node_modules/next/dist/bin/next", "dev"] as const;

@@ -4,7 +4,7 @@ import { type CommandGroup, command } from "./command";
 
 const list = command({ usage: "api list", summary: "Lists the registered APIs and the environments that serve them." }, async (args) => {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
-  const { db } = await import("../../lib/db");
+  const { db } = await import("../db");
   try {
     const apis = await db().api.findMany({ orderBy: { slug: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
     return {
@@ -29,7 +29,7 @@ const validate = command({ usage: "api validate <file>", summary: "Validates an 
   const text = await readFile(file, "utf8").catch(() => {
     throw new UsageError(`cannot read ${file}`);
   });
-  const { checkOpenApiDocument, describeOpenApiErrors } = await import("../../lib/api-registry/openapi-check");
+  const { checkOpenApiDocument, describeOpenApiErrors } = await import("../api-registry/openapi-check");
   const result = await checkOpenApiDocument(text);
   if (result.ok) return { file, valid: true, version: result.version };
   throw new CommandFailed(args.json ? { file, valid: false, errors: result.errors } : `${file} is not a valid OpenAPI document:\n${describeOpenApiErrors(result.errors)}`);

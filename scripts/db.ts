@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
-import { config, sqlitePath } from "../../lib/config";
-import { databaseLabel } from "../../lib/database-label";
-import { generateClients } from "./generate";
-import { applyMigrations, createMigration, resetDatabase } from "./migrations";
+import { config, sqlitePath } from "../lib/config";
+import { databaseLabel } from "../lib/database-label";
+import { generateClients } from "../lib/database/generate";
+import { applyMigrations, createMigration, resetDatabase } from "../lib/database/migrations";
 
 const usage = "usage: db <generate | migration <name> | migrate | seed | reset>";
 
@@ -26,7 +26,7 @@ async function migrate(): Promise<void> {
 
 async function seed(): Promise<void> {
   console.log(`database: ${databaseLabel(config().databaseUrl)}`);
-  const { runSeed } = await import("../../prisma/seed");
+  const { runSeed } = await import("../prisma/seed");
   await runSeed();
 }
 

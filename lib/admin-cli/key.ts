@@ -10,10 +10,10 @@ async function rotate(args: ParsedArgs) {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
   const envSlug = requiredFlag(args, "env");
   const [{ db }, { config }, { rotateSigningKey }, { CLI_ACTOR, recordAudit }] = await Promise.all([
-    import("../../lib/db"),
-    import("../../lib/config"),
-    import("../../lib/oauth/signing-keys"),
-    import("../../lib/audit/write-audit"),
+    import("../db"),
+    import("../config"),
+    import("../oauth/signing-keys"),
+    import("../audit/write-audit"),
   ]);
   try {
     const rotated = await rotateSigningKey({ db: db(), envSlug, authSecret: config().authSecret });

@@ -22,9 +22,9 @@ async function create(args: ParsedArgs): Promise<{ ids: string[] }> {
   const clientId = requiredFlag(args, "client");
   const count = parseCount(args);
   const [{ db }, { ProblemError }, { createNotifications }] = await Promise.all([
-    import("../../lib/db"),
-    import("../../lib/http/problem"),
-    import("../../lib/notifications/create-notifications"),
+    import("../db"),
+    import("../http/problem"),
+    import("../notifications/create-notifications"),
   ]);
   const environment = await db().environment.findUnique({ where: { slug: envSlug } });
   if (!environment) throw new UsageError(`no environment "${envSlug}"`);

@@ -10,7 +10,7 @@ import {
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 import type * as SchemaEngineModule from "@prisma/schema-engine-wasm";
-import { sqlitePath } from "../../lib/config";
+import { sqlitePath } from "../config";
 import { dialectOf, schemaFor } from "./schema";
 
 type SchemaEngineBindings = typeof SchemaEngineModule & { __wbg_set_wasm(exports: WebAssembly.Exports): void };

@@ -1,0 +1,76 @@
+// The admin CLI (`scripts/admin.ts`). Each group lives in lib/admin-cli/<group>.ts and uses
+// the same lib/ services as the portal; `admin help` is built from the groups' command declarations.
+import { ConfigError, config } from "../config";
+import { databaseLabel } from "../database-label";
+import { CommandFailed, parseArgs, type ParsedArgs, UsageError } from "./args";
+import type { CommandGroup } from "./command";
+import { formatHuman } from "./format";
+import { commandHelp, fullHelp, groupHelp } from "./help";
+
+const GROUPS: Record<string, () => Promise<CommandGroup>> = {
+  user: () => import("./user").then((m) => m.commands),
+  credential: () => import("./credential").then((m) => m.commands),
+  environment: () => import("./environment").then((m) => m.commands),
+  api: () => import("./api").then((m) => m.commands),
+  request: () => import("./request").then((m) => m.commands),
+  notification: () => import("./notification").then((m) => m.commands),
+  key: () => import("./key").then((m) => m.commands),
+};
+
+async function allGroups(): Promise<[string, CommandGroup][]> {
+  return Promise.all(Object.entries(GROUPS).map(async ([name, load]) => [name, await load()] as [string, CommandGroup]));
+}
+
+/** The help asked for (`help`, `help <group>`, `<group> --help`, `<group> <action> --help`), or undefined. */
+async function helpRequested(args: ParsedArgs): Promise<string | undefined> {
+  const [first, second] = args.positionals;
+  const asked = first === "help" || args.flags.has("help") || (first !== undefined && second === "help");
+  if (!asked) return undefined;
+  const group = first === "help" ? second : first;
+  if (!group) return fullHelp(await allGroups());
+  const load = GROUPS[group];
+  if (!load) throw new UsageError(`unknown group "${group}"; groups: ${Object.keys(GROUPS).join(", ")}`);
+  const commands = await load();
+  return first !== "help" && second && second !== "help" ? commandHelp(group, second, commands) : groupHelp(group, commands);
+}
+
+let database: string | undefined;
+
+async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  const help = await helpRequested(args);
+  if (help) return void console.log(help);
+  const [group, action] = args.positionals;
+  if (!group) throw new UsageError(`${fullHelp(await allGroups())}`);
+  const load = GROUPS[group];
+  if (!load) throw new UsageError(`unknown group "${group}"; run \`npm run --silent admin -- help\``);
+  const commands = await load();
+  const command = action ? commands[action] : undefined;
+  if (!command) throw new UsageError(`${action ? `unknown command "${group} ${action}"\n` : ""}${groupHelp(group, commands)}`);
+  database = databaseLabel(config().databaseUrl);
+  const print = (result: unknown) => {
+    const described = result !== null && typeof result === "object" && !Array.isArray(result) ? { database, ...result } : { database, result };
+    console.log(args.json ? JSON.stringify(described) : formatHuman(described));
+  };
+  try {
+    print(await command({ ...args, positionals: args.positionals.slice(2) }));
+  } catch (error) {
+    if (!(error instanceof CommandFailed)) throw error;
+    print(error.result);
+    process.exit(1);
+  }
+}
+
+/** Runs one admin command and ends the process: 0 done, 1 failed, 2 a usage or configuration error. */
+export function runAdmin(argv: string[]): Promise<never> {
+  return main(argv).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      const known = error instanceof UsageError || error instanceof ConfigError;
+      const message = known ? error.message : `error: ${error instanceof Error ? error.message : String(error)}`;
+      // Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
+      console.error(database ? `${message} (database: ${database})` : message);
+      process.exit(known ? 2 : 1);
+    },
+  );
+}
