@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PROBLEMS } from "../http/problem-types";
-import { ProblemError } from "../http/problem";
+import { problemOf } from "../../tests/support/problems";
 import { notificationsDocument } from "../notifications/openapi";
 import { createNotificationRoutes, NOTIFICATION_OPERATIONS } from "../notifications/operations";
 import type { NotificationStore } from "../notifications/store";
@@ -26,15 +26,6 @@ function documented(document: Document): Map<string, string | undefined> {
 /** A concrete path for a template: each `{name}` becomes a sample value. */
 function sample(path: string): string {
   return path.replace(/\{[^}]+\}/g, "ntf_sample");
-}
-
-function problemOf(run: () => unknown): ProblemError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ProblemError) return error;
-  }
-  throw new Error("expected a ProblemError");
 }
 
 describe("Notifications API: document and routes", () => {

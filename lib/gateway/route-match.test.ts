@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../http/problem";
+import { problemOf } from "../../tests/support/problems";
 import { createRouteTable } from "./route-match";
 import type { BuiltInRoute } from "./types";
 
@@ -10,15 +10,6 @@ const routes: BuiltInRoute[] = [
   { method: "PUT", path: "/v1/things/{id}", scope: "things:write", handle },
 ];
 const match = createRouteTable(routes);
-
-function problemOf(run: () => unknown): ProblemError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ProblemError) return error;
-  }
-  throw new Error("expected a ProblemError");
-}
 
 describe("route table", () => {
   it("matches method and template and decodes parameters", () => {
