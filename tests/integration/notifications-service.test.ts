@@ -226,6 +226,18 @@ describe("getNotification and updateNotification", () => {
   });
 });
 
+describe("the store's times", () => {
+  it("reads every stored time back as the ISO 8601 text of the same instant, whatever its milliseconds", async () => {
+    const fresh = await freshClient();
+    const instants = ["2026-03-01T10:00:00.000Z", "2026-03-01T10:00:00.100Z", "2026-03-01T10:00:00.120Z", "2026-03-01T10:00:00.123Z", "2026-03-01T10:00:59.009Z"];
+    for (const [index, instant] of instants.entries()) await notify(fresh, `at ${index}`, new Date(instant));
+    const page = await listNotifications({ store, ...fresh, query: query({ limit: "10" }) });
+    expect(page.items.map((item) => item.createdAt)).toEqual([...instants].reverse());
+    const one = await getNotification({ store, ...fresh, id: page.items[0]!.id });
+    expect(one.createdAt).toBe(instants.at(-1));
+  });
+});
+
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while another connection holds the write lock", () => {
   it("reads a page, first or after a cursor, in index order without sorting", async () => {
     const captured: { sql: string; params: unknown[] }[] = [];
