@@ -8,11 +8,3 @@
  */
 export const SQLITE_JOURNAL_MODE = "WAL";
 export const SQLITE_SYNCHRONOUS = "NORMAL";
-
-/**
- * The gateway's notification connection reads the file through a memory map of up
- * to this size rather than a read call per page: a page of notifications touches
- * rows spread over as many pages as it has rows
- * (docs/decisions/007-gateway-notification-queries.md).
- */
-export const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import "server-only";
 import Database from "better-sqlite3";
-import { SQLITE_MMAP_BYTES, SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
+import { SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
 import type { StoredNotification } from "./representation";
 import { type NotificationStore, notificationColumns, pageQuery, type QueryListener } from "./store";
 
@@ -74,7 +74,6 @@ async function whenNotBusy<T>(statement: () => T): Promise<T> {
 export function createSqliteNotificationStore(path: string, onQuery?: QueryListener): NotificationStore {
   const database = new Database(path, { timeout: 0 });
   database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
-  database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   database.pragma("wal_autocheckpoint = 0");
   const statements = new Map<string, Database.Statement>();
   const prepared = (sql: string, raw: boolean) => {
