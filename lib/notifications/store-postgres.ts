@@ -11,7 +11,7 @@ const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;
  * Prisma stores DateTime as `timestamp(3)` in UTC, which PostgreSQL prints as
  * `2026-11-24 09:30:00.12` (trailing zeros of the fraction dropped): read back as
  * the API's ISO 8601 text by a string edit rather than by `Date`, or by `to_char`,
- * which spent the database's share of the two cores it shares with the gateway.
+ * which moved the work onto the database server, often on the gateway's machine.
  */
 function isoTime(printed: string): string {
   if (printed.length === 19) return `${printed.slice(0, 10)}T${printed.slice(11)}.000Z`;
