@@ -35,6 +35,13 @@ export function db(): Db {
   return globalForDb.gatehouseDb;
 }
 
+/** Closes the process's client where one was opened, so that a command-line run ends with its connections closed. */
+export async function disconnectDb(): Promise<void> {
+  const client = globalForDb.gatehouseDb;
+  globalForDb.gatehouseDb = undefined;
+  await client?.$disconnect();
+}
+
 /**
  * Runs `work` in a transaction: a new one on the root client, or the caller's
  * when `db` is already a transaction client, so a service is atomic on its own

@@ -31,27 +31,23 @@ const create = command(
       import("../audit/write-audit"),
       import("../credentials/credentials"),
     ]);
-    try {
-      const ownerEmail = args.flags.get("owner");
-      const owner = ownerEmail ? await db().user.findUnique({ where: { email: ownerEmail.toLowerCase() } }) : null;
-      if (ownerEmail && !owner) throw new UsageError(`--owner: no user "${ownerEmail}"`);
-      const { credential, secret } = await asUsageError(
-        async () => {
-          if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
-          const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, name: appName });
-          return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt });
-        },
-        { name: "--app", scopes: "--scope", expiresAt: "--expires" },
-      );
-      return {
-        clientId: credential.clientId,
-        clientSecret: secret!.clientSecret,
-        env: envSlug,
-        scopes: credential.grants.flatMap((grant) => grant.scopes),
-      };
-    } finally {
-      await db().$disconnect();
-    }
+    const ownerEmail = args.flags.get("owner");
+    const owner = ownerEmail ? await db().user.findUnique({ where: { email: ownerEmail.toLowerCase() } }) : null;
+    if (ownerEmail && !owner) throw new UsageError(`--owner: no user "${ownerEmail}"`);
+    const { credential, secret } = await asUsageError(
+      async () => {
+        if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
+        const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, name: appName });
+        return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt });
+      },
+      { name: "--app", scopes: "--scope", expiresAt: "--expires" },
+    );
+    return {
+      clientId: credential.clientId,
+      clientSecret: secret!.clientSecret,
+      env: envSlug,
+      scopes: credential.grants.flatMap((grant) => grant.scopes),
+    };
   },
 );
 
@@ -63,12 +59,8 @@ const revoke = command({ usage: "credential revoke <clientId>", summary: "Revoke
     import("../audit/write-audit"),
     import("../credentials/credentials"),
   ]);
-  try {
-    const revoked = await asUsageError(() => revokeCredential({ db: db(), actor: CLI_ACTOR, clientId }));
-    return { clientId: revoked.clientId, status: revoked.status, revokedAt: revoked.revokedAt?.toISOString() ?? null };
-  } finally {
-    await db().$disconnect();
-  }
+  const revoked = await asUsageError(() => revokeCredential({ db: db(), actor: CLI_ACTOR, clientId }));
+  return { clientId: revoked.clientId, status: revoked.status, revokedAt: revoked.revokedAt?.toISOString() ?? null };
 });
 
 const list = command(
@@ -79,22 +71,18 @@ const list = command(
   async (args) => {
     noPositionals(args);
     const [{ db }, { listAllCredentials }] = await Promise.all([import("../db"), import("../credentials/credentials")]);
-    try {
-      const ownerEmail = args.flags.get("owner")?.toLowerCase();
-      const found = await listAllCredentials({ db: db(), filter: { envSlug: args.flags.get("env"), applicationName: args.flags.get("app"), ownerEmail } });
-      return {
-        credentials: found.map((credential) => ({
-          clientId: credential.clientId,
-          env: credential.environment.slug,
-          application: credential.application.name,
-          status: credential.status,
-          scopes: credential.grants.flatMap((grant) => grant.scopes),
-          lastUsedAt: credential.lastUsedAt?.toISOString() ?? null,
-        })),
-      };
-    } finally {
-      await db().$disconnect();
-    }
+    const ownerEmail = args.flags.get("owner")?.toLowerCase();
+    const found = await listAllCredentials({ db: db(), filter: { envSlug: args.flags.get("env"), applicationName: args.flags.get("app"), ownerEmail } });
+    return {
+      credentials: found.map((credential) => ({
+        clientId: credential.clientId,
+        env: credential.environment.slug,
+        application: credential.application.name,
+        status: credential.status,
+        scopes: credential.grants.flatMap((grant) => grant.scopes),
+        lastUsedAt: credential.lastUsedAt?.toISOString() ?? null,
+      })),
+    };
   },
 );
 
@@ -115,11 +103,7 @@ const rateLimit = command(
       import("../audit/write-audit"),
       import("../rate-limits/set-rate-limits"),
     ]);
-    try {
-      return await asUsageError(() => setCredentialRateLimit({ db: db(), actor: CLI_ACTOR, clientId, policy }), { burst: "--burst", perSecond: "--per-second" });
-    } finally {
-      await db().$disconnect();
-    }
+    return await asUsageError(() => setCredentialRateLimit({ db: db(), actor: CLI_ACTOR, clientId, policy }), { burst: "--burst", perSecond: "--per-second" });
   },
 );
 

@@ -5,21 +5,17 @@ import { asUsageError } from "./problem-usage";
 const list = command({ usage: "environment list", summary: "Lists the environments with their gateway settings." }, async (args) => {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
   const { db } = await import("../db");
-  try {
-    const environments = await db().environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] });
-    return {
-      environments: environments.map((env) => ({
-        slug: env.slug,
-        name: env.name,
-        credentialType: env.credentialType,
-        selfService: env.selfService,
-        tokenLifetimeSeconds: env.tokenLifetimeSeconds,
-        rateLimit: `${env.rateLimitPerSecond}/s burst ${env.rateLimitBurst}`,
-      })),
-    };
-  } finally {
-    await db().$disconnect();
-  }
+  const environments = await db().environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] });
+  return {
+    environments: environments.map((env) => ({
+      slug: env.slug,
+      name: env.name,
+      credentialType: env.credentialType,
+      selfService: env.selfService,
+      tokenLifetimeSeconds: env.tokenLifetimeSeconds,
+      rateLimit: `${env.rateLimitPerSecond}/s burst ${env.rateLimitBurst}`,
+    })),
+  };
 });
 
 const POLICY_FLAGS = { burst: "--burst", perSecond: "--per-second" };
@@ -36,11 +32,7 @@ const rateLimit = command(
       import("../audit/write-audit"),
       import("../rate-limits/set-rate-limits"),
     ]);
-    try {
-      return await asUsageError(() => setEnvironmentRateLimit({ db: db(), actor: CLI_ACTOR, envSlug, policy }), POLICY_FLAGS);
-    } finally {
-      await db().$disconnect();
-    }
+    return await asUsageError(() => setEnvironmentRateLimit({ db: db(), actor: CLI_ACTOR, envSlug, policy }), POLICY_FLAGS);
   },
 );
 

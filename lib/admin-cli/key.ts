@@ -15,19 +15,15 @@ async function rotate(args: ParsedArgs) {
     import("../oauth/signing-keys"),
     import("../audit/write-audit"),
   ]);
-  try {
-    const rotated = await rotateSigningKey({ db: db(), envSlug, authSecret: config().authSecret });
-    if (!rotated) throw new UsageError(`--env: no environment "${envSlug}"`);
-    await recordAudit(db(), CLI_ACTOR, {
-      action: "key.rotate",
-      targetType: "environment",
-      targetId: envSlug,
-      details: { kid: rotated.kid, retired: rotated.retired },
-    });
-    return { env: envSlug, kid: rotated.kid, retired: rotated.retired, retiredPublishedUntil: rotated.retiredPublishedUntil?.toISOString() ?? null };
-  } finally {
-    await db().$disconnect();
-  }
+  const rotated = await rotateSigningKey({ db: db(), envSlug, authSecret: config().authSecret });
+  if (!rotated) throw new UsageError(`--env: no environment "${envSlug}"`);
+  await recordAudit(db(), CLI_ACTOR, {
+    action: "key.rotate",
+    targetType: "environment",
+    targetId: envSlug,
+    details: { kid: rotated.kid, retired: rotated.retired },
+  });
+  return { env: envSlug, kid: rotated.kid, retired: rotated.retired, retiredPublishedUntil: rotated.retiredPublishedUntil?.toISOString() ?? null };
 }
 
 export const commands: CommandGroup = { rotate: command(ROTATE_HELP, rotate) };

@@ -44,8 +44,6 @@ async function create(args: ParsedArgs): Promise<{ ids: string[] }> {
     if (!(error instanceof ProblemError)) throw error;
     const reasons = error.errors?.map((problem) => `${problem.field === "clientIds" ? "--client" : `--${problem.field}`}: ${problem.message}`);
     throw new UsageError(reasons?.join("; ") ?? error.message);
-  } finally {
-    await db().$disconnect();
   }
   return { ids };
 }

@@ -10,27 +10,23 @@ const list = command(
     const status = args.flags.get("status")?.toLowerCase();
     if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(", ")}`);
     const { db } = await import("../db");
-    try {
-      const requests = await db().accessRequest.findMany({
-        where: status === undefined ? {} : { status: status.toUpperCase() as "PENDING" | "APPROVED" | "REJECTED" },
-        include: { api: { select: { slug: true } }, environment: { select: { slug: true } } },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      });
-      return {
-        requests: requests.map((request) => ({
-          id: request.id,
-          status: request.status,
-          topic: request.topic,
-          email: request.email,
-          env: request.environment?.slug ?? null,
-          api: request.api?.slug ?? null,
-          application: request.applicationName,
-          createdAt: request.createdAt.toISOString(),
-        })),
-      };
-    } finally {
-      await db().$disconnect();
-    }
+    const requests = await db().accessRequest.findMany({
+      where: status === undefined ? {} : { status: status.toUpperCase() as "PENDING" | "APPROVED" | "REJECTED" },
+      include: { api: { select: { slug: true } }, environment: { select: { slug: true } } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    return {
+      requests: requests.map((request) => ({
+        id: request.id,
+        status: request.status,
+        topic: request.topic,
+        email: request.email,
+        env: request.environment?.slug ?? null,
+        api: request.api?.slug ?? null,
+        application: request.applicationName,
+        createdAt: request.createdAt.toISOString(),
+      })),
+    };
   },
 );
 

@@ -36,10 +36,14 @@ async function helpRequested(args: ParsedArgs): Promise<string | undefined> {
 
 let database: string | undefined;
 
-async function main(argv: string[]): Promise<void> {
+/** The process's exit code: 0 done, 1 the command failed. */
+async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const help = await helpRequested(args);
-  if (help) return void console.log(help);
+  if (help) {
+    console.log(help);
+    return 0;
+  }
   const [group, action] = args.positionals;
   if (!group) throw new UsageError(`${fullHelp(await allGroups())}`);
   const load = GROUPS[group];
@@ -54,23 +58,29 @@ async function main(argv: string[]): Promise<void> {
   };
   try {
     print(await command({ ...args, positionals: args.positionals.slice(2) }));
+    return 0;
   } catch (error) {
     if (!(error instanceof CommandFailed)) throw error;
     print(error.result);
-    process.exit(1);
+    return 1;
   }
 }
 
-/** Runs one admin command and ends the process: 0 done, 1 failed, 2 a usage or configuration error. */
-export function runAdmin(argv: string[]): Promise<never> {
-  return main(argv).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      const known = error instanceof UsageError || error instanceof ConfigError;
-      const message = known ? error.message : `error: ${error instanceof Error ? error.message : String(error)}`;
-      // Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
-      console.error(database ? `${message} (database: ${database})` : message);
-      process.exit(known ? 2 : 1);
-    },
-  );
+/**
+ * Runs one admin command and ends the process: 0 done, 1 failed, 2 a usage or
+ * configuration error; the database client a command opened is closed first.
+ */
+export async function runAdmin(argv: string[]): Promise<never> {
+  let code: number;
+  try {
+    code = await main(argv);
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof ConfigError;
+    const message = known ? error.message : `error: ${error instanceof Error ? error.message : String(error)}`;
+    // Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
+    console.error(database ? `${message} (database: ${database})` : message);
+    code = known ? 2 : 1;
+  }
+  if (database) await (await import("../db")).disconnectDb();
+  process.exit(code);
 }

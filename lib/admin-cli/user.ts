@@ -41,17 +41,13 @@ const create = command(
       import("../accounts/passwords"),
       import("../audit/write-audit"),
     ]);
-    try {
-      if (await db().user.findUnique({ where: { email } })) {
-        throw new UsageError(`--email: a user "${email}" exists already; to change its password, run user set-password`);
-      }
-      const { password, ...fields } = parsed.data;
-      const user = await db().user.create({ data: { id: newId("usr"), ...fields, passwordHash: await hashPassword(password) } });
-      await recordAudit(db(), CLI_ACTOR, { action: "user.create", targetType: "user", targetId: user.id, details: { email, role: user.role } });
-      return { id: user.id, email: user.email, role: user.role };
-    } finally {
-      await db().$disconnect();
+    if (await db().user.findUnique({ where: { email } })) {
+      throw new UsageError(`--email: a user "${email}" exists already; to change its password, run user set-password`);
     }
+    const { password, ...fields } = parsed.data;
+    const user = await db().user.create({ data: { id: newId("usr"), ...fields, passwordHash: await hashPassword(password) } });
+    await recordAudit(db(), CLI_ACTOR, { action: "user.create", targetType: "user", targetId: user.id, details: { email, role: user.role } });
+    return { id: user.id, email: user.email, role: user.role };
   },
 );
 
@@ -72,36 +68,28 @@ const setPassword = command(
       import("../audit/write-audit"),
     ]);
     const password = given === undefined ? randomPassword() : checkedPassword(given);
-    try {
-      const user = await db().user.findUnique({ where: { email } });
-      if (!user) throw new UsageError(`--email: no user "${email}"`);
-      await db().user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
-      await recordAudit(db(), CLI_ACTOR, { action: "user.password.set", targetType: "user", targetId: user.id, details: { email } });
-      return { id: user.id, email: user.email, ...(generate ? { password } : {}) };
-    } finally {
-      await db().$disconnect();
-    }
+    const user = await db().user.findUnique({ where: { email } });
+    if (!user) throw new UsageError(`--email: no user "${email}"`);
+    await db().user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
+    await recordAudit(db(), CLI_ACTOR, { action: "user.password.set", targetType: "user", targetId: user.id, details: { email } });
+    return { id: user.id, email: user.email, ...(generate ? { password } : {}) };
   },
 );
 
 const list = command({ usage: "user list", summary: "Lists the portal's accounts." }, async (args) => {
   noPositionals(args.positionals);
   const { db } = await import("../db");
-  try {
-    const users = await db().user.findMany({ orderBy: { email: "asc" } });
-    return {
-      users: users.map((user) => ({
-        id: user.id,
-        email: user.email,
-        name: user.name,
-        role: user.role,
-        disabled: user.disabledAt !== null,
-        createdAt: user.createdAt.toISOString(),
-      })),
-    };
-  } finally {
-    await db().$disconnect();
-  }
+  const users = await db().user.findMany({ orderBy: { email: "asc" } });
+  return {
+    users: users.map((user) => ({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      disabled: user.disabledAt !== null,
+      createdAt: user.createdAt.toISOString(),
+    })),
+  };
 });
 
 export const commands: CommandGroup = { create, "set-password": setPassword, list };
