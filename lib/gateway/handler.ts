@@ -146,14 +146,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
       Object.assign(response.headers, outcome.headers);
       response.headers["x-request-id"] = requestId;
     } catch (error) {
-      const problem = toProblem(error);
-      outcome.problem = problem.code;
-      if (problem.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");
-      if (problem.code === "upstream-unreachable" || problem.code === "upstream-timeout") {
-        metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", problem.code === "upstream-timeout" ? "timeout" : "error");
+      const refusal = toProblem(error);
+      outcome.problem = refusal.code;
+      if (refusal.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");
+      if (refusal.code === "upstream-unreachable" || refusal.code === "upstream-timeout") {
+        metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", refusal.code === "upstream-timeout" ? "timeout" : "error");
       }
-      response = problemPlainResponse(problem, { instance: url.pathname, requestId });
-      if (problem.status !== 429) Object.assign(response.headers, outcome.headers);
+      response = problemPlainResponse(refusal, { instance: url.pathname, requestId });
+      if (refusal.status !== 429) Object.assign(response.headers, outcome.headers);
     }
     const latencyMs = performance.now() - startedAt;
     metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", response.status, latencyMs / 1000);

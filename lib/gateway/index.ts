@@ -70,7 +70,7 @@ function buildGateway(): ProcessGateway {
     log,
     metrics,
   });
-  const recorder = createRequestRecorder({ db: database, log, accessLog, databaseUrl: databaseUrl });
+  const recorder = createRequestRecorder({ log, accessLog, databaseUrl });
   const serve = createGateway({
     directory,
     log,

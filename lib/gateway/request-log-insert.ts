@@ -1,14 +1,15 @@
 import "server-only";
-import type { Db } from "../db";
-import { Prisma } from "../generated/prisma/sqlite/client";
-import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./request-log-entry";
+import { sqlitePath } from "../config";
+import type { RequestLogEntry } from "./request-log-entry";
+import { createPostgresRequestLogInsert } from "./request-log-postgres";
+import { createSqliteRequestLogInsert } from "./request-log-sqlite";
 
-/** One multi-row INSERT: a fraction of what createMany costs per row, which matters at gateway rates. */
-export async function insertRequestLog(db: Db, batch: readonly RequestLogEntry[]): Promise<void> {
-  const rows = batch.flatMap((entry) => {
-    const values = requestLogValues(entry);
-    return values ? [Prisma.sql`(${Prisma.join(values)})`] : [];
-  });
-  if (rows.length === 0) return;
-  await db.$executeRaw`INSERT INTO "RequestLog" (${Prisma.raw(REQUEST_LOG_COLUMNS)}) VALUES ${Prisma.join(rows)}`;
+/**
+ * The request log's insert for `databaseUrl`'s dialect, through the database's
+ * own driver: used by the worker thread, and by this thread where there is none.
+ */
+export function createRequestLogInsert(databaseUrl: string): (batch: readonly RequestLogEntry[]) => Promise<void> {
+  if (!databaseUrl.startsWith("file:")) return createPostgresRequestLogInsert(databaseUrl);
+  const insert = createSqliteRequestLogInsert(sqlitePath(databaseUrl));
+  return async (batch) => insert(batch);
 }

@@ -14,8 +14,8 @@ const ROWS_PER_COMMIT = 200;
  * The request log's inserts into SQLite through SQLite's own driver, with one
  * prepared statement: Prisma's raw-query path cost twice what SQLite itself
  * does per row, about 9 µs of 13, which at gateway rates took a quarter of a
- * core (docs/decisions/006). The rows are the ones `insertRequestLog` writes,
- * with times in the text form Prisma's SQLite adapter stores and reads.
+ * core (docs/decisions/006). Times are in the text form Prisma's SQLite adapter
+ * stores and reads.
  * A batch is committed in slices of `ROWS_PER_COMMIT`.
  */
 export function createSqliteRequestLogInsert(path: string): (batch: readonly RequestLogEntry[]) => void {

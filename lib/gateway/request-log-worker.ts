@@ -3,23 +3,15 @@
 // event loop instead of on it.
 import { parentPort, workerData } from "node:worker_threads";
 import pino from "pino";
-import { sqlitePath } from "../config";
 import { createAccessLog } from "../log";
 import { writeAccessLines } from "./access-lines";
 import type { RequestLogEntry } from "./request-log-entry";
-import { createPostgresRequestLogInsert } from "./request-log-postgres";
-import { createSqliteRequestLogInsert } from "./request-log-sqlite";
+import { createRequestLogInsert } from "./request-log-insert";
 
 const { databaseUrl } = workerData as { databaseUrl: string };
 
-/** Through each database's driver: Prisma's client and its query compiler would cost the worker some 60 MB. */
-function createInsert(): (batch: RequestLogEntry[]) => Promise<void> {
-  if (!databaseUrl.startsWith("file:")) return createPostgresRequestLogInsert(databaseUrl);
-  const insert = createSqliteRequestLogInsert(sqlitePath(databaseUrl));
-  return async (batch) => insert(batch);
-}
-
-const insert = createInsert();
+// Through the database's driver: Prisma's client and its query compiler would cost the worker some 60 MB.
+const insert = createRequestLogInsert(databaseUrl);
 // One write per line: a line is then whole on the output even when the main thread writes to it too.
 const accessLog = createAccessLog(pino.destination({ dest: 1, sync: true }));
 let writing = Promise.resolve();

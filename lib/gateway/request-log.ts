@@ -4,10 +4,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import type { Db } from "../db";
 import { writeAccessLines } from "./access-lines";
 import type { RequestLogEntry } from "./request-log-entry";
-import { insertRequestLog } from "./request-log-insert";
+import { createRequestLogInsert } from "./request-log-insert";
 
 export type { RequestLogEntry } from "./request-log-entry";
 
@@ -23,14 +22,16 @@ type Writer = (batch: RequestLogEntry[]) => Promise<void>;
  * are written in this thread. A write resolves once the worker has answered
  * for its batch, and the worker keeps the process alive while it has any.
  */
-function createWriter(db: Db, log: Logger, accessLog: Logger, databaseUrl: string | undefined): Writer {
+function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writer {
+  let insert: ReturnType<typeof createRequestLogInsert> | undefined;
   const inProcess: Writer = (batch) => {
     writeAccessLines(accessLog, batch);
-    return insertRequestLog(db, batch);
+    insert ??= createRequestLogInsert(databaseUrl);
+    return insert(batch);
   };
   // Resolved at run time from the working directory so that Next's bundler does not try to bundle the worker.
   const source = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "gateway", "request-log-worker.ts");
-  if (!databaseUrl || !existsSync(/*turbopackIgnore: true*/ source)) return inProcess;
+  if (!existsSync(/*turbopackIgnore: true*/ source)) return inProcess;
   const entry = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "runtime", "typescript-worker.mjs");
   let worker: Worker | undefined = new Worker(/*turbopackIgnore: true*/ entry, { argv: [pathToFileURL(source).href], workerData: { databaseUrl } });
   worker.unref();
@@ -65,13 +66,12 @@ function createWriter(db: Db, log: Logger, accessLog: Logger, databaseUrl: strin
  * Answered requests are buffered and written in batches, off the request path:
  * their access lines (within `flushMs`, 1 s by default) and their usage rows.
  */
-export function createRequestRecorder(input: { db: Db; log: Logger; accessLog: Logger; databaseUrl?: string; flushMs?: number; batchSize?: number }): RequestRecorder {
-  const { db, log } = input;
-  // Each batch is one commit, which costs SQLite two syncs of its journal; at gateway rates
-  // fewer, larger batches leave more of the machine to the gateway. Prisma's insert binds 10
-  // parameters a row: 20,000 per batch, under SQLite's 32,766 and PostgreSQL's 65,535.
+export function createRequestRecorder(input: { log: Logger; accessLog: Logger; databaseUrl: string; flushMs?: number; batchSize?: number }): RequestRecorder {
+  const { log } = input;
+  // Fewer, larger batches cost fewer messages to the worker and fewer statements; SQLite commits
+  // a batch in slices (request-log-sqlite.ts), PostgreSQL in one statement of one array per column.
   const batchSize = input.batchSize ?? 2_000;
-  const write = createWriter(db, log, input.accessLog, input.databaseUrl);
+  const write = createWriter(log, input.accessLog, input.databaseUrl);
   let buffer: RequestLogEntry[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();

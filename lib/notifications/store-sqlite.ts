@@ -24,7 +24,7 @@ function isoTime(stored: string): string {
 type N = StoredNotification;
 type RawRow = [N["id"], N["title"], N["body"], N["category"], N["severity"], N["status"], N["link"], N["createdAt"], N["updatedAt"], N["readAt"], N["version"]];
 
-/** Rows come as arrays (better-sqlite3's `raw`), which costs less than its objects, in `columns`' order. */
+/** Rows come as arrays (better-sqlite3's `raw`), which cost less than its objects, in `columns`' order. */
 function fromRaw(row: RawRow): StoredNotification {
   const readAt = row[9];
   return {
@@ -76,30 +76,32 @@ export function createSqliteNotificationStore(path: string, onQuery?: QueryListe
   database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
   database.pragma("wal_autocheckpoint = 0");
   const statements = new Map<string, Database.Statement>();
-  const prepared = (sql: string, raw: boolean) => {
-    let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = raw ? database.prepare(sql).raw(true) : database.prepare(sql)));
-    return statement;
-  };
-  const run = (sql: string, params: unknown[], raw: boolean) => {
+  /** Each statement prepared once; the ones that read rows read them as arrays (`fromRaw`). */
+  const prepared = (sql: string, params: unknown[]) => {
     onQuery?.(sql, params);
-    return prepared(sql, raw);
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = database.prepare(sql);
+      if (statement.reader) statement.raw(true);
+      statements.set(sql, statement);
+    }
+    return statement;
   };
   const one = `SELECT ${columns} FROM "Notification" WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ?`;
   const update = `UPDATE "Notification" SET "status" = ?, "readAt" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ? AND "version" = ?`;
   return {
     async findOne(owner, id) {
       const params = [id, owner.environmentId, owner.clientId];
-      const row = await whenNotBusy(() => run(one, params, true).get(...params) as RawRow | undefined);
+      const row = await whenNotBusy(() => prepared(one, params).get(...params) as RawRow | undefined);
       return row && fromRaw(row);
     },
     async findPage(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns, placeholder: () => "?", time: sqliteTime });
-      return (await whenNotBusy(() => run(sql, params, true).all(...params) as RawRow[])).map(fromRaw);
+      return (await whenNotBusy(() => prepared(sql, params).all(...params) as RawRow[])).map(fromRaw);
     },
     async setStatus(owner, id, version, change) {
       const params = [change.status, change.readAt && sqliteTime(change.readAt), sqliteTime(change.updatedAt), id, owner.environmentId, owner.clientId, version];
-      return (await whenNotBusy(() => run(update, params, false).run(...params))).changes === 1;
+      return (await whenNotBusy(() => prepared(update, params).run(...params))).changes === 1;
     },
     async close() {
       database.close();
