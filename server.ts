@@ -13,6 +13,7 @@ import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/credentials/secret-expiry";
+import { PROJECT_ROOT } from "./lib/runtime/project-root";
 import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, type SeedReport } from "./prisma/seed";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
@@ -20,13 +21,12 @@ import { type Portal, startPortal } from "./server/portal";
 import { prepareDatabase } from "./server/prepare-database";
 import { checkRedis, startupBanner, startupFailure } from "./server/start-up";
 
-const ROOT = import.meta.dirname;
 
 function ensureBuild(): void {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
-  if (existsSync(join(ROOT, distDir, "BUILD_ID"))) return;
+  if (existsSync(join(PROJECT_ROOT, distDir, "BUILD_ID"))) return;
   log.info("no Next build found; building once (npm run build)");
-  execFileSync(join(ROOT, "node_modules", ".bin", "next"), ["build"], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(join(PROJECT_ROOT, "node_modules", ".bin", "next"), ["build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
 }
 
 function servePortal(portal: Portal) {
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   await checkRedis(config().redisUrl);
   seedReport = await prepareDatabase();
   ensureBuild();
-  const portal = await startPortal({ dir: ROOT, publicPort: port, log });
+  const portal = await startPortal({ dir: PROJECT_ROOT, publicPort: port, log });
   const server = createGatehouseServer({ publicUrl, other: servePortal(portal) });
   await listen(server, port);
   console.log(startupBanner(config(), "portal and gateway"));

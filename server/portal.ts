@@ -1,13 +1,14 @@
 import { Agent, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pipeline } from "node:stream";
-import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import { connectionOptions, isConnectionSpecific } from "../lib/http/hop-by-hop";
 import { config } from "../lib/config";
 import { requestClientAddress } from "../lib/http/client-address";
 import { nodeHeaders, writePlainResponse } from "../lib/http/node-message";
 import { problem, problemPlainResponse } from "../lib/http/problem";
+import { PROJECT_ROOT } from "../lib/runtime/project-root";
+import { startThread } from "../lib/runtime/threads";
 import type { PortalThreadData, PortalThreadMessage } from "./portal-thread";
 
 export type Portal = {
@@ -74,8 +75,7 @@ function forwarder(address: AddressInfo, log: Logger) {
  */
 export function startPortal(input: { dir: string; publicPort: number; log: Logger }): Promise<Portal> {
   const { log } = input;
-  const worker = new Worker(new URL("../lib/runtime/typescript-worker.mjs", import.meta.url), {
-    argv: [new URL("./portal-thread.ts", import.meta.url).href],
+  const worker = startThread(PROJECT_ROOT, "server/portal-thread.ts", {
     workerData: { dir: input.dir, publicPort: input.publicPort } satisfies PortalThreadData,
   });
   let stopping = false;

@@ -7,11 +7,13 @@ describe("the server command", () => {
   it("is the one npm start runs", () => {
     const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(scripts.start).toBe(`NODE_ENV=production node ${SERVER_NODE_ARGS.join(" ")}`);
+    expect(scripts.prestart).toBe("npm run --silent build:server");
   });
 
   it("is the one npm run start:gateway runs, with the gateway-only entry", () => {
     const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(scripts["start:gateway"]).toBe(`NODE_ENV=production node ${GATEWAY_NODE_ARGS.join(" ")}`);
+    expect(scripts["prestart:gateway"]).toBe("npm run --silent build:server");
   });
 
   it("is the one npm run dev runs, next dev", () => {

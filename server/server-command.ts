@@ -1,16 +1,18 @@
 /**
  * How `npm start` runs the production server, for the benchmark and the tests
  * to start it the same way; package.json's scripts spell out the same
- * arguments (a unit test keeps them in step).
+ * arguments (a unit test keeps them in step). The server runs compiled, from
+ * dist/ (`scripts/build-server.mjs`, decision 013); the preload picks the
+ * better-sqlite3 build this Node can load, in every thread.
  *
  * A larger young generation (32 MiB semi-spaces, from V8's default of 16 at
  * most) halves how often a busy gateway stops for a scavenge; measured here,
  * the authenticated read served 4% more requests per second.
  */
-export const SERVER_NODE_ARGS = ["--max-semi-space-size=32", "--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", "server.ts"] as const;
+export const SERVER_NODE_ARGS = ["--max-semi-space-size=32", "--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
 
 /** How `npm run start:gateway` runs the gateway-only process: the same arguments, its own entry. */
-export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "gateway-server.ts"] as const;
+export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "dist/gateway-server.js"] as const;
 
 /**
  * How `npm run dev` runs `next dev`: through node, so that its server process,

@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DIALECTS, PROJECT_ROOT, schemaFor } from "./schema";
+import { PROJECT_ROOT } from "../runtime/project-root";
+import { DIALECTS, schemaFor } from "./schema";
 
 /** Generates one Prisma client per dialect from the single SQLite-flavoured schema. */
 export function generateClients(): void {
@@ -17,7 +18,7 @@ export function generateClients(): void {
       stdio: ["ignore", "ignore", "inherit"],
       env: {
         ...process.env,
-        PRISMA_SCHEMA_ENGINE_BINARY: join(import.meta.dirname, "no-schema-engine.sh"),
+        PRISMA_SCHEMA_ENGINE_BINARY: join(PROJECT_ROOT, "lib", "database", "no-schema-engine.sh"),
         PRISMA_HIDE_UPDATE_MESSAGE: "1",
         CHECKPOINT_DISABLE: "1",
       },

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PROJECT_ROOT } from "../runtime/project-root";
 
 export const DIALECTS = ["sqlite", "postgresql"] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
-export const PROJECT_ROOT = join(import.meta.dirname, "..", "..");
 export const SCHEMA_PATH = join(PROJECT_ROOT, "prisma", "schema.prisma");
 export const MIGRATIONS_ROOT = join(PROJECT_ROOT, "prisma", "migrations");
 

@@ -1,11 +1,12 @@
 import "server-only";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import { writeAccessLines } from "./access-lines";
 import type { RequestLogEntry } from "./request-log-entry";
+import { inServerBuild } from "../runtime/server-build";
+import { startThread } from "../runtime/threads";
 import { createRequestLogInsert } from "./request-log-insert";
 
 export type { RequestLogEntry } from "./request-log-entry";
@@ -13,11 +14,12 @@ export type { RequestLogEntry } from "./request-log-entry";
 export type RequestRecorder = { record(entry: RequestLogEntry): void; flush(): Promise<void> };
 
 const MAX_BUFFERED = 20_000;
+const WORKER_SOURCE = "lib/gateway/request-log-worker.ts";
 
 type Writer = (batch: RequestLogEntry[]) => Promise<void>;
 
 /**
- * Under `npm start` (tsx, run from the project folder), a worker thread writes
+ * Under `npm start` (run from the project folder), a worker thread writes
  * the batches; where the worker's source is not there, or it fails, batches
  * are written in this thread. A write resolves once the worker has answered
  * for its batch, and the worker keeps the process alive while it has any.
@@ -29,11 +31,10 @@ function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writ
     insert ??= createRequestLogInsert(databaseUrl);
     return insert(batch);
   };
-  // Resolved at run time from the working directory so that Next's bundler does not try to bundle the worker.
-  const source = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "gateway", "request-log-worker.ts");
-  if (!existsSync(/*turbopackIgnore: true*/ source)) return inProcess;
-  const entry = join(/*turbopackIgnore: true*/ process.cwd(), "lib", "runtime", "typescript-worker.mjs");
-  let worker: Worker | undefined = new Worker(/*turbopackIgnore: true*/ entry, { argv: [pathToFileURL(source).href], workerData: { databaseUrl } });
+  // Found from the working directory, not this module, so that Next's bundler does not try to bundle the worker.
+  const root = process.cwd();
+  if (!inServerBuild && !existsSync(/*turbopackIgnore: true*/ join(root, WORKER_SOURCE))) return inProcess;
+  let worker: Worker | undefined = startThread(root, WORKER_SOURCE, { workerData: { databaseUrl } });
   worker.unref();
   // The worker answers each batch in the order it was sent.
   const answered: (() => void)[] = [];
