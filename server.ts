@@ -13,7 +13,7 @@ import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/credentials/secret-expiry";
-import { PROJECT_ROOT } from "./lib/runtime/project-root";
+import { projectRoot } from "./lib/runtime/project-root";
 import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, type SeedReport } from "./prisma/seed";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
@@ -24,9 +24,10 @@ import { checkRedis, startupBanner, startupFailure } from "./server/start-up";
 
 function ensureBuild(): void {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
-  if (existsSync(join(PROJECT_ROOT, distDir, "BUILD_ID"))) return;
+  const root = projectRoot();
+  if (existsSync(join(root, distDir, "BUILD_ID"))) return;
   log.info("no Next build found; building once (npm run build)");
-  execFileSync(join(PROJECT_ROOT, "node_modules", ".bin", "next"), ["build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  execFileSync(join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: "inherit" });
 }
 
 function servePortal(portal: Portal) {
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   await checkRedis(config().redisUrl);
   seedReport = await prepareDatabase();
   ensureBuild();
-  const portal = await startPortal({ dir: PROJECT_ROOT, publicPort: port, log });
+  const portal = await startPortal({ dir: projectRoot(), publicPort: port, log });
   const server = createGatehouseServer({ publicUrl, other: servePortal(portal) });
   await listen(server, port);
   console.log(startupBanner(config(), "portal and gateway"));

@@ -7,7 +7,6 @@ import { config } from "../lib/config";
 import { requestClientAddress } from "../lib/http/client-address";
 import { nodeHeaders, writePlainResponse } from "../lib/http/node-message";
 import { problem, problemPlainResponse } from "../lib/http/problem";
-import { PROJECT_ROOT } from "../lib/runtime/project-root";
 import { startThread } from "../lib/runtime/threads";
 import type { PortalThreadData, PortalThreadMessage } from "./portal-thread";
 
@@ -75,7 +74,7 @@ function forwarder(address: AddressInfo, log: Logger) {
  */
 export function startPortal(input: { dir: string; publicPort: number; log: Logger }): Promise<Portal> {
   const { log } = input;
-  const worker = startThread(PROJECT_ROOT, "server/portal-thread.ts", {
+  const worker = startThread("server/portal-thread.ts", {
     workerData: { dir: input.dir, publicPort: input.publicPort } satisfies PortalThreadData,
   });
   let stopping = false;

@@ -5,11 +5,11 @@
  * dist/ (`scripts/build-server.mjs`, decision 013); the preload picks the
  * better-sqlite3 build this Node can load, in every thread.
  *
- * A larger young generation (32 MiB semi-spaces, from V8's default of 16 at
- * most) halves how often a busy gateway stops for a scavenge; measured here,
- * the authenticated read served 4% more requests per second.
+ * V8's default young generation is kept: 32 MiB semi-spaces (from 16) held
+ * 50-60 MB more under the benchmark's mix and served no more requests
+ * (decision 007, "Third round").
  */
-export const SERVER_NODE_ARGS = ["--max-semi-space-size=32", "--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
+export const SERVER_NODE_ARGS = ["--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
 
 /** How `npm run start:gateway` runs the gateway-only process: the same arguments, its own entry. */
 export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "dist/gateway-server.js"] as const;

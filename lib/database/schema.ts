@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROJECT_ROOT } from "../runtime/project-root";
+import { projectRoot } from "../runtime/project-root";
 
 export const DIALECTS = ["sqlite", "postgresql"] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
-export const SCHEMA_PATH = join(PROJECT_ROOT, "prisma", "schema.prisma");
-export const MIGRATIONS_ROOT = join(PROJECT_ROOT, "prisma", "migrations");
+export const SCHEMA_PATH = join(projectRoot(), "prisma", "schema.prisma");
+export const MIGRATIONS_ROOT = join(projectRoot(), "prisma", "migrations");
 
 export function dialectOf(databaseUrl: string): Dialect {
   return databaseUrl.startsWith("file:") ? "sqlite" : "postgresql";

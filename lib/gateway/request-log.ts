@@ -1,6 +1,4 @@
 import "server-only";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import { writeAccessLines } from "./access-lines";
@@ -14,14 +12,13 @@ export type { RequestLogEntry } from "./request-log-entry";
 export type RequestRecorder = { record(entry: RequestLogEntry): void; flush(): Promise<void> };
 
 const MAX_BUFFERED = 20_000;
-const WORKER_SOURCE = "lib/gateway/request-log-worker.ts";
 
 type Writer = (batch: RequestLogEntry[]) => Promise<void>;
 
 /**
- * Under `npm start` (run from the project folder), a worker thread writes
- * the batches; where the worker's source is not there, or it fails, batches
- * are written in this thread. A write resolves once the worker has answered
+ * In the compiled server (`npm start`, `npm run start:gateway`) a worker thread
+ * writes the batches; from source (`next dev`, a gateway built inside a test), or
+ * where the worker fails, batches are written in this thread. A write resolves once the worker has answered
  * for its batch, and the worker keeps the process alive while it has any.
  */
 function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writer {
@@ -31,10 +28,8 @@ function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writ
     insert ??= createRequestLogInsert(databaseUrl);
     return insert(batch);
   };
-  // Found from the working directory, not this module, so that Next's bundler does not try to bundle the worker.
-  const root = process.cwd();
-  if (!inServerBuild && !existsSync(/*turbopackIgnore: true*/ join(root, WORKER_SOURCE))) return inProcess;
-  let worker: Worker | undefined = startThread(root, WORKER_SOURCE, { workerData: { databaseUrl } });
+  if (!inServerBuild) return inProcess;
+  let worker: Worker | undefined = startThread("lib/gateway/request-log-worker.ts", { workerData: { databaseUrl } });
   worker.unref();
   // The worker answers each batch in the order it was sent.
   const answered: (() => void)[] = [];

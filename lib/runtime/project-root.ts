@@ -8,5 +8,14 @@ function folderWithPackageJson(from: string): string {
   }
 }
 
-/** Gatehouse's folder, the same whether this module runs from lib/runtime/ or bundled into dist/. */
-export const PROJECT_ROOT = folderWithPackageJson(import.meta.dirname);
+let found: string | undefined;
+
+/**
+ * Gatehouse's folder, the same whether this module runs from lib/runtime/ or bundled
+ * into dist/. Found on first use: under Next's bundler this module's folder is not a
+ * real one, and nothing there asks.
+ */
+export function projectRoot(): string {
+  found ??= folderWithPackageJson(import.meta.dirname);
+  return found;
+}

@@ -13,7 +13,7 @@ import { freePort } from "../support/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const run = promisify(execFile);
-/** The start script's arguments with absolute paths, since the process runs in the folder of the `.env`. */
+/** The db and admin scripts' arguments with absolute paths, since they run in the folder of the `.env`. */
 const NODE_IMPORTS = ["--import", pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, "--import", pathToFileURL(join(ROOT, "lib/runtime/server-only-hook.mjs")).href];
 /** Nothing Gatehouse reads: only what a shell has, and what `npm start` sets. */
 const BARE_ENV = { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "" };
@@ -44,7 +44,8 @@ beforeAll(async () => {
   port = await freePort();
   folder = mkdtempSync(join(tmpdir(), "gatehouse-dotenv-"));
   writeFileSync(join(folder, ".env"), `DATABASE_URL=${database.url}\nPORT=${port}\n`);
-  server = spawn(process.execPath, ["--max-semi-space-size=32", ...NODE_IMPORTS, join(ROOT, "server.ts")], {
+  // `npm start`'s command with absolute paths.
+  server = spawn(process.execPath, ["--import", pathToFileURL(join(ROOT, "lib/runtime/better-sqlite3-hook.mjs")).href, join(ROOT, "dist/server.js")], {
     cwd: folder,
     env: { ...BARE_ENV, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
