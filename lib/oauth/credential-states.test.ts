@@ -36,6 +36,22 @@ describe("credential states", () => {
     await expect.poll(async () => (await states.get(clientId))?.active).toBe(false);
   });
 
+  it("reloads the states that fall due together with one query", async () => {
+    const clientIds = [await newClient(), await newClient(), await newClient()];
+    let queries = 0;
+    const credential = new Proxy(fixture.db.credential, {
+      get: (model, method) => (method === "findMany" ? (...args: Parameters<typeof model.findMany>) => (queries++, model.findMany(...args)) : Reflect.get(model, method)),
+    });
+    const db = new Proxy(fixture.db, { get: (client, key) => (key === "credential" ? credential : Reflect.get(client, key)) });
+    const states = createCredentialStates({ db, maxAgeMs: 60_000, refreshAfterMs: 0, batchMs: 50 });
+    for (const clientId of clientIds) expect((await states.get(clientId))?.active).toBe(true);
+    expect(queries).toBe(3);
+    for (const clientId of clientIds) await revoke(clientId);
+    for (const clientId of clientIds) expect((await states.get(clientId))?.active).toBe(true);
+    await expect.poll(async () => Promise.all(clientIds.map(async (clientId) => (await states.get(clientId))?.active))).toEqual([false, false, false]);
+    expect(queries).toBe(4);
+  });
+
   it("waits for the database once what it keeps is older than maxAgeMs", async () => {
     const clientId = await newClient();
     const states = createCredentialStates({ db: fixture.db, maxAgeMs: 0 });
