@@ -5,11 +5,13 @@
  * dist/ (`scripts/build-server.mjs`, decision 013); the preload picks the
  * better-sqlite3 build this Node can load, in every thread.
  *
- * V8's default young generation is kept: 32 MiB semi-spaces (from 16) held
- * 50-60 MB more under the benchmark's mix and served no more requests
- * (decision 007, "Third round").
+ * `--liftoff-only` keeps V8 from compiling Prisma's WebAssembly query compiler a
+ * second time with its optimizing compiler: 40-45 MB less RSS under the
+ * benchmark's mix, with queries as fast (the compiler is a small part of a
+ * Prisma query). V8's default young generation is kept: 32 MiB semi-spaces
+ * held 50-60 MB more and served no more requests (decision 007, "Third round").
  */
-export const SERVER_NODE_ARGS = ["--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
+export const SERVER_NODE_ARGS = ["--liftoff-only", "--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
 
 /** How `npm run start:gateway` runs the gateway-only process: the same arguments, its own entry. */
 export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "dist/gateway-server.js"] as const;

@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SERVER_NODE_ARGS } from "../../server/server-command";
 import { createPostgresDatabase, POSTGRES_SERVER_URL, type TestDatabase } from "../support/databases";
 import { freePort } from "../support/server";
 
@@ -15,6 +16,8 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const run = promisify(execFile);
 /** The db and admin scripts' arguments with absolute paths, since they run in the folder of the `.env`. */
 const NODE_IMPORTS = ["--import", pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, "--import", pathToFileURL(join(ROOT, "lib/runtime/server-only-hook.mjs")).href];
+/** `npm start`'s command with its paths made absolute. */
+const SERVER_ARGS = SERVER_NODE_ARGS.map((arg) => (arg.startsWith("-") ? arg : join(ROOT, arg)));
 /** Nothing Gatehouse reads: only what a shell has, and what `npm start` sets. */
 const BARE_ENV = { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "" };
 
@@ -44,8 +47,7 @@ beforeAll(async () => {
   port = await freePort();
   folder = mkdtempSync(join(tmpdir(), "gatehouse-dotenv-"));
   writeFileSync(join(folder, ".env"), `DATABASE_URL=${database.url}\nPORT=${port}\n`);
-  // `npm start`'s command with absolute paths.
-  server = spawn(process.execPath, ["--import", pathToFileURL(join(ROOT, "lib/runtime/better-sqlite3-hook.mjs")).href, join(ROOT, "dist/server.js")], {
+  server = spawn(process.execPath, SERVER_ARGS, {
     cwd: folder,
     env: { ...BARE_ENV, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
