@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { build } from "esbuild";
+import * as esbuild from "esbuild";
 
 const ROOT = join(import.meta.dirname, "..");
 const OUT_DIR = join(ROOT, "dist");
@@ -52,9 +52,8 @@ const serverOnlyCompiledAway = {
   },
 };
 
-export async function buildServer() {
-  if (isCurrent()) return false;
-  const result = await build({
+async function build() {
+  const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,
     outdir: OUT_DIR,
@@ -73,10 +72,10 @@ export async function buildServer() {
   for (const file of result.outputFiles) writeWhole(file.path, file.contents);
   const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.includes(":")), ...ALWAYS_READ];
   writeWhole(MANIFEST, JSON.stringify({ inputs, fingerprint: fingerprint(inputs) }));
-  return true;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (!isCurrent()) {
   const started = performance.now();
-  if (await buildServer()) console.log(`Built the server in dist/ (${Math.round(performance.now() - started)} ms).`);
+  await build();
+  console.log(`Built the server in dist/ (${Math.round(performance.now() - started)} ms).`);
 }

@@ -1,10 +1,10 @@
 import "server-only";
 import type { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import { writeAccessLines } from "./access-lines";
-import type { RequestLogEntry } from "./request-log-entry";
 import { inServerBuild } from "../runtime/server-build";
 import { startThread } from "../runtime/threads";
+import { writeAccessLines } from "./access-lines";
+import type { RequestLogEntry } from "./request-log-entry";
 import { createRequestLogInsert } from "./request-log-insert";
 
 export type { RequestLogEntry } from "./request-log-entry";
@@ -18,8 +18,9 @@ type Writer = (batch: RequestLogEntry[]) => Promise<void>;
 /**
  * In the compiled server (`npm start`, `npm run start:gateway`) a worker thread
  * writes the batches; from source (`next dev`, a gateway built inside a test), or
- * where the worker fails, batches are written in this thread. A write resolves once the worker has answered
- * for its batch, and the worker keeps the process alive while it has any.
+ * where the worker fails, they are written in this thread. A write resolves once
+ * the worker has answered for its batch, and the worker keeps the process alive
+ * while it has any.
  */
 function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writer {
   let insert: ReturnType<typeof createRequestLogInsert> | undefined;

@@ -40,7 +40,13 @@ describe("credential states", () => {
     const clientIds = [await newClient(), await newClient(), await newClient()];
     let queries = 0;
     const credential = new Proxy(fixture.db.credential, {
-      get: (model, method) => (method === "findMany" ? (...args: Parameters<typeof model.findMany>) => (queries++, model.findMany(...args)) : Reflect.get(model, method)),
+      get(model, method) {
+        if (method !== "findMany") return Reflect.get(model, method);
+        return (...args: Parameters<typeof model.findMany>) => {
+          queries += 1;
+          return model.findMany(...args);
+        };
+      },
     });
     const db = new Proxy(fixture.db, { get: (client, key) => (key === "credential" ? credential : Reflect.get(client, key)) });
     const states = createCredentialStates({ db, maxAgeMs: 60_000, refreshAfterMs: 0, batchMs: 50 });
