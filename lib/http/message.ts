@@ -16,6 +16,8 @@ export type IncomingRequest = {
   readonly headers: HeaderReader;
   /** null when the request carries no body */
   readonly body: ReadableStream<Uint8Array> | null;
+  /** the body as Node delivers it, for a reader that wants all of it without the cost of a web stream; a Fetch `Request` has none */
+  bodyChunks?(): AsyncIterable<Uint8Array> | null;
   /** the socket's peer; absent behind Next, which reports it in X-Forwarded-For */
   readonly remoteAddress?: string;
 };

@@ -41,10 +41,14 @@ class NodeRequest implements IncomingRequest {
     this.remoteAddress = req.socket.remoteAddress;
   }
 
-  /** Only a caller that reads the body pays for the stream. */
+  /** Only a caller that streams the body (the proxy) pays for the web stream. */
   get body(): ReadableStream<Uint8Array> | null {
     this.#body ??= carriesBody(this.req) ? (Readable.toWeb(this.req) as ReadableStream<Uint8Array>) : null;
     return this.#body;
+  }
+
+  bodyChunks(): AsyncIterable<Uint8Array> | null {
+    return carriesBody(this.req) ? this.req : null;
   }
 }
 

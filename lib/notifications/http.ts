@@ -1,5 +1,6 @@
 import type { IncomingRequest, PlainResponse } from "../http/message";
 import { problem, ProblemError, validationProblem } from "../http/problem";
+import { readBody } from "../http/read-body";
 
 /** PUT bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -13,20 +14,6 @@ function isJsonMediaType(contentType: string | null): boolean {
   return mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
-async function readLimited(request: IncomingRequest): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw payloadTooLarge();
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw payloadTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** A JSON object from the request body: 415 for other media types, 413 when too large, 400 when malformed. */
 export async function readJsonObject(request: IncomingRequest): Promise<Record<string, unknown>> {
   if (!isJsonMediaType(request.headers.get("content-type"))) {
@@ -35,10 +22,11 @@ export async function readJsonObject(request: IncomingRequest): Promise<Record<s
       headers: { accept: "application/json" },
     });
   }
-  const bytes = await readLimited(request);
+  const read = await readBody(request, MAX_BODY_BYTES);
+  if (!read.ok) throw read.reason === "too-large" ? payloadTooLarge() : problem("malformed-request", { detail: "The request body did not arrive whole." });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(read.bytes));
   } catch {
     throw validationProblem([{ in: "body", field: "", message: "is not valid JSON" }]);
   }

@@ -1,4 +1,5 @@
 import type { IncomingRequest } from "../http/message";
+import { readBody } from "../http/read-body";
 import { OAuthError } from "./oauth-error";
 
 /** RFC 6749 requests are small; anything larger is refused before it is read. */
@@ -8,25 +9,11 @@ function tooLarge(): OAuthError {
   return new OAuthError(413, "invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 }
 
-async function readLimited(request: IncomingRequest): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
+async function readText(request: IncomingRequest): Promise<string> {
+  const read = await readBody(request, MAX_BODY_BYTES);
+  if (!read.ok) throw read.reason === "too-large" ? tooLarge() : new OAuthError(400, "invalid_request", "The request body did not arrive whole.");
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
   } catch {
     throw new OAuthError(400, "invalid_request", "The request body is not valid UTF-8.");
   }
@@ -65,6 +52,6 @@ export async function readOAuthFields(request: IncomingRequest): Promise<Record<
   if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "application/json") {
     throw new OAuthError(400, "invalid_request", "Send the parameters as application/x-www-form-urlencoded (or application/json).");
   }
-  const text = await readLimited(request);
+  const text = await readText(request);
   return mediaType === "application/json" ? parseJson(text) : parseForm(text);
 }

@@ -77,8 +77,14 @@ describe("requests Node's HTTP parser refuses", () => {
   });
 
   it("answers oversized chunk extensions with a 413 problem", async () => {
-    const head = "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n";
-    expectProblem(await rawExchange(server.port, [head, `1;${"x".repeat(20 * 1024)}\r\na\r\n0\r\n\r\n`]), 413, "payload-too-large");
+    // A valid media type, so that the token endpoint waits for the body instead of answering first.
+    const head = "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const answer = await rawExchange(server.port, [head, `1;${"x".repeat(20 * 1024)}\r\na\r\n0\r\n\r\n`]);
+    expectProblem(answer, 413, "payload-too-large");
+    // The token endpoint, left with half a body, records the client's error, not a server failure.
+    const lines = (await server.settledOutput()).split("\n").filter((line) => line.includes('"route":"/oauth2/token"'));
+    expect(lines.at(-1)).toContain('"status":400');
+    expect(await server.settledOutput()).not.toContain("gateway request failed");
   });
 });
 
