@@ -13,7 +13,7 @@ const ROOT = join(import.meta.dirname, "..");
 const OUT_DIR = join(ROOT, "dist");
 const MANIFEST = join(OUT_DIR, "inputs.json");
 const ENTRIES = ["server.ts", "gateway-server.ts", "server/portal-thread.ts", "lib/gateway/request-log-worker.ts"];
-/** Besides the sources esbuild reads: this script (its options) and the installed packages. */
+/** Besides the sources esbuild reads: this script (its options), the lockfile (the installed packages) and tsconfig.json (the path aliases). */
 const ALWAYS_READ = ["scripts/build-server.mjs", "package-lock.json", "tsconfig.json"];
 
 function fingerprint(files) {
