@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { CommandFailed, UsageError } from "./args";
+import { CommandFailed, noPositionals, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 
 const list = command({ usage: "api list", summary: "Lists the registered APIs and the environments that serve them." }, async (args) => {
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+  noPositionals(args);
   const { db } = await import("../db");
   const apis = await db().api.findMany({ orderBy: { slug: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
   return {

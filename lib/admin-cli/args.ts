@@ -35,6 +35,11 @@ export function parseArgs(argv: string[]): ParsedArgs {
   return { positionals, flags, json: flags.has("json") };
 }
 
+/** Commands that take flags only refuse a stray word, naming it. */
+export function noPositionals(args: ParsedArgs): void {
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+}
+
 export function requiredFlag(args: ParsedArgs, name: string): string {
   const value = args.flags.get(name);
   if (!value) throw new UsageError(`--${name} is required`);

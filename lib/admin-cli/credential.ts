@@ -1,10 +1,6 @@
-import { type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { noPositionals, requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 import { asUsageError } from "./problem-usage";
-
-function noPositionals(args: ParsedArgs): void {
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
-}
 
 function parseExpiry(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;

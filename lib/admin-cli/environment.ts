@@ -1,9 +1,9 @@
-import { requiredFlag, UsageError } from "./args";
+import { noPositionals, requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 import { asUsageError } from "./problem-usage";
 
 const list = command({ usage: "environment list", summary: "Lists the environments with their gateway settings." }, async (args) => {
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+  noPositionals(args);
   const { db } = await import("../db");
   const environments = await db().environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] });
   return {

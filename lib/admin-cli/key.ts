@@ -1,4 +1,4 @@
-import { type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { noPositionals, type ParsedArgs, requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 
 const ROTATE_HELP = {
@@ -7,7 +7,7 @@ const ROTATE_HELP = {
 };
 
 async function rotate(args: ParsedArgs) {
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+  noPositionals(args);
   const envSlug = requiredFlag(args, "env");
   const [{ db }, { config }, { rotateSigningKey }, { CLI_ACTOR, recordAudit }] = await Promise.all([
     import("../db"),

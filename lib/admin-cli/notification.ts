@@ -1,4 +1,4 @@
-import { type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { noPositionals, type ParsedArgs, requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 
 const MAX_COUNT = 1000;
@@ -17,7 +17,7 @@ const CREATE_HELP = {
 };
 
 async function create(args: ParsedArgs): Promise<{ ids: string[] }> {
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+  noPositionals(args);
   const envSlug = requiredFlag(args, "env");
   const clientId = requiredFlag(args, "client");
   const count = parseCount(args);

@@ -1,4 +1,4 @@
-import { UsageError } from "./args";
+import { noPositionals, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 
 const STATUSES = ["pending", "approved", "rejected"] as const;
@@ -6,7 +6,7 @@ const STATUSES = ["pending", "approved", "rejected"] as const;
 const list = command(
   { usage: "request list [--status pending|approved|rejected]", summary: "Lists access requests, all or of one status, oldest first." },
   async (args) => {
-    if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
+    noPositionals(args);
     const status = args.flags.get("status")?.toLowerCase();
     if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(", ")}`);
     const { db } = await import("../db");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { passwordSchema } from "../password-policy";
-import { requiredFlag, UsageError } from "./args";
+import { noPositionals, requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 
 const userSchema = z.object({
@@ -9,10 +9,6 @@ const userSchema = z.object({
   role: z.enum(["ADMIN", "DEVELOPER"], "must be ADMIN or DEVELOPER"),
   name: z.string().min(1).max(100),
 });
-
-function noPositionals(positionals: string[]): void {
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-}
 
 function checkedPassword(password: string): string {
   const parsed = passwordSchema.safeParse(password);
@@ -26,7 +22,7 @@ const create = command(
     summary: "Creates a portal account that signs in with a password.",
   },
   async (args) => {
-    noPositionals(args.positionals);
+    noPositionals(args);
     const email = requiredFlag(args, "email").toLowerCase();
     const parsed = userSchema.safeParse({
       email,
@@ -57,7 +53,7 @@ const setPassword = command(
     summary: "Sets a user's password; --generate picks a random one and prints it once.",
   },
   async (args) => {
-    noPositionals(args.positionals);
+    noPositionals(args);
     const email = requiredFlag(args, "email").toLowerCase();
     const given = args.flags.get("password");
     const generate = args.flags.has("generate");
@@ -77,7 +73,7 @@ const setPassword = command(
 );
 
 const list = command({ usage: "user list", summary: "Lists the portal's accounts." }, async (args) => {
-  noPositionals(args.positionals);
+  noPositionals(args);
   const { db } = await import("../db");
   const users = await db().user.findMany({ orderBy: { email: "asc" } });
   return {
