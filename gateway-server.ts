@@ -1,16 +1,16 @@
 // Gateway-only entry (`npm run start:gateway`): the data plane without the portal,
 // to scale out behind a load balancer beside one full instance (README, "Scale out
 // the gateway"). Applies migrations and seeds an empty database like `npm start`,
-// then serves /gw/**, RFC 8414's metadata path and /api/health; loads no Next,
-// React or next-auth.
+// in a thread that then ends, then serves /gw/**, RFC 8414's metadata path and
+// /api/health; loads no Next, React, next-auth or Prisma client.
 import "./server/check-config";
 import { config } from "./lib/config";
 import { log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
-import { printSeedReport, type SeedReport } from "./prisma/seed";
+import { printSeedReport, type SeedReport } from "./prisma/seed-report";
 import { serveGatewayOnlyPaths } from "./server/gateway-only-paths";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
-import { prepareDatabase } from "./server/prepare-database";
+import { prepareDatabaseApart } from "./server/prepare-database-apart";
 import { checkRedis, startupBanner, startupFailure } from "./server/start-up";
 
 let seedReport: SeedReport = [];
@@ -18,7 +18,7 @@ let seedReport: SeedReport = [];
 async function main(): Promise<void> {
   const { port, publicUrl } = config();
   await checkRedis(config().redisUrl);
-  seedReport = await prepareDatabase();
+  seedReport = await prepareDatabaseApart();
   const server = createGatehouseServer({ publicUrl, other: serveGatewayOnlyPaths(new URL(publicUrl).origin) });
   await listen(server, port);
   console.log(startupBanner(config(), "gateway only"));

@@ -15,7 +15,7 @@ import { startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/credentials/secret-expiry";
 import { projectRoot } from "./lib/runtime/project-root";
 import { startRequestLogRetention } from "./lib/usage/retention-schedule";
-import { printSeedReport, type SeedReport } from "./prisma/seed";
+import { printSeedReport, type SeedReport } from "./prisma/seed-report";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
 import { type Portal, startPortal } from "./server/portal";
 import { prepareDatabase } from "./server/prepare-database";

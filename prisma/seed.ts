@@ -4,13 +4,13 @@ import { newId } from "../lib/ids";
 import { SYSTEM_ACTOR } from "../lib/audit/write-audit";
 import { createCredential } from "../lib/credentials/credentials";
 import { hashPassword, randomPassword } from "../lib/accounts/passwords";
+import { printSeedReport, type SeedReport } from "./seed-report";
 import { seedNotifications } from "./seed-notifications";
 import { BUILT_IN_APIS, DEMO_ADMIN_EMAIL, DEMO_APPLICATION_NAME, DEMO_CREDENTIAL_ENVIRONMENTS, DEMO_DEVELOPER_EMAIL, ENVIRONMENTS } from "./seed-data";
 
 export type SeedOptions = Pick<Config, "seedDemo" | "seedAdminPassword" | "seedDeveloperPassword">;
 
 /** Lines for the console, and only the console: they hold passwords and secrets. */
-export type SeedReport = string[];
 
 async function seedCatalog(db: Db): Promise<void> {
   for (const [position, env] of ENVIRONMENTS.entries()) {
@@ -82,21 +82,6 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedReport> {
   return report;
 }
 
-export function printSeedReport(report: SeedReport): void {
-  if (report.length === 0) return;
-  console.log(
-    [
-      "",
-      "Gatehouse demo data (shown once; not logged or stored):",
-      ...report,
-      "",
-      "Lost a password? npm run --silent admin -- user set-password --email <email> --generate",
-      "",
-    ].join("\n"),
-  );
-}
-
-/** `npm run db:seed` */
 export async function runSeed(): Promise<void> {
   const { config } = await import("../lib/config");
   const { db } = await import("../lib/db");

@@ -14,7 +14,8 @@ import { getNotification } from "../lib/notifications/get-notification";
 import { listNotifications } from "../lib/notifications/list-notifications";
 import { listNotificationsQuerySchema } from "../lib/notifications/schemas";
 import type { NotificationStore } from "../lib/notifications/store";
-import { createNotificationStore } from "../lib/notifications/store-for-url";
+import { openDriver } from "../lib/driver/connection";
+import { createNotificationStore } from "../lib/notifications/store-for-connection";
 import { createPostgresDatabase, createSqliteDatabase, type TestDatabase } from "../tests/support/databases";
 import { applyMigrations } from "../lib/database/migrations";
 
@@ -62,7 +63,8 @@ async function sqliteDialect(database: TestDatabase): Promise<Dialect> {
   raw.exec("ANALYZE");
   const captured: CapturedQuery[] = [];
   const db = capturing(new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path }), log: [{ emit: "event", level: "query" }] }), captured);
-  const store = createNotificationStore(database.url, (sql, params) => captured.push({ sql, params }));
+  const connection = openDriver(database.url, (sql, params) => captured.push({ sql, params }));
+  const store = createNotificationStore(connection);
   return {
     name: "SQLite",
     db,
@@ -74,7 +76,7 @@ async function sqliteDialect(database: TestDatabase): Promise<Dialect> {
     },
     async close() {
       await db.$disconnect();
-      await store.close();
+      await connection.close();
       raw.close();
     },
   };
@@ -96,7 +98,8 @@ async function postgresDialect(database: TestDatabase): Promise<Dialect> {
   const captured: CapturedQuery[] = [];
   const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: database.url }), log: [{ emit: "event", level: "query" }] });
   const db = capturing(client, captured) as unknown as Db;
-  const store = createNotificationStore(database.url, (sql, params) => captured.push({ sql, params }));
+  const connection = openDriver(database.url, (sql, params) => captured.push({ sql, params }));
+  const store = createNotificationStore(connection);
   return {
     name: "PostgreSQL",
     db,
@@ -108,7 +111,7 @@ async function postgresDialect(database: TestDatabase): Promise<Dialect> {
     },
     async close() {
       await db.$disconnect();
-      await store.close();
+      await connection.close();
       await raw.end();
     },
   };

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { db } from "../lib/db";
+import { dataPlane } from "../lib/data-plane/process";
 import { healthResponse } from "../lib/health";
 import { nodeHeaders, writePlainResponse } from "../lib/http/node-message";
 import { problem, problemPlainResponse } from "../lib/http/problem";
@@ -11,7 +11,7 @@ export function serveGatewayOnlyPaths(publicOrigin: string) {
     const url = new URL(req.url ?? "/", publicOrigin);
     const requestId = requestIdFrom(nodeHeaders(req));
     if (url.pathname === "/api/health" && (req.method === "GET" || req.method === "HEAD")) {
-      void healthResponse(db(), new Request(url, { headers: { "x-request-id": requestId } })).then(async (response) => {
+      void healthResponse(dataPlane().store.ping, new Request(url, { headers: { "x-request-id": requestId } })).then(async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
         res.end(req.method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
       });

@@ -2,7 +2,8 @@ import pg from "pg";
 import { config } from "../lib/config";
 import { db } from "../lib/db";
 import { log } from "../lib/log";
-import { type SeedReport, seed } from "../prisma/seed";
+import { seed } from "../prisma/seed";
+import type { SeedReport } from "../prisma/seed-report";
 import { applyMigrations } from "../lib/database/migrations";
 import { withDatabase } from "./start-up";
 

@@ -9,13 +9,16 @@ const ROTATE_HELP = {
 async function rotate(args: ParsedArgs) {
   noPositionals(args);
   const envSlug = requiredFlag(args, "env");
-  const [{ db }, { config }, { rotateSigningKey }, { CLI_ACTOR, recordAudit }] = await Promise.all([
+  const [{ db }, { config }, { openDriver }, { createDataPlaneStore }, { rotateSigningKey }, { CLI_ACTOR, recordAudit }] = await Promise.all([
     import("../db"),
     import("../config"),
+    import("../driver/connection"),
+    import("../data-plane/store-for-connection"),
     import("../oauth/signing-keys"),
     import("../audit/write-audit"),
   ]);
-  const rotated = await rotateSigningKey({ db: db(), envSlug, authSecret: config().authSecret });
+  const connection = openDriver(config().databaseUrl);
+  const rotated = await rotateSigningKey({ store: createDataPlaneStore(connection), envSlug, authSecret: config().authSecret }).finally(() => connection.close());
   if (!rotated) throw new UsageError(`--env: no environment "${envSlug}"`);
   await recordAudit(db(), CLI_ACTOR, {
     action: "key.rotate",

@@ -2,15 +2,15 @@ import "server-only";
 import type { PortalUser } from "../auth/session";
 import type { Db, DbClient } from "../db";
 import { mintAccessToken } from "../oauth/mint-access-token";
+import type { KeyStore } from "../oauth/signing-keys";
 import { recordAudit } from "../audit/write-audit";
 import { ownCredentialOrThrow } from "./my-credentials";
 import { actorOf } from "../audit/portal-actor";
 
 /** A 15-minute token for the user's own credential, minted from the session: no secret passes through the browser. */
-/** `db` is the root client: the signing keys are cached per client. */
-export async function mintMyTestToken({ db, user, clientId }: { db: Db; user: PortalUser; clientId: string }) {
+export async function mintMyTestToken({ db, keys, user, clientId }: { db: Db; keys: KeyStore; user: PortalUser; clientId: string }) {
   const credential = await ownCredentialOrThrow({ db, user, clientId });
-  const token = await mintAccessToken({ db, envSlug: credential.environment.slug, clientId });
+  const token = await mintAccessToken({ db, keys, envSlug: credential.environment.slug, clientId });
   await recordAudit(db, actorOf(user), {
     action: "credential.test-token",
     targetType: "credential",

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Db } from "../db";
-import type { ApiKind, CredentialType } from "../db";
+import type { DataPlaneStore } from "../data-plane/store";
+import type { ApiKind, CredentialType } from "../generated/prisma/sqlite/enums";
 
 export type GatewayEnvironment = {
   id: string;
@@ -46,27 +46,24 @@ type Snapshot = {
  * runs; only the first load is waited for. 4 s plus a reload keeps a change,
  * such as an environment's rate limit, within the 5 s every instance promises.
  */
-export function createGatewayDirectory(db: Db, maxAgeMs = 4_000): GatewayDirectory {
+export function createGatewayDirectory(store: Pick<DataPlaneStore, "directory">, maxAgeMs = 4_000): GatewayDirectory {
   let latest: Snapshot | undefined;
   let loading: Promise<Snapshot> | undefined;
 
   async function load(): Promise<Snapshot> {
-    const [environments, availability] = await Promise.all([
-      db.environment.findMany({ orderBy: { position: "asc" } }),
-      db.apiEnvironment.findMany({
-        include: { api: { select: { slug: true, kind: true, isPublic: true, scopes: { select: { name: true } } } } },
-      }),
-    ]);
+    const { environments, availability, scopes } = await store.directory();
+    const scopesByApi = new Map<string, string[]>();
+    for (const scope of scopes) scopesByApi.set(scope.apiId, [...(scopesByApi.get(scope.apiId) ?? []), scope.name]);
     const apis = new Map<string, GatewayApi>();
     const apisByEnvironment = new Map<string, GatewayApi[]>();
     for (const row of availability) {
       const api = {
         id: row.apiId,
-        slug: row.api.slug,
-        kind: row.api.kind,
-        isPublic: row.api.isPublic,
+        slug: row.slug,
+        kind: row.kind,
+        isPublic: row.isPublic,
         upstreamUrl: row.upstreamUrl,
-        scopes: row.api.scopes.map((scope) => scope.name),
+        scopes: scopesByApi.get(row.apiId) ?? [],
       };
       apis.set(`${row.environmentId}/${api.slug}`, api);
       apisByEnvironment.set(row.environmentId, [...(apisByEnvironment.get(row.environmentId) ?? []), api]);

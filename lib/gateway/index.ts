@@ -1,17 +1,16 @@
 import "server-only";
 import { config } from "../config";
-import { db } from "../db";
+import { dataPlane } from "../data-plane/process";
 import { requestClientAddress } from "../http/client-address";
 import { type IncomingRequest, toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
 import { createNotificationRoutes } from "../notifications/operations";
-import { createNotificationStore } from "../notifications/store-for-url";
+import { createNotificationStore } from "../notifications/store-for-connection";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
 import { hashClientSecret } from "../oauth/client-secrets";
 import { createCredentialStates } from "../oauth/credential-states";
 import { createRevocationList } from "../oauth/revoked-tokens";
-import { createKeyStore } from "../oauth/signing-keys";
 import { createTokenService } from "../oauth/token-service";
 import { createTokenVerifier } from "../oauth/token-verifier";
 import { createLastUsedMarks } from "../oauth/last-used-marks";
@@ -46,15 +45,14 @@ type ProcessGateway = {
 
 function buildGateway(): ProcessGateway {
   const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies } = config();
-  const database = db();
+  const { connection, store, keys } = dataPlane();
   const metrics = processMetrics().gateway;
-  const directory = createGatewayDirectory(database);
-  const keys = createKeyStore({ db: database, authSecret });
-  const states = createCredentialStates({ db: database });
-  const revocations = createRevocationList({ db: database });
+  const directory = createGatewayDirectory(store);
+  const states = createCredentialStates({ store });
+  const revocations = createRevocationList({ store });
   const { rateLimiter, failures } = sharedState();
   const environmentSlugOf = async (id: string) => (await directory.environmentById(id))?.slug;
-  const lastUsed = createLastUsedMarks({ db: database, log });
+  const lastUsed = createLastUsedMarks({ store, log });
   const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf, onLookup: (hit) => metrics.cacheLookup("verified-tokens", hit) });
   const addressOf = (request: IncomingRequest) => requestClientAddress(request, trustedProxies);
   const tokenService = createTokenService({
@@ -79,7 +77,7 @@ function buildGateway(): ProcessGateway {
     rateLimiter,
     recorder,
     metrics,
-    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(databaseUrl) }) },
+    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection) }) },
     upstreamTimeoutMs,
     addressOf,
   });

@@ -27,11 +27,7 @@ export type NotificationStore = {
   findPage(owner: NotificationOwner, filter: NotificationFilter): Promise<StoredNotification[]>;
   /** Applies `change` when the row still has `version`, bumping it; false when it had changed meanwhile. */
   setStatus(owner: NotificationOwner, id: string, version: number, change: StatusChange): Promise<boolean>;
-  close(): Promise<void>;
 };
-
-/** Reports each statement and its parameters, for scripts that explain the plans. */
-export type QueryListener = (sql: string, params: unknown[]) => void;
 
 /** The columns of a StoredNotification, in this order, with times formatted by the dialect's `isoTime`. */
 export function notificationColumns(isoTime: (column: string) => string): string {

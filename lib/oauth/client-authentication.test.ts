@@ -33,7 +33,7 @@ afterAll(async () => {
 /** The real authenticator over the real credential store, with each unit of work counted. */
 function countingAuthenticator() {
   const work = { hashes: 0, stateReads: 0, refreshes: 0 };
-  const states = createCredentialStates({ db: fixture.db });
+  const states = createCredentialStates({ store: fixture.store });
   const counted: CredentialStates = {
     get: (id) => (work.stateReads++, states.get(id)),
     refresh: (id) => (work.refreshes++, states.refresh(id)),

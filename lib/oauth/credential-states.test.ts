@@ -3,6 +3,7 @@ import { seed } from "../../prisma/seed";
 import { migratedDatabase } from "../../tests/support/db";
 import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication } from "../credentials/credentials";
+import type { DataPlaneStore } from "../data-plane/store";
 import { createCredentialStates } from "./credential-states";
 
 let fixture: Awaited<ReturnType<typeof migratedDatabase>>;
@@ -29,7 +30,7 @@ async function revoke(clientId: string): Promise<void> {
 describe("credential states", () => {
   it("answers from what it keeps while a reload runs beside the call, then from the reload", async () => {
     const clientId = await newClient();
-    const states = createCredentialStates({ db: fixture.db, maxAgeMs: 60_000, refreshAfterMs: 0 });
+    const states = createCredentialStates({ store: fixture.store, maxAgeMs: 60_000, refreshAfterMs: 0 });
     expect((await states.get(clientId))?.active).toBe(true);
     await revoke(clientId);
     expect((await states.get(clientId))?.active).toBe(true);
@@ -39,17 +40,13 @@ describe("credential states", () => {
   it("reloads the states that fall due together with one query", async () => {
     const clientIds = [await newClient(), await newClient(), await newClient()];
     let queries = 0;
-    const credential = new Proxy(fixture.db.credential, {
-      get(model, method) {
-        if (method !== "findMany") return Reflect.get(model, method);
-        return (...args: Parameters<typeof model.findMany>) => {
-          queries += 1;
-          return model.findMany(...args);
-        };
+    const store: Pick<DataPlaneStore, "credentials"> = {
+      credentials(...args) {
+        queries += 1;
+        return fixture.store.credentials(...args);
       },
-    });
-    const db = new Proxy(fixture.db, { get: (client, key) => (key === "credential" ? credential : Reflect.get(client, key)) });
-    const states = createCredentialStates({ db, maxAgeMs: 60_000, refreshAfterMs: 0, batchMs: 50 });
+    };
+    const states = createCredentialStates({ store, maxAgeMs: 60_000, refreshAfterMs: 0, batchMs: 50 });
     for (const clientId of clientIds) expect((await states.get(clientId))?.active).toBe(true);
     expect(queries).toBe(3);
     for (const clientId of clientIds) await revoke(clientId);
@@ -60,7 +57,7 @@ describe("credential states", () => {
 
   it("waits for the database once what it keeps is older than maxAgeMs", async () => {
     const clientId = await newClient();
-    const states = createCredentialStates({ db: fixture.db, maxAgeMs: 0 });
+    const states = createCredentialStates({ store: fixture.store, maxAgeMs: 0 });
     expect((await states.get(clientId))?.active).toBe(true);
     await revoke(clientId);
     expect((await states.get(clientId))?.active).toBe(false);

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "../db";
+import type { DataPlaneStore } from "../data-plane/store";
 import { credentialOverride } from "../rate-limits/rate-limit-policy";
 
 export type CredentialState = {
@@ -30,11 +30,11 @@ export type CredentialStates = {
  * the database; only state older than `maxAgeMs` is waited for. Reloads that
  * fall due within `batchMs` of each other are one query: with every client
  * busy, one query per client per `refreshAfterMs` took a tenth of the
- * gateway's CPU in Prisma (decision 007, "Third round"). Unknown ids are
+ * gateway's CPU (decision 007, "Third round"). Unknown ids are
  * remembered too, in a bounded map.
  */
-export function createCredentialStates(input: { db: Db; maxAgeMs?: number; refreshAfterMs?: number; batchMs?: number; maxEntries?: number }): CredentialStates {
-  const { db } = input;
+export function createCredentialStates(input: { store: Pick<DataPlaneStore, "credentials">; maxAgeMs?: number; refreshAfterMs?: number; batchMs?: number; maxEntries?: number }): CredentialStates {
+  const { store } = input;
   const maxAgeMs = input.maxAgeMs ?? 4_000;
   const refreshAfterMs = input.refreshAfterMs ?? maxAgeMs / 2;
   const batchMs = input.batchMs ?? 100;
@@ -43,14 +43,7 @@ export function createCredentialStates(input: { db: Db; maxAgeMs?: number; refre
 
   /** The states of `clientIds` that exist, by client id. */
   async function loadMany(clientIds: readonly string[]): Promise<Map<string, CredentialState>> {
-    const now = new Date();
-    const rows = await db.credential.findMany({
-      where: { clientId: { in: [...clientIds] } },
-      include: {
-        grants: { select: { apiId: true, scopes: true } },
-        secrets: { where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }, select: { id: true, hash: true, expiresAt: true } },
-      },
-    });
+    const rows = await store.credentials(clientIds, new Date());
     const states = new Map<string, CredentialState>();
     for (const row of rows) {
       states.set(row.clientId, {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Logger } from "pino";
-import type { Db } from "../db";
+import type { DataPlaneStore } from "../data-plane/store";
 
 export type LastUsedMarks = {
   mark(credentialId: string, secretId?: string): void;
@@ -9,8 +9,8 @@ export type LastUsedMarks = {
 };
 
 /** `lastUsedAt` of credentials and secrets, written every `flushMs` rather than on every request. */
-export function createLastUsedMarks(input: { db: Db; log: Logger; flushMs?: number }): LastUsedMarks {
-  const { db, log } = input;
+export function createLastUsedMarks(input: { store: Pick<DataPlaneStore, "markUsed">; log: Logger; flushMs?: number }): LastUsedMarks {
+  const { store, log } = input;
   const credentials = new Set<string>();
   const secrets = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -18,13 +18,11 @@ export function createLastUsedMarks(input: { db: Db; log: Logger; flushMs?: numb
   async function flush(): Promise<void> {
     clearTimeout(timer);
     timer = undefined;
-    const now = new Date();
     const credentialIds = [...credentials];
     const secretIds = [...secrets];
     credentials.clear();
     secrets.clear();
-    if (credentialIds.length > 0) await db.credential.updateMany({ where: { id: { in: credentialIds } }, data: { lastUsedAt: now } });
-    if (secretIds.length > 0) await db.credentialSecret.updateMany({ where: { id: { in: secretIds } }, data: { lastUsedAt: now } });
+    await store.markUsed({ credentialIds, secretIds, now: new Date() });
   }
 
   return {

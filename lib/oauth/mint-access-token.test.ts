@@ -6,11 +6,13 @@ import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication, revokeCredential } from "../credentials/credentials";
 import { verifyAccessToken } from "./access-tokens";
 import { mintAccessToken } from "./mint-access-token";
-import { createKeyStore } from "./signing-keys";
+import { createKeyStore, type KeyStore } from "./signing-keys";
 
 let fixture: Awaited<ReturnType<typeof migratedDatabase>>;
 let clientId: string;
 let environmentId: string;
+let signingKeys: KeyStore | undefined;
+const keys = () => (signingKeys ??= createKeyStore({ store: fixture.store, authSecret: config().authSecret }));
 
 beforeAll(async () => {
   fixture = await migratedDatabase();
@@ -27,11 +29,10 @@ afterAll(async () => {
 
 describe("mintAccessToken", () => {
   it("mints a 15-minute token with the granted scopes that the gateway's verification accepts", async () => {
-    const minted = await mintAccessToken({ db: fixture.db, envSlug: "platform-dev", clientId });
+    const minted = await mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId });
     expect(minted).toMatchObject({ tokenType: "Bearer", expiresIn: 900, scope: "notifications:read notifications:write" });
-    const keys = createKeyStore({ db: fixture.db, authSecret: config().authSecret });
     const verified = await verifyAccessToken({
-      keys,
+      keys: createKeyStore({ store: fixture.store, authSecret: config().authSecret }),
       publicUrl: config().publicUrl,
       env: { id: environmentId, slug: "platform-dev" },
       token: minted.accessToken,
@@ -42,11 +43,11 @@ describe("mintAccessToken", () => {
   });
 
   it("narrows scopes and refuses ungranted scopes, other environments, long lifetimes and revoked credentials", async () => {
-    expect((await mintAccessToken({ db: fixture.db, envSlug: "platform-dev", clientId, scopes: ["notifications:read"] })).scope).toBe("notifications:read");
-    await expect(mintAccessToken({ db: fixture.db, envSlug: "platform-dev", clientId, scopes: ["admin"] })).rejects.toMatchObject({ status: 400 });
-    await expect(mintAccessToken({ db: fixture.db, envSlug: "sso-qa", clientId })).rejects.toMatchObject({ status: 404 });
-    await expect(mintAccessToken({ db: fixture.db, envSlug: "platform-dev", clientId, lifetimeSeconds: 901 })).rejects.toMatchObject({ status: 400 });
+    expect((await mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, scopes: ["notifications:read"] })).scope).toBe("notifications:read");
+    await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, scopes: ["admin"] })).rejects.toMatchObject({ status: 400 });
+    await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "sso-qa", clientId })).rejects.toMatchObject({ status: 404 });
+    await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, lifetimeSeconds: 901 })).rejects.toMatchObject({ status: 400 });
     await revokeCredential({ db: fixture.db, actor: CLI_ACTOR, clientId });
-    await expect(mintAccessToken({ db: fixture.db, envSlug: "platform-dev", clientId })).rejects.toMatchObject({ status: 409 });
+    await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId })).rejects.toMatchObject({ status: 409 });
   });
 });

@@ -1,23 +1,12 @@
 import "server-only";
 import { config } from "../config";
-import type { Db } from "../db";
+import type { DbClient } from "../db";
 import { problem, validationProblem } from "../http/problem";
 import { issueAccessToken, type IssuedAccessToken } from "./access-tokens";
-import { createKeyStore, type KeyStore } from "./signing-keys";
+import type { KeyStore } from "./signing-keys";
 
 /** Portal test tokens live 15 minutes at most. */
 export const TEST_TOKEN_LIFETIME_SECONDS = 15 * 60;
-
-const keyStores = new WeakMap<Db, KeyStore>();
-
-function keyStoreFor(db: Db, authSecret: string): KeyStore {
-  let keys = keyStores.get(db);
-  if (!keys) {
-    keys = createKeyStore({ db, authSecret });
-    keyStores.set(db, keys);
-  }
-  return keys;
-}
 
 /**
  * A token for a credential without its secret, for the portal's "try it"
@@ -26,13 +15,14 @@ function keyStoreFor(db: Db, authSecret: string): KeyStore {
  * granted ones and cannot exceed them.
  */
 export async function mintAccessToken(input: {
-  db: Db;
+  db: DbClient;
+  keys: KeyStore;
   envSlug: string;
   clientId: string;
   scopes?: string[];
   lifetimeSeconds?: number;
 }): Promise<IssuedAccessToken & { tokenType: "Bearer" }> {
-  const { db, envSlug, clientId } = input;
+  const { db, keys, envSlug, clientId } = input;
   const lifetimeSeconds = input.lifetimeSeconds ?? TEST_TOKEN_LIFETIME_SECONDS;
   if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 1 || lifetimeSeconds > TEST_TOKEN_LIFETIME_SECONDS) {
     throw validationProblem([{ in: "body", field: "lifetimeSeconds", message: `must be a whole number from 1 to ${TEST_TOKEN_LIFETIME_SECONDS}` }]);
@@ -47,9 +37,9 @@ export async function mintAccessToken(input: {
   const granted = [...new Set(credential.grants.flatMap((grant) => grant.scopes.split(" ").filter(Boolean)))].sort();
   const missing = (input.scopes ?? []).filter((scope) => !granted.includes(scope));
   if (missing.length > 0) throw validationProblem([{ in: "body", field: "scopes", message: `not granted: ${missing.join(" ")}` }]);
-  const { publicUrl, authSecret } = config();
+  const { publicUrl } = config();
   const issued = await issueAccessToken({
-    keys: keyStoreFor(db, authSecret),
+    keys,
     publicUrl,
     env: { id: credential.environmentId, slug: envSlug },
     clientId,

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "../db";
+import type { DataPlaneStore } from "../data-plane/store";
 
 export type RevocationList = {
   isRevoked(jti: string): Promise<boolean>;
@@ -12,8 +12,8 @@ export type RevocationList = {
  * another instance takes effect within seconds without a query per request.
  * Rows are deleted once the token they name would have expired anyway.
  */
-export function createRevocationList(input: { db: Db; refreshMs?: number; maxStaleMs?: number }): RevocationList {
-  const { db } = input;
+export function createRevocationList(input: { store: Pick<DataPlaneStore, "revokedTokens" | "deleteExpiredRevocations" | "revokeToken">; refreshMs?: number; maxStaleMs?: number }): RevocationList {
+  const { store } = input;
   const refreshMs = input.refreshMs ?? 1_000;
   const maxStaleMs = input.maxStaleMs ?? 4_000;
   let revoked = new Set<string>();
@@ -25,10 +25,9 @@ export function createRevocationList(input: { db: Db; refreshMs?: number; maxSta
     const now = new Date();
     if (now.getTime() - lastPurgeAt > 60_000) {
       lastPurgeAt = now.getTime();
-      await db.revokedToken.deleteMany({ where: { expiresAt: { lt: now } } });
+      await store.deleteExpiredRevocations(now);
     }
-    const rows = await db.revokedToken.findMany({ where: { expiresAt: { gte: now } }, select: { jti: true } });
-    revoked = new Set(rows.map((row) => row.jti));
+    revoked = new Set(await store.revokedTokens(now));
     loadedAt = now.getTime();
   }
 
@@ -45,7 +44,7 @@ export function createRevocationList(input: { db: Db; refreshMs?: number; maxSta
       return revoked.has(jti);
     },
     async revoke({ jti, environmentId, expiresAt }) {
-      await db.revokedToken.upsert({ where: { jti }, create: { jti, environmentId, expiresAt }, update: {} });
+      await store.revokeToken({ jti, environmentId, expiresAt }, new Date());
       revoked.add(jti);
     },
   };

@@ -31,13 +31,13 @@ describe("key store after AUTH_SECRET changes", () => {
     try {
       await seed(fixture.db, { seedDemo: false, seedAdminPassword: undefined, seedDeveloperPassword: undefined });
       const env = await fixture.db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
-      const before = await createKeyStore({ db: fixture.db, authSecret: SECRET }).signingKey(env.id);
-      const after = await createKeyStore({ db: fixture.db, authSecret: `${SECRET}-rotated` }).signingKey(env.id);
+      const before = await createKeyStore({ store: fixture.store, authSecret: SECRET }).signingKey(env.id);
+      const after = await createKeyStore({ store: fixture.store, authSecret: `${SECRET}-rotated` }).signingKey(env.id);
       expect(after.kid).not.toBe(before.kid);
       const old = await fixture.db.signingKey.findUniqueOrThrow({ where: { id: before.kid } });
       expect(old.retiredAt).not.toBeNull();
       expect(old.publishedUntil!.getTime()).toBeGreaterThan(Date.now() + 3_600_000);
-      const jwks = await createKeyStore({ db: fixture.db, authSecret: `${SECRET}-rotated` }).jwks(env.id);
+      const jwks = await createKeyStore({ store: fixture.store, authSecret: `${SECRET}-rotated` }).jwks(env.id);
       expect(jwks.keys.map((key) => key.kid).sort()).toEqual([before.kid, after.kid].sort());
     } finally {
       await fixture.close();
@@ -55,9 +55,9 @@ describe("key store after a rotation by another process", () => {
       await seed(fixture.db, { seedDemo: false, seedAdminPassword: undefined, seedDeveloperPassword: undefined });
       const env = await fixture.db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
       // A cache age of 0 stands for "the 5 s have passed" without waiting for them.
-      const running = createKeyStore({ db: fixture.db, authSecret: SECRET, maxAgeMs: 0 });
+      const running = createKeyStore({ store: fixture.store, authSecret: SECRET, maxAgeMs: 0 });
       const before = await running.signingKey(env.id);
-      const rotated = await rotateSigningKey({ db: fixture.db, envSlug: "sso-qa", authSecret: SECRET });
+      const rotated = await rotateSigningKey({ store: fixture.store, envSlug: "sso-qa", authSecret: SECRET });
       const after = await running.signingKey(env.id);
       expect(after.kid).toBe(rotated!.kid);
       expect((await running.jwks(env.id)).keys.map((key) => key.kid).sort()).toEqual([before.kid, after.kid].sort());

@@ -2,7 +2,7 @@ import "server-only";
 import { createCipheriv, createDecipheriv, generateKeyPair, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { importJWK, importPKCS8, type JWK } from "jose";
-import type { Db } from "../db";
+import type { DataPlaneStore, EnvironmentRow, NewSigningKey } from "../data-plane/store";
 import { newId } from "../ids";
 import { deriveKey } from "./derived-keys";
 
@@ -26,39 +26,40 @@ export function decryptPrivateKey(sealed: string, authSecret: string): string {
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
 }
 
-/** A new RS256 key for `environmentId`, stored with its private part sealed. */
-export async function createSigningKey(db: Pick<Db, "signingKey">, environmentId: string, authSecret: string) {
+/** A new RS256 key for `environmentId`, with its private part sealed. */
+async function newSigningKey(environmentId: string, authSecret: string): Promise<NewSigningKey> {
   const { publicKey, privateKey } = await generateRsaKeyPair("rsa", { modulusLength: 2048 });
   const kid = newId("key");
   const jwk = { ...(publicKey.export({ format: "jwk" }) as JWK), kid, use: "sig", alg: SIGNING_ALGORITHM };
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }) as string;
-  return db.signingKey.create({
-    data: { id: kid, environmentId, algorithm: SIGNING_ALGORITHM, publicJwk: JSON.stringify(jwk), privateKeyEncrypted: encryptPrivateKey(pem, authSecret) },
-  });
+  return { id: kid, environmentId, algorithm: SIGNING_ALGORITHM, publicJwk: JSON.stringify(jwk), privateKeyEncrypted: encryptPrivateKey(pem, authSecret) };
 }
 
-/** Retires the environment's signing keys (still published until their tokens expire) and creates the next one. */
-async function replaceSigningKeys(db: Db, environment: { id: string; tokenLifetimeSeconds: number }, authSecret: string) {
+type KeyStorage = Pick<DataPlaneStore, "directory" | "publishedKeys" | "signingKey" | "addSigningKey" | "replaceSigningKeys">;
+
+/** Retires the environment's signing keys (still published until their tokens expire) and adds the next one. */
+async function replaceSigningKeys(store: KeyStorage, environment: EnvironmentRow, authSecret: string) {
+  const key = await newSigningKey(environment.id, authSecret);
   const now = new Date();
   const publishedUntil = new Date(now.getTime() + (environment.tokenLifetimeSeconds + 60) * 1000);
-  const signing = await db.signingKey.findMany({ where: { environmentId: environment.id, retiredAt: null } });
-  const created = await createSigningKey(db, environment.id, authSecret);
-  if (signing.length > 0) {
-    await db.signingKey.updateMany({ where: { id: { in: signing.map((key) => key.id) } }, data: { retiredAt: now, publishedUntil } });
-  }
-  return { created, retired: signing.map((key) => key.id), publishedUntil: signing.length > 0 ? publishedUntil : null };
+  const retired = await store.replaceSigningKeys(key, { now, publishedUntil });
+  return { key, retired, publishedUntil: retired.length > 0 ? publishedUntil : null };
+}
+
+async function environmentWhere(store: KeyStorage, matches: (environment: EnvironmentRow) => boolean): Promise<EnvironmentRow | undefined> {
+  return (await store.directory()).environments.find(matches);
 }
 
 /**
  * `key rotate`: a new key signs from now on; the keys it replaces stay
  * published until every token they signed has expired (lifetime + leeway).
  */
-export async function rotateSigningKey(input: { db: Db; envSlug: string; authSecret: string }) {
-  const { db, envSlug, authSecret } = input;
-  const environment = await db.environment.findUnique({ where: { slug: envSlug } });
+export async function rotateSigningKey(input: { store: KeyStorage; envSlug: string; authSecret: string }) {
+  const { store, envSlug, authSecret } = input;
+  const environment = await environmentWhere(store, (candidate) => candidate.slug === envSlug);
   if (!environment) return undefined;
-  const { created, retired, publishedUntil } = await replaceSigningKeys(db, environment, authSecret);
-  return { kid: created.id, env: envSlug, retired, retiredPublishedUntil: publishedUntil };
+  const { key, retired, publishedUntil } = await replaceSigningKeys(store, environment, authSecret);
+  return { kid: key.id, env: envSlug, retired, retiredPublishedUntil: publishedUntil };
 }
 
 export type PublishedKey = { kid: string; environmentId: string; jwk: JWK; key: CryptoKey };
@@ -79,19 +80,15 @@ type Published = { byKid: Map<string, PublishedKey>; loadedAt: number };
  * Keys are read from the database and kept for `maxAgeMs`; an unknown `kid`
  * reloads at most once a second, so random kids cannot hammer the database.
  */
-export function createKeyStore(input: { db: Db; authSecret: string; maxAgeMs?: number }): KeyStore {
-  const { db, authSecret } = input;
+export function createKeyStore(input: { store: KeyStorage; authSecret: string; maxAgeMs?: number }): KeyStore {
+  const { store, authSecret } = input;
   const maxAgeMs = input.maxAgeMs ?? 5_000;
   let published: Promise<Published> | undefined;
   let lastLoadStartedAt = 0;
   const signing = new Map<string, { key: Promise<SigningKeyInUse>; loadedAt: number }>();
 
   async function loadPublished(): Promise<Published> {
-    const now = new Date();
-    const rows = await db.signingKey.findMany({
-      where: { OR: [{ publishedUntil: null }, { publishedUntil: { gt: now } }] },
-      orderBy: { createdAt: "desc" },
-    });
+    const rows = await store.publishedKeys(new Date());
     const byKid = new Map<string, PublishedKey>();
     for (const row of rows) {
       const jwk = JSON.parse(row.publicJwk) as JWK;
@@ -123,19 +120,28 @@ export function createKeyStore(input: { db: Db; authSecret: string; maxAgeMs?: n
     }
   }
 
-  async function loadSigningKey(environmentId: string): Promise<SigningKeyInUse> {
-    let row = await db.signingKey.findFirst({ where: { environmentId, retiredAt: null }, orderBy: { createdAt: "desc" } });
-    let pem = row && openPrivateKey(row.privateKeyEncrypted);
-    if (!row) row = await createSigningKey(db, environmentId, authSecret);
-    else if (!pem) {
-      // Sealed under a previous AUTH_SECRET: retire it like a rotated key and sign with a new one.
-      const environment = await db.environment.findUniqueOrThrow({ where: { id: environmentId } });
-      row = (await replaceSigningKeys(db, environment, authSecret)).created;
+  /** The environment's key as stored, a new one when it has none, or its replacement when it was sealed under a previous AUTH_SECRET. */
+  async function usableKey(environmentId: string): Promise<{ id: string; pem: string }> {
+    const stored = await store.signingKey(environmentId);
+    const pem = stored && openPrivateKey(stored.privateKeyEncrypted);
+    if (stored && pem) return { id: stored.id, pem };
+    let key: NewSigningKey;
+    if (stored) {
+      const environment = await environmentWhere(store, (candidate) => candidate.id === environmentId);
+      if (!environment) throw new Error(`no environment ${environmentId}`);
+      key = (await replaceSigningKeys(store, environment, authSecret)).key;
+    } else {
+      key = await newSigningKey(environmentId, authSecret);
+      await store.addSigningKey(key, new Date());
     }
-    pem ??= decryptPrivateKey(row.privateKeyEncrypted, authSecret);
+    return { id: key.id, pem: decryptPrivateKey(key.privateKeyEncrypted, authSecret) };
+  }
+
+  async function loadSigningKey(environmentId: string): Promise<SigningKeyInUse> {
+    const { id, pem } = await usableKey(environmentId);
     const key = (await importPKCS8(pem, SIGNING_ALGORITHM)) as CryptoKey;
     published = undefined;
-    return { kid: row.id, key };
+    return { kid: id, key };
   }
 
   return {

@@ -8,7 +8,8 @@ import { getNotification } from "../../lib/notifications/get-notification";
 import { listNotifications } from "../../lib/notifications/list-notifications";
 import { listNotificationsQuerySchema } from "../../lib/notifications/schemas";
 import type { NotificationStore } from "../../lib/notifications/store";
-import { createNotificationStore } from "../../lib/notifications/store-for-url";
+import { type DriverConnection, openDriver } from "../../lib/driver/connection";
+import { createNotificationStore } from "../../lib/notifications/store-for-connection";
 import { updateNotification } from "../../lib/notifications/update-notification";
 import { seedNotifications } from "../../prisma/seed-notifications";
 import { POSTGRES_SERVER_URL } from "../support/databases";
@@ -19,6 +20,7 @@ type Owner = { environmentId: string; clientId: string };
 let database: Awaited<ReturnType<typeof migratedDatabase>>;
 let db: Db;
 let store: NotificationStore;
+let connection: DriverConnection | undefined;
 let alice: Owner;
 let bob: Owner;
 let aliceElsewhere: Owner;
@@ -61,7 +63,8 @@ async function notify(owner: Owner, title: string, createdAt?: Date): Promise<st
 beforeAll(async () => {
   database = await migratedDatabase();
   db = database.db;
-  store = createNotificationStore(database.database.url);
+  connection = openDriver(database.database.url);
+  store = createNotificationStore(connection);
   const [qa, prod] = [await addEnvironment("qa"), await addEnvironment("prod")];
   const application = await db.application.create({ data: { id: newId("app"), name: "Test App" } });
   alice = await addClient(qa, application.id);
@@ -70,7 +73,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await store?.close();
+  await connection?.close();
   await database?.close();
 });
 
@@ -241,12 +244,13 @@ describe("the store's times", () => {
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while another connection holds the write lock", () => {
   it("reads a page, first or after a cursor, in index order without sorting", async () => {
     const captured: { sql: string; params: unknown[] }[] = [];
-    const listening = createNotificationStore(database.database.url, (sql, params) => captured.push({ sql, params }));
+    const listeningConnection = openDriver(database.database.url, (sql, params) => captured.push({ sql, params }));
+    const listening = createNotificationStore(listeningConnection);
     const fresh = await freshClient();
     for (let i = 0; i < 3; i++) await notify(fresh, `page ${i}`);
     const first = await listNotifications({ store: listening, ...fresh, query: query({ limit: "2" }) });
     await listNotifications({ store: listening, ...fresh, query: query({ limit: "2", cursor: first.nextCursor! }) });
-    await listening.close();
+    await listeningConnection.close();
     const reader = new BetterSqlite(database.database.url.slice("file:".length), { readonly: true });
     const plans = captured.map(({ sql, params }) => reader.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((step) => (step as { detail: string }).detail).join("; "));
     reader.close();

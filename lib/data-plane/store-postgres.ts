@@ -1,0 +1,90 @@
+import "server-only";
+import { type PostgresConnection, postgresTime } from "../driver/postgres";
+import type { AvailabilityRow, CredentialRow, DataPlaneStore, EnvironmentRow, NewSigningKey, PublishedKeyRow } from "./store";
+
+const SQL = {
+  environments: `SELECT "id", "slug", "name", "credentialType"::text AS "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
+  availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstreamUrl", "Api"."slug", "Api"."kind"::text AS "kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
+  scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
+  credentials: `SELECT "id", "clientId", "environmentId", "status"::text AS "status", "rateLimitBurst", "rateLimitPerSecond" FROM "Credential" WHERE "clientId" = ANY($1::text[])`,
+  grants: `SELECT "credentialId", "apiId", "scopes" FROM "Grant" WHERE "credentialId" = ANY($1::text[])`,
+  secrets: `SELECT "id", "credentialId", "hash", "expiresAt" FROM "CredentialSecret" WHERE "credentialId" = ANY($1::text[]) AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > $2)`,
+  revoked: `SELECT "jti" FROM "RevokedToken" WHERE "expiresAt" >= $1`,
+  deleteExpiredRevocations: `DELETE FROM "RevokedToken" WHERE "expiresAt" < $1`,
+  revoke: `INSERT INTO "RevokedToken" ("jti", "environmentId", "expiresAt", "createdAt") VALUES ($1, $2, $3, $4) ON CONFLICT ("jti") DO NOTHING`,
+  publishedKeys: `SELECT "id", "environmentId", "publicJwk" FROM "SigningKey" WHERE "publishedUntil" IS NULL OR "publishedUntil" > $1 ORDER BY "createdAt" DESC`,
+  signingKey: `SELECT "id", "privateKeyEncrypted" FROM "SigningKey" WHERE "environmentId" = $1 AND "retiredAt" IS NULL ORDER BY "createdAt" DESC LIMIT 1`,
+  addSigningKey: `INSERT INTO "SigningKey" ("id", "environmentId", "algorithm", "publicJwk", "privateKeyEncrypted", "createdAt") VALUES ($1, $2, $3, $4, $5, $6)`,
+  retireSigningKeys: `UPDATE "SigningKey" SET "retiredAt" = $1, "publishedUntil" = $2 WHERE "environmentId" = $3 AND "retiredAt" IS NULL AND "id" <> $4 RETURNING "id"`,
+  markCredentialsUsed: `UPDATE "Credential" SET "lastUsedAt" = $1, "updatedAt" = $1 WHERE "id" = ANY($2::text[])`,
+  markSecretsUsed: `UPDATE "CredentialSecret" SET "lastUsedAt" = $1 WHERE "id" = ANY($2::text[])`,
+  ping: "SELECT 1",
+};
+
+type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: string | null };
+
+/** The data plane's store on a PostgreSQL connection; times are read as ISO 8601 text (`lib/driver/postgres.ts`). */
+export function createPostgresDataPlaneStore(connection: PostgresConnection): DataPlaneStore {
+  const rows = async <Row extends object>(sql: string, values: unknown[] = []) => (await connection.query<Row>(sql, values)).rows;
+  const keyValues = (key: NewSigningKey, now: Date) => [key.id, key.environmentId, key.algorithm, key.publicJwk, key.privateKeyEncrypted, postgresTime(now)];
+
+  return {
+    async directory() {
+      const [environments, availability, scopes] = await Promise.all([
+        rows<EnvironmentRow>(SQL.environments),
+        rows<AvailabilityRow>(SQL.availability),
+        rows<{ apiId: string; name: string }>(SQL.scopes),
+      ]);
+      return { environments, availability, scopes };
+    },
+    async credentials(clientIds, now) {
+      const credentials = await rows<Omit<CredentialRow, "grants" | "secrets">>(SQL.credentials, [clientIds]);
+      if (credentials.length === 0) return [];
+      const ids = credentials.map((credential) => credential.id);
+      const [grants, secrets] = await Promise.all([
+        rows<{ credentialId: string; apiId: string; scopes: string }>(SQL.grants, [ids]),
+        rows<SecretColumns>(SQL.secrets, [ids, postgresTime(now)]),
+      ]);
+      return credentials.map((credential) => ({
+        ...credential,
+        grants: grants.filter((grant) => grant.credentialId === credential.id).map(({ apiId, scopes }) => ({ apiId, scopes })),
+        secrets: secrets
+          .filter((secret) => secret.credentialId === credential.id)
+          .map(({ id, hash, expiresAt }) => ({ id, hash, expiresAt: expiresAt === null ? null : new Date(expiresAt) })),
+      }));
+    },
+    async revokedTokens(now) {
+      return (await rows<{ jti: string }>(SQL.revoked, [postgresTime(now)])).map((row) => row.jti);
+    },
+    async deleteExpiredRevocations(now) {
+      await rows(SQL.deleteExpiredRevocations, [postgresTime(now)]);
+    },
+    async revokeToken({ jti, environmentId, expiresAt }, now) {
+      await rows(SQL.revoke, [jti, environmentId, postgresTime(expiresAt), postgresTime(now)]);
+    },
+    async publishedKeys(now) {
+      return rows<PublishedKeyRow>(SQL.publishedKeys, [postgresTime(now)]);
+    },
+    async signingKey(environmentId) {
+      return (await rows<{ id: string; privateKeyEncrypted: string }>(SQL.signingKey, [environmentId]))[0];
+    },
+    async addSigningKey(key, now) {
+      await rows(SQL.addSigningKey, keyValues(key, now));
+    },
+    replaceSigningKeys(key, { now, publishedUntil }) {
+      return connection.transaction(async (query) => {
+        await query(SQL.addSigningKey, keyValues(key, now));
+        const { rows: retired } = await query<{ id: string }>(SQL.retireSigningKeys, [postgresTime(now), postgresTime(publishedUntil), key.environmentId, key.id]);
+        return retired.map((row) => row.id);
+      });
+    },
+    async markUsed({ credentialIds, secretIds, now }) {
+      const at = postgresTime(now);
+      if (credentialIds.length > 0) await rows(SQL.markCredentialsUsed, [at, credentialIds]);
+      if (secretIds.length > 0) await rows(SQL.markSecretsUsed, [at, secretIds]);
+    },
+    async ping() {
+      await rows(SQL.ping);
+    },
+  };
+}

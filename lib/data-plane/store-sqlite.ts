@@ -1,0 +1,97 @@
+import "server-only";
+import type { ApiKind } from "../generated/prisma/sqlite/enums";
+import { type SqliteConnection, sqliteIsoTime, sqliteTime } from "../driver/sqlite";
+import type { CredentialRow, DataPlaneStore, EnvironmentRow, NewSigningKey, PublishedKeyRow } from "./store";
+
+/** Ids as one JSON parameter, so a list of any length is one prepared statement. */
+const IDS = "(SELECT value FROM json_each(?))";
+
+const SQL = {
+  environments: `SELECT "id", "slug", "name", "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
+  availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstreamUrl", "Api"."slug", "Api"."kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
+  scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
+  credentials: `SELECT "id", "clientId", "environmentId", "status", "rateLimitBurst", "rateLimitPerSecond" FROM "Credential" WHERE "clientId" IN ${IDS}`,
+  grants: `SELECT "credentialId", "apiId", "scopes" FROM "Grant" WHERE "credentialId" IN ${IDS}`,
+  secrets: `SELECT "id", "credentialId", "hash", "expiresAt" FROM "CredentialSecret" WHERE "credentialId" IN ${IDS} AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > ?)`,
+  revoked: `SELECT "jti" FROM "RevokedToken" WHERE "expiresAt" >= ?`,
+  deleteExpiredRevocations: `DELETE FROM "RevokedToken" WHERE "expiresAt" < ?`,
+  revoke: `INSERT INTO "RevokedToken" ("jti", "environmentId", "expiresAt", "createdAt") VALUES (?, ?, ?, ?) ON CONFLICT ("jti") DO NOTHING`,
+  publishedKeys: `SELECT "id", "environmentId", "publicJwk" FROM "SigningKey" WHERE "publishedUntil" IS NULL OR "publishedUntil" > ? ORDER BY "createdAt" DESC`,
+  signingKey: `SELECT "id", "privateKeyEncrypted" FROM "SigningKey" WHERE "environmentId" = ? AND "retiredAt" IS NULL ORDER BY "createdAt" DESC LIMIT 1`,
+  addSigningKey: `INSERT INTO "SigningKey" ("id", "environmentId", "algorithm", "publicJwk", "privateKeyEncrypted", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`,
+  retireSigningKeys: `UPDATE "SigningKey" SET "retiredAt" = ?, "publishedUntil" = ? WHERE "environmentId" = ? AND "retiredAt" IS NULL AND "id" <> ? RETURNING "id"`,
+  markCredentialsUsed: `UPDATE "Credential" SET "lastUsedAt" = ?, "updatedAt" = ? WHERE "id" IN ${IDS}`,
+  markSecretsUsed: `UPDATE "CredentialSecret" SET "lastUsedAt" = ? WHERE "id" IN ${IDS}`,
+  ping: "SELECT 1",
+};
+
+type AvailabilityColumns = { apiId: string; environmentId: string; upstreamUrl: string | null; slug: string; kind: ApiKind; isPublic: number };
+type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: string | null };
+
+/** The data plane's store on a SQLite connection. */
+export function createSqliteDataPlaneStore(connection: SqliteConnection): DataPlaneStore {
+  const { statement, whenNotBusy } = connection;
+  const all = <Row>(sql: string, params: unknown[] = []) => whenNotBusy(() => statement(sql, params).all(...params) as Row[]);
+  const run = (sql: string, params: unknown[]) => whenNotBusy(() => statement(sql, params).run(...params));
+  const keyValues = (key: NewSigningKey, now: Date) => [key.id, key.environmentId, key.algorithm, key.publicJwk, key.privateKeyEncrypted, sqliteTime(now)];
+
+  return {
+    async directory() {
+      const [environments, availability, scopes] = await Promise.all([
+        all<EnvironmentRow>(SQL.environments),
+        all<AvailabilityColumns>(SQL.availability),
+        all<{ apiId: string; name: string }>(SQL.scopes),
+      ]);
+      return { environments, availability: availability.map((row) => ({ ...row, isPublic: row.isPublic === 1 })), scopes };
+    },
+    async credentials(clientIds, now) {
+      const credentials = await all<Omit<CredentialRow, "grants" | "secrets">>(SQL.credentials, [JSON.stringify(clientIds)]);
+      if (credentials.length === 0) return [];
+      const ids = JSON.stringify(credentials.map((credential) => credential.id));
+      const [grants, secrets] = await Promise.all([
+        all<{ credentialId: string; apiId: string; scopes: string }>(SQL.grants, [ids]),
+        all<SecretColumns>(SQL.secrets, [ids, sqliteTime(now)]),
+      ]);
+      return credentials.map((credential) => ({
+        ...credential,
+        grants: grants.filter((grant) => grant.credentialId === credential.id).map(({ apiId, scopes }) => ({ apiId, scopes })),
+        secrets: secrets
+          .filter((secret) => secret.credentialId === credential.id)
+          .map(({ id, hash, expiresAt }) => ({ id, hash, expiresAt: expiresAt === null ? null : new Date(sqliteIsoTime(expiresAt)) })),
+      }));
+    },
+    async revokedTokens(now) {
+      return (await all<{ jti: string }>(SQL.revoked, [sqliteTime(now)])).map((row) => row.jti);
+    },
+    async deleteExpiredRevocations(now) {
+      await run(SQL.deleteExpiredRevocations, [sqliteTime(now)]);
+    },
+    async revokeToken({ jti, environmentId, expiresAt }, now) {
+      await run(SQL.revoke, [jti, environmentId, sqliteTime(expiresAt), sqliteTime(now)]);
+    },
+    async publishedKeys(now) {
+      return all<PublishedKeyRow>(SQL.publishedKeys, [sqliteTime(now)]);
+    },
+    async signingKey(environmentId) {
+      return (await all<{ id: string; privateKeyEncrypted: string }>(SQL.signingKey, [environmentId]))[0];
+    },
+    async addSigningKey(key, now) {
+      await run(SQL.addSigningKey, keyValues(key, now));
+    },
+    replaceSigningKeys(key, { now, publishedUntil }) {
+      const retire = [sqliteTime(now), sqliteTime(publishedUntil), key.environmentId, key.id];
+      return connection.transaction(() => {
+        statement(SQL.addSigningKey, keyValues(key, now)).run(...keyValues(key, now));
+        return (statement(SQL.retireSigningKeys, retire).all(...retire) as { id: string }[]).map((row) => row.id);
+      });
+    },
+    async markUsed({ credentialIds, secretIds, now }) {
+      const at = sqliteTime(now);
+      if (credentialIds.length > 0) await run(SQL.markCredentialsUsed, [at, at, JSON.stringify(credentialIds)]);
+      if (secretIds.length > 0) await run(SQL.markSecretsUsed, [at, JSON.stringify(secretIds)]);
+    },
+    async ping() {
+      await all(SQL.ping);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import "server-only";
+import type { ApiKind, CredentialType } from "../generated/prisma/sqlite/enums";
+
+export type EnvironmentRow = {
+  id: string;
+  slug: string;
+  name: string;
+  credentialType: CredentialType;
+  tokenLifetimeSeconds: number;
+  rateLimitBurst: number;
+  rateLimitPerSecond: number;
+};
+
+/** An API available in an environment, with the API's own columns. */
+export type AvailabilityRow = { apiId: string; environmentId: string; upstreamUrl: string | null; slug: string; kind: ApiKind; isPublic: boolean };
+
+export type CredentialRow = {
+  id: string;
+  clientId: string;
+  environmentId: string;
+  status: string;
+  rateLimitBurst: number | null;
+  rateLimitPerSecond: number | null;
+  grants: { apiId: string; scopes: string }[];
+  /** the secrets neither revoked nor expired at the time asked about */
+  secrets: { id: string; hash: string; expiresAt: Date | null }[];
+};
+
+export type PublishedKeyRow = { id: string; environmentId: string; publicJwk: string };
+export type NewSigningKey = { id: string; environmentId: string; algorithm: string; publicJwk: string; privateKeyEncrypted: string };
+
+/**
+ * What the gateway reads and writes besides notifications, through the database
+ * driver with statements prepared once rather than through Prisma, whose client
+ * and query compiler a gateway-only process then never loads
+ * (docs/decisions/007-gateway-notification-queries.md, "Fourth round").
+ * Prisma keeps the schema, the migrations, the seed and the portal's queries.
+ */
+export type DataPlaneStore = {
+  /** every environment, by position, and every API's availability and scopes */
+  directory(): Promise<{ environments: EnvironmentRow[]; availability: AvailabilityRow[]; scopes: { apiId: string; name: string }[] }>;
+  credentials(clientIds: readonly string[], now: Date): Promise<CredentialRow[]>;
+  /** the jtis revoked that have not expired by `now` */
+  revokedTokens(now: Date): Promise<string[]>;
+  deleteExpiredRevocations(now: Date): Promise<void>;
+  /** records a revocation; a jti already revoked stays as it was */
+  revokeToken(revocation: { jti: string; environmentId: string; expiresAt: Date }, now: Date): Promise<void>;
+  /** the keys still in the JWKS at `now`, newest first */
+  publishedKeys(now: Date): Promise<PublishedKeyRow[]>;
+  /** the environment's newest key that is not retired */
+  signingKey(environmentId: string): Promise<{ id: string; privateKeyEncrypted: string } | undefined>;
+  addSigningKey(key: NewSigningKey, now: Date): Promise<void>;
+  /** Adds `key` and retires the environment's other keys, as one transaction; the ids retired. */
+  replaceSigningKeys(key: NewSigningKey, retirement: { now: Date; publishedUntil: Date }): Promise<string[]>;
+  /** Sets `lastUsedAt` of the credentials and secrets named. */
+  markUsed(input: { credentialIds: readonly string[]; secretIds: readonly string[]; now: Date }): Promise<void>;
+  /** Resolves when the database answers a query. */
+  ping(): Promise<void>;
+};

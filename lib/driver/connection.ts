@@ -1,0 +1,17 @@
+import "server-only";
+import { sqlitePath } from "../config";
+import { openPostgres, type PostgresConnection } from "./postgres";
+import type { QueryListener } from "./query-listener";
+import { openSqlite, type SqliteConnection } from "./sqlite";
+
+/**
+ * The gateway's own connection to the database, through the driver Prisma's adapter
+ * uses, with statements prepared once: on the data path Prisma's client runtime cost
+ * more than the queries, and its query compiler alone holds about 60 MB
+ * (docs/decisions/007-gateway-notification-queries.md).
+ */
+export type DriverConnection = SqliteConnection | PostgresConnection;
+
+export function openDriver(databaseUrl: string, onQuery?: QueryListener): DriverConnection {
+  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), onQuery) : openPostgres(databaseUrl, onQuery);
+}

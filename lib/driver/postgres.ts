@@ -1,0 +1,72 @@
+import "server-only";
+import pg from "pg";
+import type { QueryListener } from "./query-listener";
+
+const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;
+
+/**
+ * Prisma stores DateTime as `timestamp(3)` in UTC, which PostgreSQL prints as
+ * `2026-11-24 09:30:00.12` (trailing zeros of the fraction dropped): read back as
+ * ISO 8601 text by a string edit rather than by `Date`, or by `to_char`, which
+ * moved the work onto the database server, often on the gateway's machine.
+ */
+export function postgresIsoTime(printed: string): string {
+  if (printed.length === 19) return `${printed.slice(0, 10)}T${printed.slice(11)}.000Z`;
+  if (printed.length > 20 && printed.length <= 23 && printed[19] === ".") return `${printed.slice(0, 10)}T${printed.slice(11, 20)}${printed.slice(20).padEnd(3, "0")}Z`;
+  return new Date(`${printed.replace(" ", "T")}Z`).toISOString();
+}
+
+function parseType(oid: number, format?: "text" | "binary") {
+  return oid === TIMESTAMP_WITHOUT_TIME_ZONE ? postgresIsoTime : pg.types.getTypeParser(oid, format);
+}
+
+/** A time as a `timestamp(3)` parameter, in UTC as Prisma stores it. */
+export function postgresTime(date: Date): string {
+  return date.toISOString().replace("Z", "");
+}
+
+export type PostgresQuery = <Row extends object>(sql: string, values: readonly unknown[]) => Promise<{ rows: Row[]; rowCount: number }>;
+
+/** A pool of connections to Gatehouse's database, for the gateway's queries; times come back as ISO 8601 text. */
+export type PostgresConnection = {
+  dialect: "postgresql";
+  /** Runs `sql`, prepared once per connection (a named statement). */
+  query: PostgresQuery;
+  /** Runs `work`'s queries on one connection as one transaction. */
+  transaction<T>(work: (query: PostgresQuery) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+/** pg's default pool size (10), as Prisma's adapter has. */
+export function openPostgres(connectionString: string, onQuery?: QueryListener): PostgresConnection {
+  const pool = new pg.Pool({ connectionString, types: { getTypeParser: parseType as typeof pg.types.getTypeParser } });
+  const names = new Map<string, string>();
+  const on = (client: pg.Pool | pg.PoolClient): PostgresQuery => async (sql, values) => {
+    onQuery?.(sql, [...values]);
+    let name = names.get(sql);
+    if (!name) names.set(sql, (name = `gatehouse_${names.size}`));
+    const { rows, rowCount } = await client.query({ name, text: sql, values: [...values] });
+    return { rows, rowCount: rowCount ?? 0 };
+  };
+  return {
+    dialect: "postgresql",
+    query: on(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work(on(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import "server-only";
+import Database from "better-sqlite3";
+import { SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
+import type { QueryListener } from "./query-listener";
+
+/** Times in the text form Prisma's SQLite adapter stores and compares. */
+export function sqliteTime(date: Date): string {
+  return date.toISOString().replace("Z", "+00:00");
+}
+
+/**
+ * The stored text form as ISO 8601 in UTC. Prisma's adapter and the driver's
+ * writers store `2026-11-24T09:30:00.000+00:00`, which needs only its zone
+ * replaced; anything else a tool may have written goes through Date. In SQL,
+ * strftime cost a third of a notification page's read.
+ */
+export function sqliteIsoTime(stored: string): string {
+  return stored.length === 29 && stored.endsWith("+00:00") ? `${stored.slice(0, 23)}Z` : new Date(stored).toISOString();
+}
+
+const BUSY_DEADLINE_MS = 10_000;
+
+function isBusy(error: unknown): boolean {
+  return error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY");
+}
+
+/**
+ * Runs `work` now, and while another connection holds the write lock (the
+ * request-log worker commits a batch, another process writes) tries again after
+ * a pause that grows to 8 ms. SQLite's own busy handler would sleep on the event
+ * loop instead, stalling every request in flight for as long as the lock is held.
+ */
+async function whenNotBusy<T>(work: () => T): Promise<T> {
+  const deadline = Date.now() + BUSY_DEADLINE_MS;
+  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, 8)) {
+    try {
+      return work();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
+
+/** How a statement returns rows: as arrays (better-sqlite3's `raw`, cheaper on hot paths) or as objects. */
+export type RowShape = "arrays" | "objects";
+
+/** One better-sqlite3 connection to Gatehouse's file, for the gateway's queries. */
+export type SqliteConnection = {
+  dialect: "sqlite";
+  /** `sql` prepared once per shape. */
+  statement(sql: string, params: readonly unknown[], shape?: RowShape): Database.Statement;
+  /** Runs `work`, again while another connection holds the write lock. */
+  whenNotBusy<T>(work: () => T): Promise<T>;
+  /** Runs `work` as one transaction that takes the write lock first, waiting for it like `whenNotBusy`. */
+  transaction<T>(work: () => T): Promise<T>;
+  close(): Promise<void>;
+};
+
+/**
+ * Opens the file the way Gatehouse keeps it (`lib/sqlite-pragmas.ts`). The
+ * connection never checkpoints the write-ahead log itself: the request-log
+ * worker's connection, which writes as often, does so off the event loop.
+ */
+export function openSqlite(path: string, onQuery?: QueryListener): SqliteConnection {
+  const database = new Database(path, { timeout: 0 });
+  database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
+  database.pragma("wal_autocheckpoint = 0");
+  const statements = { arrays: new Map<string, Database.Statement>(), objects: new Map<string, Database.Statement>() };
+  return {
+    dialect: "sqlite",
+    statement(sql, params, shape = "objects") {
+      onQuery?.(sql, [...params]);
+      let statement = statements[shape].get(sql);
+      if (!statement) {
+        statement = database.prepare(sql);
+        if (statement.reader && shape === "arrays") statement.raw(true);
+        statements[shape].set(sql, statement);
+      }
+      return statement;
+    },
+    whenNotBusy,
+    transaction(work) {
+      return whenNotBusy(() => database.transaction(work).immediate());
+    },
+    async close() {
+      database.close();
+    },
+  };
+}
