@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEV_NODE_ARGS, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "./server-command";
+import { DEV_NODE_ARGS, GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "./server-command";
 
 describe("the server command", () => {
   it("is the one npm start runs", () => {
@@ -12,7 +12,8 @@ describe("the server command", () => {
 
   it("is the one npm run start:gateway runs, with the gateway-only entry", () => {
     const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
-    expect(scripts["start:gateway"]).toBe(`NODE_ENV=production node ${GATEWAY_NODE_ARGS.join(" ")}`);
+    const env = Object.entries(GATEWAY_ENV).map(([name, value]) => `${name}=${value}`);
+    expect(scripts["start:gateway"]).toBe(`NODE_ENV=production ${env.join(" ")} node ${GATEWAY_NODE_ARGS.join(" ")}`);
     expect(scripts["prestart:gateway"]).toBe("npm run --silent build:server");
   });
 

@@ -13,8 +13,17 @@
  */
 export const SERVER_NODE_ARGS = ["--liftoff-only", "--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
 
-/** How `npm run start:gateway` runs the gateway-only process: the same arguments, its own entry. */
-export const GATEWAY_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "dist/gateway-server.js"] as const;
+/**
+ * How `npm run start:gateway` runs the gateway-only process: the same arguments, its
+ * own entry, and a heap kept small, for the ≤ 150 MB a data-plane node may hold
+ * (decision 007, "Fourth round"). 4 MiB semi-spaces and an old generation capped at
+ * 128 MB make V8 collect before it grows: under the mix the live heap is about
+ * 25 MB. Each cut 20-30 MB of RSS, with as many requests served.
+ */
+export const GATEWAY_NODE_ARGS = ["--max-semi-space-size=4", "--max-old-space-size=128", ...SERVER_NODE_ARGS.slice(0, -1), "dist/gateway-server.js"] as const;
+
+/** The gateway-only process's environment: two malloc arenas rather than one per thread, 20 MB less RSS under the mix. */
+export const GATEWAY_ENV = { MALLOC_ARENA_MAX: "2" } as const;
 
 /**
  * How `npm run dev` runs `next dev`: through node, so that its server process,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import BetterSqlite from "better-sqlite3";
 import pg from "pg";
 import { SQLITE_SYNCHRONOUS } from "../../lib/sqlite-pragmas";
-import { GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
+import { GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
 import { checkIdenticalAnswers } from "./identical";
 import { type Measurement, measure, mixTarget } from "./load";
 import { opensslSignsPerSecond } from "./openssl";
@@ -49,7 +49,7 @@ function profiled(args: readonly string[]): readonly string[] {
 }
 
 /** `npm start`, or with `args` another entry; `publicUrl` makes a second process one deployment with the first. */
-async function startGatehouse(databaseUrl: string, args: readonly string[] = SERVER_NODE_ARGS, publicUrl?: string): Promise<Server> {
+async function startGatehouse(databaseUrl: string, args: readonly string[] = SERVER_NODE_ARGS, publicUrl?: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   return startServer("Gatehouse", port, profiled(args), {
     NODE_ENV: "production",
@@ -61,6 +61,7 @@ async function startGatehouse(databaseUrl: string, args: readonly string[] = SER
     TRUSTED_PROXIES: "127.0.0.1, ::1",
     SEED_DEMO: "0",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    ...env,
   }, "/api/health");
 }
 
@@ -118,7 +119,7 @@ async function benchDatabase(database: Database, withExtras: boolean): Promise<{
     });
     const tokens = await measure("Gatehouse token endpoint", gatehouse, tokenRequest(gatehouse.origin, client!));
     const tokenProbe = await probeTokenLatency({ tokenUrl: tokenRequest(gatehouse.origin, client!).url, knownClientId: client!.clientId });
-    const gatewayProcess = await startGatehouse(database.url, GATEWAY_NODE_ARGS, gatehouse.origin);
+    const gatewayProcess = await startGatehouse(database.url, GATEWAY_NODE_ARGS, gatehouse.origin, GATEWAY_ENV);
     stops.unshift(() => gatewayProcess.stop());
     const gatewayOnly = await measure(`gateway-only process mix (${database.dialect})`, gatewayProcess, mixTarget(gatewayProcess.origin, clients));
     for (const stop of stops.splice(0, stops.length - 1)) await stop();

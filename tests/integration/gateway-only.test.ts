@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
-import { GATEWAY_NODE_ARGS } from "../../server/server-command";
+import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { createTestDatabase } from "../support/databases";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, newCredential, openDb } from "./gateway-support";
@@ -34,7 +34,7 @@ beforeAll(async () => {
   client = await newCredential(db, ENV);
   const environment = await db.environment.findUniqueOrThrow({ where: { slug: ENV } });
   [notificationId] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [client.clientId] }, title: "Scaled out" })) as [string];
-  gatewayOnly = await startServer({ database, env, nodeArgs: GATEWAY_NODE_ARGS });
+  gatewayOnly = await startServer({ database, env: { ...env, ...GATEWAY_ENV }, nodeArgs: GATEWAY_NODE_ARGS });
   cleanups.push(() => gatewayOnly.stop());
 }, 180_000);
 
