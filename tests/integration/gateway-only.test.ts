@@ -1,6 +1,8 @@
 // The gateway-only process (`npm run start:gateway`) beside a full instance on one
 // database: it serves the gateway, the RFC 8414 metadata path and /api/health, and
 // a 404 problem for everything else.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
@@ -39,6 +41,13 @@ beforeAll(async () => {
 }, 180_000);
 
 describe("the gateway-only process", () => {
+  it("imports no Next, React, next-auth or Prisma client: its start-up work runs in a thread of its own", () => {
+    const entry = readFileSync(join(import.meta.dirname, "..", "..", GATEWAY_NODE_ARGS.at(-1)!), "utf8");
+    const packages = [...entry.matchAll(/^import .*?from "([^"]+)";$/gm)].map((match) => match[1]!);
+    expect(packages).toContain("better-sqlite3");
+    expect(packages.filter((name) => /^(next|react|react-dom|next-auth|@prisma\/.*)(\/|$)/.test(name))).toEqual([]);
+  });
+
   it("answers health and the RFC 8414 metadata path", async () => {
     const health = await fetch(`${gatewayOnly.url}/api/health`);
     expect(health.status).toBe(200);
