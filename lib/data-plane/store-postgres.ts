@@ -1,6 +1,6 @@
 import "server-only";
 import { type PostgresConnection, postgresTime } from "../driver/postgres";
-import type { AvailabilityRow, CredentialRow, DataPlaneStore, EnvironmentRow, NewSigningKey, PublishedKeyRow } from "./store";
+import { type AvailabilityRow, type CredentialRow, credentialRows, type DataPlaneStore, type EnvironmentRow, type NewSigningKey, type PublishedKeyRow } from "./store";
 
 const SQL = {
   environments: `SELECT "id", "slug", "name", "credentialType"::text AS "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
@@ -45,13 +45,8 @@ export function createPostgresDataPlaneStore(connection: PostgresConnection): Da
         rows<{ credentialId: string; apiId: string; scopes: string }>(SQL.grants, [ids]),
         rows<SecretColumns>(SQL.secrets, [ids, postgresTime(now)]),
       ]);
-      return credentials.map((credential) => ({
-        ...credential,
-        grants: grants.filter((grant) => grant.credentialId === credential.id).map(({ apiId, scopes }) => ({ apiId, scopes })),
-        secrets: secrets
-          .filter((secret) => secret.credentialId === credential.id)
-          .map(({ id, hash, expiresAt }) => ({ id, hash, expiresAt: expiresAt === null ? null : new Date(expiresAt) })),
-      }));
+      const expiring = secrets.map((secret) => ({ ...secret, expiresAt: secret.expiresAt === null ? null : new Date(secret.expiresAt) }));
+      return credentialRows(credentials, grants, expiring);
     },
     async revokedTokens(now) {
       return (await rows<{ jti: string }>(SQL.revoked, [postgresTime(now)])).map((row) => row.jti);

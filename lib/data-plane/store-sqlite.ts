@@ -1,7 +1,7 @@
 import "server-only";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import { type SqliteConnection, sqliteIsoTime, sqliteTime } from "../driver/sqlite";
-import type { CredentialRow, DataPlaneStore, EnvironmentRow, NewSigningKey, PublishedKeyRow } from "./store";
+import { type CredentialRow, credentialRows, type DataPlaneStore, type EnvironmentRow, type NewSigningKey, type PublishedKeyRow } from "./store";
 
 /** Ids as one JSON parameter, so a list of any length is one prepared statement. */
 const IDS = "(SELECT value FROM json_each(?))";
@@ -52,13 +52,8 @@ export function createSqliteDataPlaneStore(connection: SqliteConnection): DataPl
         all<{ credentialId: string; apiId: string; scopes: string }>(SQL.grants, [ids]),
         all<SecretColumns>(SQL.secrets, [ids, sqliteTime(now)]),
       ]);
-      return credentials.map((credential) => ({
-        ...credential,
-        grants: grants.filter((grant) => grant.credentialId === credential.id).map(({ apiId, scopes }) => ({ apiId, scopes })),
-        secrets: secrets
-          .filter((secret) => secret.credentialId === credential.id)
-          .map(({ id, hash, expiresAt }) => ({ id, hash, expiresAt: expiresAt === null ? null : new Date(sqliteIsoTime(expiresAt)) })),
-      }));
+      const expiring = secrets.map((secret) => ({ ...secret, expiresAt: secret.expiresAt === null ? null : new Date(sqliteIsoTime(secret.expiresAt)) }));
+      return credentialRows(credentials, grants, expiring);
     },
     async revokedTokens(now) {
       return (await all<{ jti: string }>(SQL.revoked, [sqliteTime(now)])).map((row) => row.jti);

@@ -26,6 +26,18 @@ export type CredentialRow = {
   secrets: { id: string; hash: string; expiresAt: Date | null }[];
 };
 
+type GrantColumns = { credentialId: string; apiId: string; scopes: string };
+type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: Date | null };
+
+/** Each credential with its own grants and secrets, from the three queries' rows. */
+export function credentialRows(credentials: Omit<CredentialRow, "grants" | "secrets">[], grants: GrantColumns[], secrets: SecretColumns[]): CredentialRow[] {
+  return credentials.map((credential) => ({
+    ...credential,
+    grants: grants.filter((grant) => grant.credentialId === credential.id).map(({ apiId, scopes }) => ({ apiId, scopes })),
+    secrets: secrets.filter((secret) => secret.credentialId === credential.id).map(({ id, hash, expiresAt }) => ({ id, hash, expiresAt })),
+  }));
+}
+
 export type PublishedKeyRow = { id: string; environmentId: string; publicJwk: string };
 export type NewSigningKey = { id: string; environmentId: string; algorithm: string; publicJwk: string; privateKeyEncrypted: string };
 

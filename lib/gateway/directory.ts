@@ -1,16 +1,8 @@
 import "server-only";
-import type { DataPlaneStore } from "../data-plane/store";
-import type { ApiKind, CredentialType } from "../generated/prisma/sqlite/enums";
+import type { DataPlaneStore, EnvironmentRow } from "../data-plane/store";
+import type { ApiKind } from "../generated/prisma/sqlite/enums";
 
-export type GatewayEnvironment = {
-  id: string;
-  slug: string;
-  name: string;
-  credentialType: CredentialType;
-  tokenLifetimeSeconds: number;
-  rateLimitBurst: number;
-  rateLimitPerSecond: number;
-};
+export type GatewayEnvironment = EnvironmentRow;
 
 export type GatewayApi = {
   id: string;
