@@ -123,7 +123,7 @@ function problemsOf(plan: string[]): string[] {
   const problems: string[] = [];
   if (/SCAN "?Notification"?(?! USING)|Seq Scan/i.test(text)) problems.push("scans the whole table");
   if (/TEMP B-TREE|Sort/i.test(text)) problems.push("sorts instead of reading the index in order");
-  if (!/Notification_environmentId_clientId_createdAt_id_idx|Notification_pkey|PRIMARY KEY|sqlite_autoindex_Notification/i.test(text)) {
+  if (!/Notification_environmentId_clientId_createdAt_id_version_idx|Notification_pkey|PRIMARY KEY|sqlite_autoindex_Notification/i.test(text)) {
     problems.push("uses neither the notification index nor the primary key");
   }
   return problems;

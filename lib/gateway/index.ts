@@ -6,6 +6,7 @@ import { type IncomingRequest, toFetchResponse } from "../http/message";
 import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
 import { createNotificationRoutes } from "../notifications/operations";
+import { createPageCache } from "../notifications/page-cache";
 import { createNotificationStore } from "../notifications/store-for-connection";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
 import { hashClientSecret } from "../oauth/client-secrets";
@@ -77,7 +78,7 @@ function buildGateway(): ProcessGateway {
     rateLimiter,
     recorder,
     metrics,
-    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection) }) },
+    builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection), pages: createPageCache() }) },
     upstreamTimeoutMs,
     addressOf,
   });

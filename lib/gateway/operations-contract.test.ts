@@ -3,6 +3,7 @@ import { PROBLEMS } from "../http/problem-types";
 import { problemOf } from "../../tests/support/problems";
 import { notificationsDocument } from "../notifications/openapi";
 import { createNotificationRoutes, NOTIFICATION_OPERATIONS } from "../notifications/operations";
+import { createPageCache } from "../notifications/page-cache";
 import type { NotificationStore } from "../notifications/store";
 import { tokenApiDocument } from "../oauth/openapi";
 import { isTokenServicePath, TOKEN_OPERATIONS } from "../oauth/operations";
@@ -30,7 +31,7 @@ function sample(path: string): string {
 
 describe("Notifications API: document and routes", () => {
   const document = notificationsDocument({ gatewayUrl: GATEWAY }) as Document;
-  const routes = createNotificationRoutes({ store: {} as NotificationStore });
+  const routes = createNotificationRoutes({ store: {} as NotificationStore, pages: createPageCache() });
   const match = createRouteTable(routes);
 
   it("documents exactly the routed operations, with the scope the gateway checks", () => {

@@ -52,5 +52,10 @@ export function queryObject(url: URL): Record<string, string> {
 
 /** A 200 answer of this API. */
 export function jsonResponse(body: unknown, headers: Record<string, string> = {}): PlainResponse {
-  return { status: 200, headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...headers }, body: JSON.stringify(body) };
+  return jsonTextResponse(JSON.stringify(body), headers);
+}
+
+/** A 200 whose JSON body is already serialized. */
+export function jsonTextResponse(json: string, headers: Record<string, string> = {}): PlainResponse {
+  return { status: 200, headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...headers }, body: json };
 }

@@ -3,9 +3,15 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { type NotificationOwner, ownerWhere } from "./owner";
 import type { StoredNotification } from "./representation";
 import { DEFAULT_PAGE_SIZE, type ListNotificationsQuery } from "./schemas";
-import type { NotificationStore } from "./store";
+import type { NotificationFilter, NotificationStore } from "./store";
 
 export type NotificationPage = { items: StoredNotification[]; nextCursor: string | null };
+
+/** What the store reads for a page: the query's filters, from its cursor, one row past the page. */
+export function pageFilter(query: ListNotificationsQuery): NotificationFilter {
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  return { status: query.status, category: query.category, severity: query.severity, since: query.since, cursor, limit: (query.limit ?? DEFAULT_PAGE_SIZE) + 1 };
+}
 
 /**
  * Newest first, ties broken by id, paged by keyset: a cursor names the last
@@ -21,9 +27,9 @@ export async function listNotifications({
   query,
   ...owner
 }: NotificationOwner & { store: NotificationStore; query: ListNotificationsQuery }): Promise<NotificationPage> {
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const rows = await store.findPage(ownerWhere(owner), { status: query.status, category: query.category, severity: query.severity, since: query.since, cursor, limit: limit + 1 });
+  const filter = pageFilter(query);
+  const limit = filter.limit - 1;
+  const rows = await store.findPage(ownerWhere(owner), filter);
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }) : null };

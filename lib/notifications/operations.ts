@@ -4,8 +4,8 @@ import type { BuiltInRoute, RouteCall } from "../gateway/types";
 import { validationProblem, zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
 import { getNotification } from "./get-notification";
-import { jsonResponse, MAX_BODY_BYTES, queryObject, readJsonObject } from "./http";
-import { listNotifications } from "./list-notifications";
+import { jsonResponse, jsonTextResponse, MAX_BODY_BYTES, queryObject, readJsonObject } from "./http";
+import type { PageServer } from "./page-cache";
 import { jsonSuccess, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from "./openapi-responses";
 import { toResource } from "./representation";
 import { entityTagListSchema, listNotificationsQuerySchema, NOTIFICATION_EXAMPLE, updateNotificationBodySchema } from "./schemas";
@@ -15,7 +15,7 @@ import { updateNotification } from "./update-notification";
 export const NOTIFICATIONS_READ_SCOPE = "notifications:read";
 export const NOTIFICATIONS_WRITE_SCOPE = "notifications:write";
 
-export type NotificationRoutesDeps = { store: NotificationStore };
+export type NotificationRoutesDeps = { store: NotificationStore; pages: PageServer };
 
 function owner(call: RouteCall) {
   return { environmentId: call.env.id, clientId: call.caller.clientId };
@@ -73,8 +73,8 @@ export const NOTIFICATION_OPERATIONS = [
     async handle(call: RouteCall, deps: NotificationRoutesDeps) {
       const query = listNotificationsQuerySchema.safeParse(queryObject(call.url));
       if (!query.success) throw zodProblem(query.error, "query");
-      const page = await listNotifications({ store: deps.store, ...owner(call), query: query.data });
-      return jsonResponse({ items: page.items.map(toResource), nextCursor: page.nextCursor }, page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {});
+      const page = await deps.pages({ store: deps.store, ...owner(call), query: query.data });
+      return jsonTextResponse(page.json, page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {});
     },
   }),
   defineOperation({

@@ -1,7 +1,7 @@
 import "server-only";
 import { type PostgresConnection, postgresTime } from "../driver/postgres";
 import type { StoredNotification } from "./representation";
-import { type NotificationStore, notificationColumns, pageQuery } from "./store";
+import { type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
 
 const columns = notificationColumns((column) => column);
 
@@ -20,6 +20,10 @@ export function createPostgresNotificationStore(connection: PostgresConnection):
     async findPage(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns, placeholder: (index) => `$${index}`, time: postgresTime });
       return (await query(sql, params)).rows;
+    },
+    async findPageVersions(owner, filter) {
+      const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder: (index) => `$${index}`, time: postgresTime });
+      return (await connection.query<{ id: string; version: number }>(sql, params)).rows.map((row): [string, number] => [row.id, row.version]);
     },
     async setStatus(owner, id, version, change) {
       const { rowCount } = await query(

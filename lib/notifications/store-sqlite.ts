@@ -1,7 +1,7 @@
 import "server-only";
 import { type SqliteConnection, sqliteIsoTime as isoTime, sqliteTime } from "../driver/sqlite";
 import type { StoredNotification } from "./representation";
-import { type NotificationStore, notificationColumns, pageQuery } from "./store";
+import { type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
 
 const columns = notificationColumns((column) => column);
 
@@ -40,6 +40,10 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
     async findPage(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns, placeholder: () => "?", time: sqliteTime });
       return (await whenNotBusy(() => statement(sql, params, "arrays").all(...params) as RawRow[])).map(fromRaw);
+    },
+    async findPageVersions(owner, filter) {
+      const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder: () => "?", time: sqliteTime });
+      return whenNotBusy(() => statement(sql, params, "arrays").all(...params) as [string, number][]);
     },
     async setStatus(owner, id, version, change) {
       const params = [change.status, change.readAt && sqliteTime(change.readAt), sqliteTime(change.updatedAt), id, owner.environmentId, owner.clientId, version];

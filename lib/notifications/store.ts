@@ -25,9 +25,14 @@ export type StatusChange = { status: StoredNotification["status"]; readAt: Date 
 export type NotificationStore = {
   findOne(owner: NotificationOwner, id: string): Promise<StoredNotification | undefined>;
   findPage(owner: NotificationOwner, filter: NotificationFilter): Promise<StoredNotification[]>;
+  /** The id and version of each row `findPage` would read, from the index alone. */
+  findPageVersions(owner: NotificationOwner, filter: NotificationFilter): Promise<[id: string, version: number][]>;
   /** Applies `change` when the row still has `version`, bumping it; false when it had changed meanwhile. */
   setStatus(owner: NotificationOwner, id: string, version: number, change: StatusChange): Promise<boolean>;
 };
+
+/** The columns `findPageVersions` reads, all in the page's index. */
+export const PAGE_VERSION_COLUMNS = `"id", "version"`;
 
 /** The columns of a StoredNotification, in this order, with times formatted by the dialect's `isoTime`. */
 export function notificationColumns(isoTime: (column: string) => string): string {

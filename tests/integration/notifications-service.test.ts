@@ -6,6 +6,7 @@ import { newId } from "../../lib/ids";
 import { createNotifications } from "../../lib/notifications/create-notifications";
 import { getNotification } from "../../lib/notifications/get-notification";
 import { listNotifications } from "../../lib/notifications/list-notifications";
+import { createPageCache } from "../../lib/notifications/page-cache";
 import { listNotificationsQuerySchema } from "../../lib/notifications/schemas";
 import type { NotificationStore } from "../../lib/notifications/store";
 import { type DriverConnection, openDriver } from "../../lib/driver/connection";
@@ -171,6 +172,37 @@ describe("listNotifications", () => {
   });
 });
 
+describe("the page cache", () => {
+  it("serves a kept page only while the stored rows are the ones it was built from", async () => {
+    const captured: string[] = [];
+    const listeningConnection = openDriver(database.database.url, (sql) => captured.push(sql));
+    const listening = createNotificationStore(listeningConnection);
+    const pages = createPageCache();
+    const serve = async (values: Record<string, string> = {}) => {
+      captured.length = 0;
+      const page = await pages({ store: listening, ...owner, query: query(values) });
+      return { ...page, items: (JSON.parse(page.json) as { items: { id: string; status: string }[] }).items, read: captured.some((sql) => sql.includes('"title"')) };
+    };
+    const owner = await freshClient();
+    const [older, newer] = [await notify(owner, "older", new Date(Date.now() - 60_000)), await notify(owner, "newer")];
+    try {
+      expect(await serve()).toMatchObject({ read: true, items: [{ id: newer }, { id: older }] });
+      expect(await serve()).toMatchObject({ read: false, items: [{ id: newer }, { id: older }] });
+      // Another instance's change, through Prisma: the next page shows it.
+      await db.notification.update({ where: { id: older }, data: { status: "read", readAt: new Date(), version: { increment: 1 } } });
+      expect(await serve()).toMatchObject({ read: true, items: [{ id: newer }, { id: older, status: "read" }] });
+      const newest = await notify(owner, "newest");
+      expect(await serve()).toMatchObject({ read: true, items: [{ id: newest }, { id: newer }, { id: older }] });
+      expect(await serve({ limit: "2" })).toMatchObject({ read: true, items: [{ id: newest }, { id: newer }], nextCursor: expect.any(String) });
+      await db.notification.delete({ where: { id: older } });
+      expect(await serve({ limit: "2" })).toMatchObject({ read: true, items: [{ id: newest }, { id: newer }], nextCursor: null });
+      expect(await serve({ status: "read" })).toMatchObject({ read: true, items: [] });
+    } finally {
+      await listeningConnection.close();
+    }
+  });
+});
+
 describe("getNotification and updateNotification", () => {
   it("answers 404 for another client's id and for the same client in another environment", async () => {
     const id = await notify(alice, "private");
@@ -242,23 +274,26 @@ describe("the store's times", () => {
 });
 
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while another connection holds the write lock", () => {
-  it("reads a page, first or after a cursor, in index order without sorting", async () => {
+  it("reads a page, first, again from the page cache, or after a cursor, in index order without sorting", async () => {
     const captured: { sql: string; params: unknown[] }[] = [];
     const listeningConnection = openDriver(database.database.url, (sql, params) => captured.push({ sql, params }));
     const listening = createNotificationStore(listeningConnection);
+    const pages = createPageCache();
     const fresh = await freshClient();
     for (let i = 0; i < 3; i++) await notify(fresh, `page ${i}`);
-    const first = await listNotifications({ store: listening, ...fresh, query: query({ limit: "2" }) });
-    await listNotifications({ store: listening, ...fresh, query: query({ limit: "2", cursor: first.nextCursor! }) });
+    const first = await pages({ store: listening, ...fresh, query: query({ limit: "2" }) });
+    await pages({ store: listening, ...fresh, query: query({ limit: "2" }) });
+    await pages({ store: listening, ...fresh, query: query({ limit: "2", cursor: first.nextCursor! }) });
     await listeningConnection.close();
     const reader = new BetterSqlite(database.database.url.slice("file:".length), { readonly: true });
     const plans = captured.map(({ sql, params }) => reader.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((step) => (step as { detail: string }).detail).join("; "));
     reader.close();
-    expect(plans).toHaveLength(2);
+    expect(plans).toHaveLength(3);
     for (const plan of plans) {
-      expect(plan).toMatch(/USING INDEX Notification_environmentId_clientId_createdAt_id_idx/);
+      expect(plan).toMatch(/USING (COVERING )?INDEX Notification_environmentId_clientId_createdAt_id_version_idx/);
       expect(plan).not.toMatch(/TEMP B-TREE/);
     }
+    expect(plans[1]).toMatch(/COVERING INDEX/);
   });
 
   it("waits for the lock without stalling the event loop, then applies the update", async () => {
