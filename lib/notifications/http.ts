@@ -52,10 +52,10 @@ export function queryObject(url: URL): Record<string, string> {
 
 /** A 200 answer of this API. */
 export function jsonResponse(body: unknown, headers: Record<string, string> = {}): PlainResponse {
-  return jsonTextResponse(JSON.stringify(body), headers);
+  return serializedJsonResponse(JSON.stringify(body), headers);
 }
 
 /** A 200 whose JSON body is already serialized. */
-export function jsonTextResponse(json: string, headers: Record<string, string> = {}): PlainResponse {
+export function serializedJsonResponse(json: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): PlainResponse {
   return { status: 200, headers: { "content-type": "application/json", "cache-control": "private, no-cache", ...headers }, body: json };
 }

@@ -4,7 +4,7 @@ import type { BuiltInRoute, RouteCall } from "../gateway/types";
 import { validationProblem, zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
 import { getNotification } from "./get-notification";
-import { jsonResponse, jsonTextResponse, MAX_BODY_BYTES, queryObject, readJsonObject } from "./http";
+import { jsonResponse, serializedJsonResponse, MAX_BODY_BYTES, queryObject, readJsonObject } from "./http";
 import type { PageServer } from "./page-cache";
 import { jsonSuccess, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from "./openapi-responses";
 import { toResource } from "./representation";
@@ -74,7 +74,7 @@ export const NOTIFICATION_OPERATIONS = [
       const query = listNotificationsQuerySchema.safeParse(queryObject(call.url));
       if (!query.success) throw zodProblem(query.error, "query");
       const page = await deps.pages({ store: deps.store, ...owner(call), query: query.data });
-      return jsonTextResponse(page.json, page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {});
+      return serializedJsonResponse(page.body, page.nextCursor ? { link: nextLink(call.url, page.nextCursor) } : {});
     },
   }),
   defineOperation({

@@ -181,7 +181,7 @@ describe("the page cache", () => {
     const serve = async (values: Record<string, string> = {}) => {
       captured.length = 0;
       const page = await pages({ store: listening, ...owner, query: query(values) });
-      return { ...page, items: (JSON.parse(page.json) as { items: { id: string; status: string }[] }).items, read: captured.some((sql) => sql.includes('"title"')) };
+      return { ...page, items: (JSON.parse(new TextDecoder().decode(page.body)) as { items: { id: string; status: string }[] }).items, read: captured.some((sql) => sql.includes('"title"')) };
     };
     const owner = await freshClient();
     const [older, newer] = [await notify(owner, "older", new Date(Date.now() - 60_000)), await notify(owner, "newer")];
