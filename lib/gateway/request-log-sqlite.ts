@@ -5,7 +5,7 @@ import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./r
 
 /**
  * So that the write lock a notification update waits for is held for a
- * millisecond rather than the ten a whole batch of 2,000 rows takes; a commit
+ * millisecond rather than the ten 2,000 rows take; a commit
  * costs little in WAL mode, which syncs at checkpoints only.
  */
 const ROWS_PER_COMMIT = 200;
