@@ -1,7 +1,8 @@
 // Read-your-writes across instances (DESIGN §6): once one instance answers a PUT
 // with 200, another instance on the same database answers the next GET with the
-// new version, and 304 only for the new ETag — also after its Redis connections
-// were killed. Two built servers on one PostgreSQL database and one Redis.
+// new version, and 304 only for the new ETag, and lists it with the new status
+// (a page it kept is not served once its rows changed) — also after its Redis
+// connections were killed. Two built servers on one PostgreSQL database and one Redis.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
@@ -74,6 +75,13 @@ async function read(server: TestServer, who: Caller, id: string, ifNoneMatch?: s
   return { status: response.status, etag: response.headers.get("etag"), state: body?.status };
 }
 
+/** The notification's status on the first page of the list, as `server` answers it. */
+async function listed(server: TestServer, who: Caller, id: string): Promise<string | undefined> {
+  const response = await fetch(`${server.url}/gw/${ENV}/notifications/v1/notifications`, { headers: { authorization: `Bearer ${who.token}` } });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { items: { id: string; status: string }[] }).items.find((item) => item.id === id)?.status;
+}
+
 async function update(server: TestServer, who: Caller, id: string, status: string) {
   const response = await fetch(notificationUrl(server, id), {
     method: "PUT",
@@ -84,15 +92,17 @@ async function update(server: TestServer, who: Caller, id: string, status: strin
   return { etag: response.headers.get("etag")!, state: ((await response.json()) as { status: string }).status };
 }
 
-/** Each trial reads through B (so B has seen the old version), writes through A, and reads through B at once. */
+/** Each trial reads and lists through B (so B has seen the old version), writes through A, and reads and lists through B at once. */
 async function trials(who: Caller, id: string): Promise<void> {
   for (let trial = 0; trial < TRIALS; trial++) {
     const before = await read(second, who, id);
     expect(before.status).toBe(200);
+    expect(await listed(second, who, id)).toBe(before.state);
     const next = STATUSES.filter((status) => status !== before.state)[trial % 2]!;
     const written = await update(first, who, id, next);
     expect(written.etag).not.toBe(before.etag);
     expect(await read(second, who, id)).toEqual({ status: 200, etag: written.etag, state: next });
+    expect(await listed(second, who, id)).toBe(next);
     expect((await read(second, who, id, before.etag!)).status).toBe(200);
     expect((await read(second, who, id, written.etag)).status).toBe(304);
   }
