@@ -1,12 +1,17 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { HeaderReader } from "./message";
 
 export const MAX_REQUEST_ID_LENGTH = 128;
 const SANE_REQUEST_ID = new RegExp(`^[A-Za-z0-9._:-]{1,${MAX_REQUEST_ID_LENGTH}}$`);
 
-/** A fresh request id, for requests that carry no usable one. */
+/**
+ * A fresh request id, for requests that carry no usable one: the time in milliseconds,
+ * then 80 random bits, as 32 hex digits. Ids that grow with time are added at the end of
+ * the request log's index on them; random ones landed all over it, and the request-log
+ * worker's inserts took 29–33 µs a row instead of 17–18 (decision 007, "Fourth round").
+ */
 export function newRequestId(): string {
-  return `req_${randomUUID().replaceAll("-", "")}`;
+  return `req_${Date.now().toString(16).padStart(12, "0")}${randomBytes(10).toString("hex")}`;
 }
 
 /** Echoes a caller's request id when it is harmless to log and reflect, else mints one. */
