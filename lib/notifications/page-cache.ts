@@ -16,6 +16,9 @@ function fingerprint(rows: readonly (readonly [string, number])[], more: boolean
   return more ? `${page},+` : page;
 }
 
+/** Answers a list request with its page. */
+export type PageServer = (input: NotificationOwner & { store: NotificationStore; query: ListNotificationsQuery }) => Promise<ServedPage>;
+
 /**
  * Pages as answered, each kept with the ids and versions of the rows it was built
  * from. A kept page is served only when the index still holds exactly those rows at
@@ -25,8 +28,6 @@ function fingerprint(rows: readonly (readonly [string, number])[], more: boolean
  * (decision 007, "Fourth round"). What it saves is reading and serializing the rows.
  * At most `maxEntries` pages are kept, the least recently served leaving first.
  */
-export type PageServer = (input: NotificationOwner & { store: NotificationStore; query: ListNotificationsQuery }) => Promise<ServedPage>;
-
 export function createPageCache(maxEntries = 500): PageServer {
   const pages = new Map<string, ServedPage & { fingerprint: string }>();
 
