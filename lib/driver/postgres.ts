@@ -40,6 +40,10 @@ export type PostgresConnection = {
 /** pg's default pool size (10), as Prisma's adapter has. */
 export function openPostgres(connectionString: string, onQuery?: QueryListener): PostgresConnection {
   const pool = new pg.Pool({ connectionString, types: { getTypeParser: parseType as typeof pg.types.getTypeParser } });
+  // An idle connection the server ended (a restart, a terminated backend, one still closing
+  // after `close`) is dropped by the pool, and the next query opens another; unheard, the
+  // pool's error event would end the process.
+  pool.on("error", () => undefined);
   const names = new Map<string, string>();
   const on = (client: pg.Pool | pg.PoolClient): PostgresQuery => async (sql, values) => {
     onQuery?.(sql, [...values]);

@@ -15,6 +15,8 @@ const INSERT = `INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) SELECT * FROM 
  */
 export function createPostgresRequestLogInsert(connectionString: string): (batch: readonly RequestLogEntry[]) => Promise<void> {
   const pool = new pg.Pool({ connectionString, max: 1 });
+  // As in lib/driver/postgres.ts: an idle connection the server ended is replaced, not fatal.
+  pool.on("error", () => undefined);
   return async (batch) => {
     const columns: unknown[][] = COLUMN_TYPES.map(() => []);
     for (const entry of batch) {

@@ -1,0 +1,30 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresDatabase, type TestDatabase } from "../../tests/support/databases";
+import { openPostgres, type PostgresConnection } from "./postgres";
+
+const SERVER_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
+let database: TestDatabase;
+let connection: PostgresConnection;
+
+beforeAll(async () => {
+  database = await createPostgresDatabase(SERVER_URL);
+  connection = openPostgres(database.url);
+});
+
+afterAll(async () => {
+  await connection?.close();
+  await database?.drop();
+});
+
+describe("the PostgreSQL connection", () => {
+  it("goes on after the server ends one of its idle connections", async () => {
+    const [{ pid }] = (await connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid", [])).rows as [{ pid: number }];
+    const admin = new pg.Client({ connectionString: SERVER_URL });
+    await admin.connect();
+    await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+    await admin.end();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await connection.query<{ answer: number }>("SELECT 42 AS answer", [])).rows).toEqual([{ answer: 42 }]);
+  });
+});
