@@ -30,9 +30,8 @@ type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt
 
 /** The data plane's store on a SQLite connection. */
 export function createSqliteDataPlaneStore(connection: SqliteConnection): DataPlaneStore {
-  const { statement, whenNotBusy } = connection;
-  const all = <Row>(sql: string, params: unknown[] = []) => whenNotBusy(() => statement(sql, params).all(...params) as Row[]);
-  const run = (sql: string, params: unknown[]) => whenNotBusy(() => statement(sql, params).run(...params));
+  const { statement, run } = connection;
+  const all = <Row>(sql: string, params: unknown[] = []) => connection.all<Row>(sql, params);
   const keyValues = (key: NewSigningKey, now: Date) => [key.id, key.environmentId, key.algorithm, key.publicJwk, key.privateKeyEncrypted, sqliteTime(now)];
 
   return {

@@ -48,11 +48,14 @@ export type RowShape = "arrays" | "objects";
 /** One better-sqlite3 connection to Gatehouse's file, for the gateway's queries. */
 export type SqliteConnection = {
   dialect: "sqlite";
-  /** `sql` prepared once per shape. */
+  /** `sql` prepared once per shape; `params` only reach the query listener. */
   statement(sql: string, params: readonly unknown[], shape?: RowShape): Database.Statement;
-  /** Runs `work`, again while another connection holds the write lock. */
-  whenNotBusy<T>(work: () => T): Promise<T>;
-  /** Runs `work` as one transaction that takes the write lock first, waiting for it like `whenNotBusy`. */
+  /** The rows `sql` reads with `params`, once no other connection holds the write lock. */
+  all<Row>(sql: string, params: readonly unknown[], shape?: RowShape): Promise<Row[]>;
+  get<Row>(sql: string, params: readonly unknown[], shape?: RowShape): Promise<Row | undefined>;
+  /** Runs a writing statement once the write lock is free; the number of rows it changed. */
+  run(sql: string, params: readonly unknown[]): Promise<number>;
+  /** Runs `work` as one transaction that takes the write lock first, waiting for it like `run`. */
   transaction<T>(work: () => T): Promise<T>;
   close(): Promise<void>;
 };
@@ -67,19 +70,22 @@ export function openSqlite(path: string, onQuery?: QueryListener): SqliteConnect
   database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
   database.pragma("wal_autocheckpoint = 0");
   const statements = { arrays: new Map<string, Database.Statement>(), objects: new Map<string, Database.Statement>() };
+  function statement(sql: string, params: readonly unknown[], shape: RowShape = "objects"): Database.Statement {
+    onQuery?.(sql, [...params]);
+    let prepared = statements[shape].get(sql);
+    if (!prepared) {
+      prepared = database.prepare(sql);
+      if (prepared.reader && shape === "arrays") prepared.raw(true);
+      statements[shape].set(sql, prepared);
+    }
+    return prepared;
+  }
   return {
     dialect: "sqlite",
-    statement(sql, params, shape = "objects") {
-      onQuery?.(sql, [...params]);
-      let statement = statements[shape].get(sql);
-      if (!statement) {
-        statement = database.prepare(sql);
-        if (statement.reader && shape === "arrays") statement.raw(true);
-        statements[shape].set(sql, statement);
-      }
-      return statement;
-    },
-    whenNotBusy,
+    statement,
+    all: (sql, params, shape) => whenNotBusy(() => statement(sql, params, shape).all(...params) as never[]),
+    get: (sql, params, shape) => whenNotBusy(() => statement(sql, params, shape).get(...params) as never),
+    run: (sql, params) => whenNotBusy(() => statement(sql, params).run(...params).changes),
     transaction(work) {
       return whenNotBusy(() => database.transaction(work).immediate());
     },

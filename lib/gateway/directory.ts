@@ -45,7 +45,11 @@ export function createGatewayDirectory(store: Pick<DataPlaneStore, "directory">,
   async function load(): Promise<Snapshot> {
     const { environments, availability, scopes } = await store.directory();
     const scopesByApi = new Map<string, string[]>();
-    for (const scope of scopes) scopesByApi.set(scope.apiId, [...(scopesByApi.get(scope.apiId) ?? []), scope.name]);
+    for (const { apiId, name } of scopes) {
+      const names = scopesByApi.get(apiId);
+      if (names) names.push(name);
+      else scopesByApi.set(apiId, [name]);
+    }
     const apis = new Map<string, GatewayApi>();
     const apisByEnvironment = new Map<string, GatewayApi[]>();
     for (const row of availability) {

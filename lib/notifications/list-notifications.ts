@@ -27,7 +27,11 @@ export async function listNotifications({
   query,
   ...owner
 }: NotificationOwner & { store: NotificationStore; query: ListNotificationsQuery }): Promise<NotificationPage> {
-  const filter = pageFilter(query);
+  return readPage(store, owner, pageFilter(query));
+}
+
+/** The page `filter` names, as `listNotifications` answers it. */
+export async function readPage(store: NotificationStore, owner: NotificationOwner, filter: NotificationFilter): Promise<NotificationPage> {
   const limit = filter.limit - 1;
   const rows = await store.findPage(ownerWhere(owner), filter);
   const items = rows.slice(0, limit);

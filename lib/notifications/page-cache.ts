@@ -1,5 +1,5 @@
 import "server-only";
-import { listNotifications, pageFilter } from "./list-notifications";
+import { pageFilter, readPage } from "./list-notifications";
 import { type NotificationOwner, ownerWhere } from "./owner";
 import { toResource } from "./representation";
 import type { ListNotificationsQuery } from "./schemas";
@@ -10,10 +10,13 @@ export type ServedPage = { body: Uint8Array<ArrayBuffer>; nextCursor: string | n
 
 const utf8 = new TextEncoder();
 
-/** The rows a page was built from, by id and version, and whether more followed them. */
-function fingerprint(rows: readonly (readonly [string, number])[], more: boolean): string {
-  const page = rows.map(([id, version]) => `${id}:${version}`).join(",");
-  return more ? `${page},+` : page;
+/** A page kept with the id and version of each row it was built from. */
+type KeptPage = ServedPage & { rows: readonly (readonly [id: string, version: number])[] };
+
+/** Whether `stored`, the ids and versions of the page and the row after it, are the ones `kept` was built from. */
+function unchanged(kept: KeptPage, stored: readonly (readonly [string, number])[], limit: number): boolean {
+  if (stored.length > limit !== (kept.nextCursor !== null) || Math.min(stored.length, limit) !== kept.rows.length) return false;
+  return kept.rows.every(([id, version], index) => stored[index]![0] === id && stored[index]![1] === version);
 }
 
 /** Answers a list request with its page. */
@@ -29,25 +32,24 @@ export type PageServer = (input: NotificationOwner & { store: NotificationStore;
  * At most `maxEntries` pages are kept, the least recently served leaving first.
  */
 export function createPageCache(maxEntries = 500): PageServer {
-  const pages = new Map<string, ServedPage & { fingerprint: string }>();
+  const pages = new Map<string, KeptPage>();
 
   return async ({ store, query, ...owner }) => {
     const filter = pageFilter(query);
     const limit = filter.limit - 1;
     const key = [owner.environmentId, owner.clientId, limit, query.cursor, query.status, query.category, query.severity, query.since?.toISOString()].join("\u0000");
     const kept = pages.get(key);
-    const stored = kept && (await store.findPageVersions(ownerWhere(owner), filter));
-    if (kept && stored && fingerprint(stored.slice(0, limit), stored.length > limit) === kept.fingerprint) {
+    if (kept && unchanged(kept, await store.findPageVersions(ownerWhere(owner), filter), limit)) {
       pages.delete(key);
       pages.set(key, kept);
       return kept;
     }
-    const page = await listNotifications({ store, query, ...owner });
-    const served = {
+    const page = await readPage(store, owner, filter);
+    const served: KeptPage = {
       // Kept encoded: off the V8 heap, and written without encoding it again for every answer.
       body: utf8.encode(JSON.stringify({ items: page.items.map(toResource), nextCursor: page.nextCursor })) as Uint8Array<ArrayBuffer>,
       nextCursor: page.nextCursor,
-      fingerprint: fingerprint(page.items.map((item) => [item.id, item.version] as const), page.nextCursor !== null),
+      rows: page.items.map((item) => [item.id, item.version] as const),
     };
     pages.delete(key);
     if (pages.size >= maxEntries) pages.delete(pages.keys().next().value!);

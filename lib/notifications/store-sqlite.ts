@@ -28,26 +28,26 @@ function fromRaw(row: RawRow): StoredNotification {
 
 /** The notification store on a SQLite connection; rows are read as arrays (`fromRaw`). */
 export function createSqliteNotificationStore(connection: SqliteConnection): NotificationStore {
-  const { statement, whenNotBusy } = connection;
+  const { all, get, run } = connection;
   const one = `SELECT ${columns} FROM "Notification" WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ?`;
   const update = `UPDATE "Notification" SET "status" = ?, "readAt" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ? AND "version" = ?`;
   return {
     async findOne(owner, id) {
       const params = [id, owner.environmentId, owner.clientId];
-      const row = await whenNotBusy(() => statement(one, params, "arrays").get(...params) as RawRow | undefined);
+      const row = await get<RawRow>(one, params, "arrays");
       return row && fromRaw(row);
     },
     async findPage(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns, placeholder: () => "?", time: sqliteTime });
-      return (await whenNotBusy(() => statement(sql, params, "arrays").all(...params) as RawRow[])).map(fromRaw);
+      return (await all<RawRow>(sql, params, "arrays")).map(fromRaw);
     },
     async findPageVersions(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder: () => "?", time: sqliteTime });
-      return whenNotBusy(() => statement(sql, params, "arrays").all(...params) as [string, number][]);
+      return all<[string, number]>(sql, params, "arrays");
     },
     async setStatus(owner, id, version, change) {
       const params = [change.status, change.readAt && sqliteTime(change.readAt), sqliteTime(change.updatedAt), id, owner.environmentId, owner.clientId, version];
-      return (await whenNotBusy(() => statement(update, params).run(...params))).changes === 1;
+      return (await run(update, params)) === 1;
     },
   };
 }
