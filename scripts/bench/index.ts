@@ -10,7 +10,7 @@ import pg from "pg";
 import { SQLITE_SYNCHRONOUS } from "../../lib/sqlite-pragmas";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
 import { checkIdenticalAnswers } from "./identical";
-import { type Measurement, measure, mixTarget } from "./load";
+import { type Measurement, measure, measureInTurns, mixTarget } from "./load";
 import { opensslSignsPerSecond } from "./openssl";
 import { send } from "./http";
 import { BENCH_ENV, POSTGRES_SERVER_URL, QUICK } from "./options";
@@ -107,8 +107,10 @@ async function benchDatabase(database: Database, withExtras: boolean): Promise<{
     });
     stops.unshift(() => baseline.stop());
     await checkIdenticalAnswers(gatehouse.origin, baseline.origin, clients);
-    const ours = await measure(`Gatehouse mix (${database.dialect})`, gatehouse, mixTarget(gatehouse.origin, clients));
-    const theirs = await measure(`hand-written mix (${database.dialect})`, baseline, mixTarget(baseline.origin, clients));
+    const [ours, theirs] = (await measureInTurns([
+      { name: `Gatehouse mix (${database.dialect})`, server: gatehouse, target: mixTarget(gatehouse.origin, clients) },
+      { name: `hand-written mix (${database.dialect})`, server: baseline, target: mixTarget(baseline.origin, clients) },
+    ])) as [Measurement, Measurement];
     const result = { dialect: database.dialect, gatehouse: ours, baseline: theirs };
     if (!withExtras) return { result, measurements: [ours, theirs] };
     const [client] = clients;

@@ -2,8 +2,10 @@
 // drawn at random when it is sent (60 % list pages, a quarter of them with a
 // cursor; 30 % single reads; 10 % updates), each from a random client with its own
 // token. CPU and RSS of the server's process are read from /proc around the run.
+// Latency percentiles come from every response's own time, to the microsecond:
+// autocannon's summary rounds them down to whole milliseconds.
 import { createRequire } from "node:module";
-import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from "./options";
+import { CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
 import { cpuSeconds, rssMegabytes, type Server } from "./processes";
 import { row } from "./report";
 import type { BenchClient } from "./workload";
@@ -18,8 +20,11 @@ type AutocannonOptions = {
   body?: string;
   requests?: { setupRequest: (request: RawRequest) => RawRequest }[];
 };
-type AutocannonResult = { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number };
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
+type AutocannonResult = { requests: { total: number }; duration: number; non2xx: number; errors: number; timeouts: number };
+type AutocannonRun = Promise<AutocannonResult> & {
+  on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): void;
+};
+const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => AutocannonRun;
 
 export type Measurement = { name: string; rps: number; p50: number; p99: number; failed: number; rssMb: number; cpuPercent: number };
 export type Target = Omit<AutocannonOptions, "connections" | "duration">;
@@ -49,27 +54,72 @@ export function mixTarget(origin: string, clients: readonly BenchClient[]): Targ
   return { url: origin, requests: [{ setupRequest: (request) => ({ ...request, ...mixRequest(clients) }) }] };
 }
 
-/** Warms up, then measures `target` for SECONDS with CONNECTIONS connections. */
-export async function measure(name: string, server: Server, target: Target): Promise<Measurement> {
-  await autocannon({ ...target, connections: CONNECTIONS, duration: WARMUP_SECONDS });
-  process.stderr.write(`measuring ${name} for ${SECONDS} s...\n`);
+/** One stretch of load against one server: what it answered, how fast, and what it used. */
+type Sample = { requests: number; seconds: number; latenciesMs: number[]; failed: number; cpuSeconds: number; rssMb: number };
+
+async function sample(server: Server, target: Target): Promise<Sample> {
   const pid = server.child.pid!;
   let rssMb = rssMegabytes(pid);
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, rssMegabytes(pid))), 500);
   const cpuBefore = cpuSeconds(pid);
-  const startedAt = performance.now();
-  const result = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
-  const cpuPercent = ((cpuSeconds(pid) - cpuBefore) / ((performance.now() - startedAt) / 1000)) * 100;
+  const latenciesMs: number[] = [];
+  const run = autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
+  run.on("response", (_client, _status, _bytes, responseTimeMs) => latenciesMs.push(responseTimeMs));
+  const result = await run;
   clearInterval(sampler);
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    latenciesMs,
+    failed: result.non2xx + result.errors + result.timeouts,
+    cpuSeconds: cpuSeconds(pid) - cpuBefore,
+    rssMb: Math.max(rssMb, rssMegabytes(pid)),
+  };
+}
+
+/** The value below which `fraction` of the sorted values lie (nearest rank). */
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
+}
+
+function summarize(name: string, samples: readonly Sample[]): Measurement {
+  const seconds = samples.reduce((sum, s) => sum + s.seconds, 0);
+  const latencies = samples.flatMap((s) => s.latenciesMs).sort((a, b) => a - b);
   const measurement = {
     name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failed: result.non2xx + result.errors + result.timeouts,
-    rssMb: Math.max(rssMb, rssMegabytes(pid)),
-    cpuPercent,
+    rps: samples.reduce((sum, s) => sum + s.requests, 0) / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    failed: samples.reduce((sum, s) => sum + s.failed, 0),
+    rssMb: Math.max(...samples.map((s) => s.rssMb)),
+    cpuPercent: (samples.reduce((sum, s) => sum + s.cpuSeconds, 0) / seconds) * 100,
   };
   process.stderr.write(`${row(measurement)}\n`);
   return measurement;
+}
+
+export type Contender = { name: string; server: Server; target: Target };
+
+/**
+ * Warms each contender up, then measures them in turn for `rounds` rounds of
+ * SECONDS each, pooling each one's rounds. Taking turns puts the machine's drift
+ * (these are shared, noisy machines) on every contender alike rather than on
+ * whichever happens to be measured last.
+ */
+export async function measureInTurns(contenders: readonly Contender[], rounds = ROUNDS): Promise<Measurement[]> {
+  for (const { target } of contenders) await autocannon({ ...target, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  const samples = contenders.map((): Sample[] => []);
+  for (let round = 1; round <= rounds; round++) {
+    for (const [index, { name, server, target }] of contenders.entries()) {
+      process.stderr.write(`measuring ${name} for ${SECONDS} s (round ${round} of ${rounds})...\n`);
+      samples[index]!.push(await sample(server, target));
+    }
+  }
+  return contenders.map(({ name }, index) => summarize(name, samples[index]!));
+}
+
+/** Warms up, then measures `target` for SECONDS with CONNECTIONS connections. */
+export async function measure(name: string, server: Server, target: Target): Promise<Measurement> {
+  const [measurement] = await measureInTurns([{ name, server, target }], 1);
+  return measurement!;
 }

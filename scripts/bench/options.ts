@@ -2,6 +2,8 @@
 export const QUICK = process.env.BENCH_QUICK === "1";
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 3 : 10));
 export const WARMUP_SECONDS = QUICK ? 1 : 3;
+/** Gatehouse and the hand-written service take turns this many times on each database (load.ts). */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 2));
 export const CONNECTIONS = 32;
 export const BENCH_ENV = "sso-qa";
 export const CLIENTS = QUICK ? 50 : 200;

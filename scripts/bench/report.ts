@@ -1,18 +1,18 @@
 // What `npm run bench` prints: every measurement, then the ratios within the run.
 import type { Measurement } from "./load";
-import { CONNECTIONS, SECONDS } from "./options";
+import { CONNECTIONS, ROUNDS, SECONDS } from "./options";
 import { type TokenProbeResult, tokenProbeLine } from "./token-probe";
 
 export type DialectResult = { dialect: string; gatehouse: Measurement; baseline: Measurement };
 
 export function row(m: Measurement): string {
   return [
-    m.name.padEnd(44),
+    m.name.padEnd(50),
     `${Math.round(m.rps)}`.padStart(7),
     " req/s  p50",
-    `${m.p50}`.padStart(4),
+    m.p50.toFixed(1).padStart(6),
     " ms  p99",
-    `${m.p99}`.padStart(4),
+    m.p99.toFixed(1).padStart(6),
     " ms  errors",
     `${m.failed}`.padStart(5),
     "  RSS",
@@ -27,7 +27,7 @@ export function row(m: Measurement): string {
 const verdict = (met: boolean) => (met ? "met" : "NOT met");
 
 export function report(input: { measurements: Measurement[]; dialects: DialectResult[]; bare: Measurement; tokens: Measurement; tokenProbe: TokenProbeResult; opensslSigns?: number }): string {
-  const lines = ["", `Gatehouse benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, loopback`, ...input.measurements.map(row), ""];
+  const lines = ["", `Gatehouse benchmark: ${CONNECTIONS} connections, ${SECONDS} s a round, mixes in ${ROUNDS} rounds taken in turns, loopback`, ...input.measurements.map(row), ""];
   const targets: Record<string, number> = { sqlite: 1.3, postgresql: 1.1 };
   for (const { dialect, gatehouse, baseline } of input.dialects) {
     const ratio = gatehouse.rps / baseline.rps;
@@ -35,7 +35,7 @@ export function report(input: { measurements: Measurement[]; dialects: DialectRe
     const target = targets[dialect] ?? 1;
     lines.push(
       `${dialect.padEnd(10)} Gatehouse / hand-written: ${ratio.toFixed(2)}x (target >= ${target}x) ${verdict(ratio >= target)}, per CPU-second ${perCpu.toFixed(2)}x;` +
-        ` p99 ${gatehouse.p99} vs ${baseline.p99} ms ${verdict(gatehouse.p99 <= baseline.p99)}; errors ${gatehouse.failed} ${verdict(gatehouse.failed === 0)};` +
+        ` p99 ${gatehouse.p99.toFixed(1)} vs ${baseline.p99.toFixed(1)} ms ${verdict(gatehouse.p99 <= baseline.p99)}; errors ${gatehouse.failed} ${verdict(gatehouse.failed === 0)};` +
         ` Gatehouse / bare node: ${((gatehouse.rps / input.bare.rps) * 100).toFixed(0)} %`,
     );
   }
