@@ -10,8 +10,11 @@ export type ServedPage = { body: Uint8Array<ArrayBuffer>; nextCursor: string | n
 
 const utf8 = new TextEncoder();
 
-/** A page kept with the id and version of each row it was built from. */
-type KeptPage = ServedPage & { rows: readonly (readonly [id: string, version: number])[] };
+/**
+ * A page kept with the id and version of each row it was built from, and the owner's
+ * count of changes read before those rows were (so never newer than they are).
+ */
+type KeptPage = ServedPage & { rows: readonly (readonly [id: string, version: number])[]; changes: number };
 
 /** Whether `stored`, the ids and versions of the page and the row after it, are the ones `kept` was built from. */
 function unchanged(kept: KeptPage, stored: readonly (readonly [string, number])[], limit: number): boolean {
@@ -24,12 +27,16 @@ export type PageServer = (input: NotificationOwner & { store: NotificationStore;
 
 /**
  * Pages as answered, each kept with the ids and versions of the rows it was built
- * from. A kept page is served only when the index still holds exactly those rows at
- * those versions: every request reads them again (`findPageVersions`, from the index
- * alone, about a third of a page's read), and every change to a notification bumps
- * its version, so each instance answers what was last stored, as without the cache
- * (decision 007, "Fourth round"). What it saves is reading and serializing the rows.
- * At most `maxEntries` pages are kept, the least recently served leaving first.
+ * from and the owner's count of changes (`countChanges`) read before them. A kept
+ * page is served only when nothing of the owner's has changed since, or, when
+ * something has, when the index still holds exactly its rows at their versions
+ * (`findPageVersions`, about a third of a page's read on SQLite, as much as the
+ * read on PostgreSQL, which visits the table for rows changed since its last
+ * vacuum). Every change to a notification bumps its version and, by trigger, its
+ * owner's count, so each instance answers what was last stored, as without the
+ * cache (decision 007, "Fourth round" and "Fifth round"). What it saves is reading
+ * and serializing the rows. At most `maxEntries` pages are kept, the least recently
+ * served leaving first.
  */
 export function createPageCache(maxEntries = 500): PageServer {
   const pages = new Map<string, KeptPage>();
@@ -37,9 +44,13 @@ export function createPageCache(maxEntries = 500): PageServer {
   return async ({ store, query, ...owner }) => {
     const filter = pageFilter(query);
     const limit = filter.limit - 1;
+    const where = ownerWhere(owner);
     const key = [owner.environmentId, owner.clientId, limit, query.cursor, query.status, query.category, query.severity, query.since?.toISOString()].join("\u0000");
+    // Read first: a count read before the rows can only be older than them, which costs a check, never a stale page.
+    const changes = await store.countChanges(where);
     const kept = pages.get(key);
-    if (kept && unchanged(kept, await store.findPageVersions(ownerWhere(owner), filter), limit)) {
+    if (kept && (kept.changes === changes || unchanged(kept, await store.findPageVersions(where, filter), limit))) {
+      kept.changes = changes;
       pages.delete(key);
       pages.set(key, kept);
       return kept;
@@ -50,6 +61,7 @@ export function createPageCache(maxEntries = 500): PageServer {
       body: utf8.encode(JSON.stringify({ items: page.items.map(toResource), nextCursor: page.nextCursor })) as Uint8Array<ArrayBuffer>,
       nextCursor: page.nextCursor,
       rows: page.items.map((item) => [item.id, item.version] as const),
+      changes,
     };
     pages.delete(key);
     if (pages.size >= maxEntries) pages.delete(pages.keys().next().value!);

@@ -1,9 +1,10 @@
 import "server-only";
 import { type PostgresConnection, postgresTime } from "../driver/postgres";
 import type { StoredNotification } from "./representation";
-import { type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
+import { changesQuery, type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
 
 const columns = notificationColumns((column) => column);
+const changes = changesQuery((index) => `$${index}`);
 
 /** The notification store on a PostgreSQL connection. */
 export function createPostgresNotificationStore(connection: PostgresConnection): NotificationStore {
@@ -24,6 +25,10 @@ export function createPostgresNotificationStore(connection: PostgresConnection):
     async findPageVersions(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder: (index) => `$${index}`, time: postgresTime });
       return (await connection.query<{ id: string; version: number }>(sql, params)).rows.map((row): [string, number] => [row.id, row.version]);
+    },
+    async countChanges(owner) {
+      const { rows } = await connection.query<{ changes: number }>(changes, [owner.environmentId, owner.clientId]);
+      return rows[0]?.changes ?? 0;
     },
     async setStatus(owner, id, version, change) {
       const { rowCount } = await query(

@@ -1,7 +1,7 @@
 import "server-only";
 import { type SqliteConnection, sqliteIsoTime as isoTime, sqliteTime } from "../driver/sqlite";
 import type { StoredNotification } from "./representation";
-import { type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
+import { changesQuery, type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
 
 const columns = notificationColumns((column) => column);
 
@@ -30,6 +30,7 @@ function fromRaw(row: RawRow): StoredNotification {
 export function createSqliteNotificationStore(connection: SqliteConnection): NotificationStore {
   const { all, get, run } = connection;
   const one = `SELECT ${columns} FROM "Notification" WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ?`;
+  const changes = changesQuery(() => "?");
   const update = `UPDATE "Notification" SET "status" = ?, "readAt" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ? AND "version" = ?`;
   return {
     async findOne(owner, id) {
@@ -44,6 +45,9 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
     async findPageVersions(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder: () => "?", time: sqliteTime });
       return all<[string, number]>(sql, params, "arrays");
+    },
+    async countChanges(owner) {
+      return (await get<[number]>(changes, [owner.environmentId, owner.clientId], "arrays"))?.[0] ?? 0;
     },
     async setStatus(owner, id, version, change) {
       const params = [change.status, change.readAt && sqliteTime(change.readAt), sqliteTime(change.updatedAt), id, owner.environmentId, owner.clientId, version];

@@ -27,9 +27,19 @@ export type NotificationStore = {
   findPage(owner: NotificationOwner, filter: NotificationFilter): Promise<StoredNotification[]>;
   /** The id and version of each row `findPage` would read, from the index alone. */
   findPageVersions(owner: NotificationOwner, filter: NotificationFilter): Promise<[id: string, version: number][]>;
+  /**
+   * How many times the owner's notifications have been inserted, changed or deleted
+   * (`NotificationChanges`, kept by triggers in the same transaction as the change); 0 before the first.
+   */
+  countChanges(owner: NotificationOwner): Promise<number>;
   /** Applies `change` when the row still has `version`, bumping it; false when it had changed meanwhile. */
   setStatus(owner: NotificationOwner, id: string, version: number, change: StatusChange): Promise<boolean>;
 };
+
+/** The statement of `countChanges`, in one dialect's placeholders. */
+export function changesQuery(placeholder: (index: number) => string): string {
+  return `SELECT "changes" FROM "NotificationChanges" WHERE "environmentId" = ${placeholder(1)} AND "clientId" = ${placeholder(2)}`;
+}
 
 /** The columns `findPageVersions` reads, all in the page's index. */
 export const PAGE_VERSION_COLUMNS = `"id", "version"`;

@@ -201,6 +201,20 @@ describe("the page cache", () => {
       await listeningConnection.close();
     }
   });
+
+  it("counts every insert, change and delete of an owner's notifications, for that owner alone", async () => {
+    const [owner, other] = [await freshClient(), await freshClient()];
+    expect(await store.countChanges(owner)).toBe(0);
+    const [id, moved] = [await notify(owner, "counted"), await notify(owner, "moved away")];
+    await notify(other, "counted for the other");
+    expect([await store.countChanges(owner), await store.countChanges(other)]).toEqual([2, 1]);
+    await updateNotification({ store, ...owner, id, input: { status: "read" } });
+    expect(await store.countChanges(owner)).toBe(3);
+    await db.notification.update({ where: { id: moved }, data: { clientId: other.clientId, version: { increment: 1 } } });
+    expect([await store.countChanges(owner), await store.countChanges(other)]).toEqual([4, 2]);
+    await db.notification.delete({ where: { id } });
+    expect([await store.countChanges(owner), await store.countChanges(other)]).toEqual([5, 2]);
+  });
 });
 
 describe("getNotification and updateNotification", () => {
@@ -280,20 +294,29 @@ describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while anoth
     const listening = createNotificationStore(listeningConnection);
     const pages = createPageCache();
     const fresh = await freshClient();
-    for (let i = 0; i < 3; i++) await notify(fresh, `page ${i}`);
+    const [oldest] = [await notify(fresh, "page 0"), await notify(fresh, "page 1"), await notify(fresh, "page 2")];
     const first = await pages({ store: listening, ...fresh, query: query({ limit: "2" }) });
+    await pages({ store: listening, ...fresh, query: query({ limit: "2" }) });
+    // A change off the first page: the owner's count moves, the first page's rows do not.
+    await db.notification.update({ where: { id: oldest }, data: { status: "archived", version: { increment: 1 } } });
     await pages({ store: listening, ...fresh, query: query({ limit: "2" }) });
     await pages({ store: listening, ...fresh, query: query({ limit: "2", cursor: first.nextCursor! }) });
     await listeningConnection.close();
     const reader = new BetterSqlite(database.database.url.slice("file:".length), { readonly: true });
-    const plans = captured.map(({ sql, params }) => reader.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((step) => (step as { detail: string }).detail).join("; "));
+    const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
+      reader.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((step) => (step as { detail: string }).detail).join("; ");
+    const counts = captured.filter(({ sql }) => sql.includes('"NotificationChanges"')).map(plan);
+    const reads = captured.filter(({ sql }) => !sql.includes('"NotificationChanges"')).map(plan);
     reader.close();
-    expect(plans).toHaveLength(3);
-    for (const plan of plans) {
-      expect(plan).toMatch(/USING (COVERING )?INDEX Notification_environmentId_clientId_createdAt_id_version_idx/);
-      expect(plan).not.toMatch(/TEMP B-TREE/);
+    // Each request reads the count first; the second finds it unchanged and reads nothing else.
+    expect(captured.map(({ sql }) => sql.includes('"NotificationChanges"'))).toEqual([true, false, true, true, false, true, false]);
+    for (const count of counts) expect(count).toMatch(/USING PRIMARY KEY|sqlite_autoindex_NotificationChanges/);
+    expect(reads).toHaveLength(3);
+    for (const read of reads) {
+      expect(read).toMatch(/USING (COVERING )?INDEX Notification_environmentId_clientId_createdAt_id_version_idx/);
+      expect(read).not.toMatch(/TEMP B-TREE/);
     }
-    expect(plans[1]).toMatch(/COVERING INDEX/);
+    expect(reads[1]).toMatch(/COVERING INDEX/);
   });
 
   it("waits for the lock without stalling the event loop, then applies the update", async () => {
