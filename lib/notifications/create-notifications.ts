@@ -43,6 +43,8 @@ export async function createNotifications({ db, environmentId, recipients, creat
   const clientIds = await recipientClientIds(db, environmentId, recipients);
   const at = createdAt ?? new Date();
   const rows = clientIds.map((clientId) => ({ id: newId("ntf"), environmentId, clientId, ...input.data, createdAt: at, updatedAt: at }));
-  if (rows.length > 0) await db.notification.createMany({ data: rows });
+  // Inserted in client order: each insert takes its client's count of changes (NotificationChanges) until
+  // commit, and two sends taking them in different orders could deadlock on PostgreSQL.
+  if (rows.length > 0) await db.notification.createMany({ data: rows.toSorted((a, b) => (a.clientId < b.clientId ? -1 : 1)) });
   return rows.map((row) => row.id);
 }
