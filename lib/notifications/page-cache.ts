@@ -30,9 +30,9 @@ export type PageServer = (input: NotificationOwner & { store: NotificationStore;
  * from and the owner's count of changes (`countChanges`) read before them. A kept
  * page is served only when nothing of the owner's has changed since, or, when
  * something has, when the index still holds exactly its rows at their versions
- * (`findPageVersions`, about a third of a page's read on SQLite, as much as the
- * read on PostgreSQL, which visits the table for rows changed since its last
- * vacuum). Every change to a notification bumps its version and, by trigger, its
+ * (`findPageVersions`: about a third of a page's read on SQLite; on PostgreSQL it
+ * visits the table for rows changed since the last vacuum, as the read does, yet
+ * still costs less than reading and serializing the page again). Every change to a notification bumps its version and, by trigger, its
  * owner's count, so each instance answers what was last stored, as without the
  * cache (decision 007, "Fourth round" and "Fifth round"). What it saves is reading
  * and serializing the rows. At most `maxEntries` pages are kept, the least recently
