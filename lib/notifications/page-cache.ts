@@ -32,11 +32,11 @@ export type PageServer = (input: NotificationOwner & { store: NotificationStore;
  * something has, when the index still holds exactly its rows at their versions
  * (`findPageVersions`: about a third of a page's read on SQLite; on PostgreSQL it
  * visits the table for rows changed since the last vacuum, as the read does, yet
- * still costs less than reading and serializing the page again). Every change to a notification bumps its version and, by trigger, its
- * owner's count, so each instance answers what was last stored, as without the
- * cache (decision 007, "Fourth round" and "Fifth round"). What it saves is reading
- * and serializing the rows. At most `maxEntries` pages are kept, the least recently
- * served leaving first.
+ * still costs less than reading and serializing the page again). Every change to a
+ * notification bumps its version and, by trigger, its owner's count, so each
+ * instance answers what was last stored, as without the cache (decision 007,
+ * "Fourth round" and "Fifth round"). What it saves is reading and serializing the
+ * rows. At most `maxEntries` pages are kept, the least recently served leaving first.
  */
 export function createPageCache(maxEntries = 500): PageServer {
   const pages = new Map<string, KeptPage>();
