@@ -23,6 +23,13 @@ describe("configuration", () => {
     expect(parseConfig({ DATABASE_URL: "postgresql://root@127.0.0.1:5432/gatehouse" }).databaseProvider).toBe("postgresql");
   });
 
+  it("opens 20 gateway connections to PostgreSQL unless DATABASE_POOL_SIZE says otherwise, and refuses a size that is no count", () => {
+    expect(parseConfig({}).databasePoolSize).toBe(20);
+    expect(parseConfig({ DATABASE_POOL_SIZE: "8" }).databasePoolSize).toBe(8);
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE:/);
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: "many" })).toThrow(/DATABASE_POOL_SIZE:/);
+  });
+
   it("refuses production without a real AUTH_SECRET, naming the variable", () => {
     expect(() => parseConfig({ APP_ENV: "production" })).toThrow(/AUTH_SECRET: is required in production/);
     expect(() => parseConfig({ APP_ENV: "production", AUTH_SECRET: DEVELOPMENT_AUTH_SECRET })).toThrow(/AUTH_SECRET/);

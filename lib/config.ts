@@ -4,6 +4,13 @@ import { loadEnvFile } from "./env-file";
 import { passwordSchema } from "./password-policy";
 import { parseTrustedProxies } from "./http/client-address";
 
+/**
+ * Connections each process's gateway opens to PostgreSQL: a list request whose client
+ * changed something makes two or three round trips, and with 32 requests in flight
+ * 10 connections queued them (docs/decisions/007-gateway-notification-queries.md, "Sixth round").
+ */
+export const DEFAULT_DATABASE_POOL_SIZE = 20;
+
 /** Used only outside production so that `npm start` works with nothing configured. */
 export const DEVELOPMENT_AUTH_SECRET = "gatehouse-development-secret-do-not-use-in-production";
 
@@ -21,6 +28,7 @@ const envSchema = z
       .string()
       .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgres(ql)://")
       .default("file:./data/gatehouse.db"),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(DEFAULT_DATABASE_POOL_SIZE),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters (for example from `openssl rand -base64 32`)").optional(),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     REDIS_KEY_PREFIX: z.string().max(100).default("gatehouse:"),
@@ -77,6 +85,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
     port: parsed.PORT,
     publicUrl,
     databaseUrl: parsed.DATABASE_URL,
+    databasePoolSize: parsed.DATABASE_POOL_SIZE,
     databaseProvider: parsed.DATABASE_URL.startsWith("file:") ? ("sqlite" as const) : ("postgresql" as const),
     authSecret: parsed.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     redisUrl: parsed.REDIS_URL,

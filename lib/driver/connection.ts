@@ -1,5 +1,5 @@
 import "server-only";
-import { sqlitePath } from "../config";
+import { DEFAULT_DATABASE_POOL_SIZE, sqlitePath } from "../config";
 import { openPostgres, type PostgresConnection } from "./postgres";
 import type { QueryListener } from "./query-listener";
 import { openSqlite, type SqliteConnection } from "./sqlite";
@@ -12,6 +12,7 @@ import { openSqlite, type SqliteConnection } from "./sqlite";
  */
 export type DriverConnection = SqliteConnection | PostgresConnection;
 
-export function openDriver(databaseUrl: string, onQuery?: QueryListener): DriverConnection {
-  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), onQuery) : openPostgres(databaseUrl, onQuery);
+/** On PostgreSQL a pool of `poolSize` connections; on SQLite one connection, as its one writer at a time allows. */
+export function openDriver(databaseUrl: string, onQuery?: QueryListener, poolSize = DEFAULT_DATABASE_POOL_SIZE): DriverConnection {
+  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), onQuery) : openPostgres(databaseUrl, poolSize, onQuery);
 }

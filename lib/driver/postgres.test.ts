@@ -9,7 +9,7 @@ let connection: PostgresConnection;
 
 beforeAll(async () => {
   database = await createPostgresDatabase(SERVER_URL);
-  connection = openPostgres(database.url);
+  connection = openPostgres(database.url, 3);
 });
 
 afterAll(async () => {
@@ -26,5 +26,12 @@ describe("the PostgreSQL connection", () => {
     await admin.end();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await connection.query<{ answer: number }>("SELECT 42 AS answer", [])).rows).toEqual([{ answer: 42 }]);
+  });
+
+  it("opens at most its pool size of connections, and uses them all when queries wait", async () => {
+    const pids = await Promise.all(
+      Array.from({ length: 9 }, async () => (await connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid, pg_sleep(0.05)", [])).rows[0]!.pid),
+    );
+    expect(new Set(pids).size).toBe(3);
   });
 });

@@ -37,9 +37,9 @@ export type PostgresConnection = {
   close(): Promise<void>;
 };
 
-/** pg's default pool size (10), as Prisma's adapter has. */
-export function openPostgres(connectionString: string, onQuery?: QueryListener): PostgresConnection {
-  const pool = new pg.Pool({ connectionString, types: { getTypeParser: parseType as typeof pg.types.getTypeParser } });
+/** A pool of at most `poolSize` connections (`DATABASE_POOL_SIZE`). */
+export function openPostgres(connectionString: string, poolSize: number, onQuery?: QueryListener): PostgresConnection {
+  const pool = new pg.Pool({ connectionString, max: poolSize, types: { getTypeParser: parseType as typeof pg.types.getTypeParser } });
   // An idle connection the server ended (a restart, a terminated backend, one still closing
   // after `close`) is dropped by the pool, and the next query opens another; unheard, the
   // pool's error event would end the process.

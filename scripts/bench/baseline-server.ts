@@ -4,9 +4,10 @@
 // JWKS, the same JSON bodies, ETags, Link header and problem+json errors, and
 // no caches. Run by the bench as a child process, with the environment's JWKS as
 // Gatehouse published it:
-//   DATABASE_URL=… GATEHOUSE_URL=… JWKS=… SQLITE_SYNCHRONOUS=… PORT=… node --import tsx scripts/bench/baseline-server.ts
+//   DATABASE_URL=… GATEHOUSE_URL=… JWKS=… SQLITE_SYNCHRONOUS=… DATABASE_POOL_SIZE=… PORT=… node --import tsx scripts/bench/baseline-server.ts
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createLocalJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { DEFAULT_DATABASE_POOL_SIZE } from "../../lib/config";
 import { openBaselineStore, type Owner, type Row } from "./baseline-store";
 
 const ENV = "sso-qa";
@@ -14,7 +15,10 @@ const STATUSES = new Set(["unread", "read", "archived"]);
 const gatehouse = process.env.GATEHOUSE_URL!;
 const issuer = `${gatehouse}/gw/${ENV}`;
 const prefix = `/gw/${ENV}/notifications/v1/notifications`;
-const store = openBaselineStore(process.env.DATABASE_URL!, process.env.SQLITE_SYNCHRONOUS ?? "FULL");
+const store = openBaselineStore(process.env.DATABASE_URL!, {
+  sqliteSynchronous: process.env.SQLITE_SYNCHRONOUS ?? "FULL",
+  postgresPoolSize: Number(process.env.DATABASE_POOL_SIZE ?? DEFAULT_DATABASE_POOL_SIZE),
+});
 const jwks = createLocalJWKSet(JSON.parse(process.env.JWKS!));
 const environmentId = (await store.environmentId(ENV))!;
 

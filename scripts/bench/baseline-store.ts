@@ -62,10 +62,11 @@ function sqliteStore(path: string, synchronous: string): BaselineStore {
   };
 }
 
-function postgresStore(connectionString: string): BaselineStore {
+function postgresStore(connectionString: string, poolSize: number): BaselineStore {
   const TIMESTAMP = 1114;
   const pool = new pg.Pool({
     connectionString,
+    max: poolSize,
     types: { getTypeParser: (oid, format) => (oid === TIMESTAMP ? (value: string) => new Date(`${value.replace(" ", "T")}Z`).toISOString() : pg.types.getTypeParser(oid, format)) },
   });
   const query = async (name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as Row[];
@@ -99,6 +100,7 @@ function postgresStore(connectionString: string): BaselineStore {
   };
 }
 
-export function openBaselineStore(databaseUrl: string, sqliteSynchronous: string): BaselineStore {
-  return databaseUrl.startsWith("file:") ? sqliteStore(databaseUrl.slice("file:".length), sqliteSynchronous) : postgresStore(databaseUrl);
+/** Opened as Gatehouse opens its own: SQLite's `synchronous` setting, PostgreSQL's pool size. */
+export function openBaselineStore(databaseUrl: string, settings: { sqliteSynchronous: string; postgresPoolSize: number }): BaselineStore {
+  return databaseUrl.startsWith("file:") ? sqliteStore(databaseUrl.slice("file:".length), settings.sqliteSynchronous) : postgresStore(databaseUrl, settings.postgresPoolSize);
 }
