@@ -12,8 +12,7 @@ const utf8 = new TextEncoder();
 
 /**
  * A page kept with the id and version of each row it was built from, and the owner's
- * count of changes read before those rows were (so never newer than they are), or
- * `NOT_COUNTED`.
+ * count of changes read before those rows were (so never newer than they are).
  */
 type KeptPage = ServedPage & { rows: readonly (readonly [id: string, version: number])[]; changes: number };
 
@@ -27,26 +26,17 @@ function unchanged(kept: KeptPage, stored: readonly (readonly [string, number])[
 export type PageServer = (input: NotificationOwner & { store: NotificationStore; query: ListNotificationsQuery }) => Promise<ServedPage>;
 
 /**
- * The count of a page read without one, which no count equals: its first check compares
- * ids and versions. Most pages read without a kept copy (cursor pages under the bench's
- * mix, 1,400 pages against 500 kept) are not served again before their client changes
- * something, so their count would cost a round trip for nothing.
- */
-const NOT_COUNTED = -1;
-
-/**
  * Pages as answered, each kept with the ids and versions of the rows it was built
- * from and, once a kept copy has been checked, the owner's count of changes
- * (`countChanges`) read before them. A kept page is served only when nothing of the
- * owner's has changed since, or, when something has, when the index still holds
- * exactly its rows at their versions (`findPageVersions`: about a third of a page's
- * read on SQLite; on PostgreSQL it visits the table for rows changed since the last
- * vacuum, as the read does, yet still costs less than reading and serializing the
- * page again). Every change to a notification bumps its version and, by trigger, its
- * owner's count, so each instance answers what was last stored, as without the cache
- * (decision 007, "Fourth round" to "Sixth round"). What it saves is reading and
- * serializing the rows. At most `maxEntries` pages are kept, the least recently
- * served leaving first.
+ * from and the owner's count of changes (`countChanges`) read before them. A kept
+ * page is served only when nothing of the owner's has changed since, or, when
+ * something has, when the index still holds exactly its rows at their versions
+ * (`findPageVersions`: about a third of a page's read on SQLite; on PostgreSQL it
+ * visits the table for rows changed since the last vacuum, as the read does, yet
+ * still costs less than reading and serializing the page again). Every change to a
+ * notification bumps its version and, by trigger, its owner's count, so each
+ * instance answers what was last stored, as without the cache (decision 007,
+ * "Fourth round" and "Fifth round"). What it saves is reading and serializing the
+ * rows. At most `maxEntries` pages are kept, the least recently served leaving first.
  */
 export function createPageCache(maxEntries = 500): PageServer {
   const pages = new Map<string, KeptPage>();
@@ -56,9 +46,9 @@ export function createPageCache(maxEntries = 500): PageServer {
     const limit = filter.limit - 1;
     const where = ownerWhere(owner);
     const key = [owner.environmentId, owner.clientId, limit, query.cursor, query.status, query.category, query.severity, query.since?.toISOString()].join("\u0000");
+    // Read first: a count read before the rows can only be older than them, which costs a check, never a stale page.
+    const changes = await store.countChanges(where);
     const kept = pages.get(key);
-    // Read before the rows: a count older than them costs a check, never a stale page.
-    const changes = kept ? await store.countChanges(where) : NOT_COUNTED;
     if (kept && (kept.changes === changes || unchanged(kept, await store.findPageVersions(where, filter), limit))) {
       kept.changes = changes;
       pages.delete(key);
