@@ -63,7 +63,7 @@ async function sqliteDialect(database: TestDatabase): Promise<Dialect> {
   raw.exec("ANALYZE");
   const captured: CapturedQuery[] = [];
   const db = capturing(new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path }), log: [{ emit: "event", level: "query" }] }), captured);
-  const connection = openDriver(database.url, (sql, params) => captured.push({ sql, params }));
+  const connection = openDriver(database.url, { onQuery: (sql, params) => captured.push({ sql, params }) });
   const store = createNotificationStore(connection);
   return {
     name: "SQLite",
@@ -98,7 +98,7 @@ async function postgresDialect(database: TestDatabase): Promise<Dialect> {
   const captured: CapturedQuery[] = [];
   const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: database.url }), log: [{ emit: "event", level: "query" }] });
   const db = capturing(client, captured) as unknown as Db;
-  const connection = openDriver(database.url, (sql, params) => captured.push({ sql, params }));
+  const connection = openDriver(database.url, { onQuery: (sql, params) => captured.push({ sql, params }) });
   const store = createNotificationStore(connection);
   return {
     name: "PostgreSQL",

@@ -17,7 +17,7 @@ async function rotate(args: ParsedArgs) {
     import("../oauth/signing-keys"),
     import("../audit/write-audit"),
   ]);
-  const connection = openDriver(config().databaseUrl);
+  const connection = openDriver(config().databaseUrl, { poolSize: config().databasePoolSize });
   const rotated = await rotateSigningKey({ store: createDataPlaneStore(connection), envSlug, authSecret: config().authSecret }).finally(() => connection.close());
   if (!rotated) throw new UsageError(`--env: no environment "${envSlug}"`);
   await recordAudit(db(), CLI_ACTOR, {

@@ -15,7 +15,7 @@ const globalForDataPlane = globalThis as unknown as { gatehouseDataPlane?: Proce
  */
 export function dataPlane(): ProcessDataPlane {
   if (!globalForDataPlane.gatehouseDataPlane) {
-    const connection = openDriver(config().databaseUrl, undefined, config().databasePoolSize);
+    const connection = openDriver(config().databaseUrl, { poolSize: config().databasePoolSize });
     const store = createDataPlaneStore(connection);
     globalForDataPlane.gatehouseDataPlane = { connection, store, keys: createKeyStore({ store, authSecret: config().authSecret }) };
   }

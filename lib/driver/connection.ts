@@ -13,6 +13,6 @@ import { openSqlite, type SqliteConnection } from "./sqlite";
 export type DriverConnection = SqliteConnection | PostgresConnection;
 
 /** On PostgreSQL a pool of `poolSize` connections; on SQLite one connection, as its one writer at a time allows. */
-export function openDriver(databaseUrl: string, onQuery?: QueryListener, poolSize = DEFAULT_DATABASE_POOL_SIZE): DriverConnection {
+export function openDriver(databaseUrl: string, { onQuery, poolSize = DEFAULT_DATABASE_POOL_SIZE }: { onQuery?: QueryListener; poolSize?: number } = {}): DriverConnection {
   return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), onQuery) : openPostgres(databaseUrl, poolSize, onQuery);
 }

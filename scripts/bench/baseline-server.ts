@@ -7,7 +7,7 @@
 //   DATABASE_URL=… GATEHOUSE_URL=… JWKS=… SQLITE_SYNCHRONOUS=… DATABASE_POOL_SIZE=… PORT=… node --import tsx scripts/bench/baseline-server.ts
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createLocalJWKSet, type JWTPayload, jwtVerify } from "jose";
-import { DEFAULT_DATABASE_POOL_SIZE } from "../../lib/config";
+import { parseConfig } from "../../lib/config";
 import { openBaselineStore, type Owner, type Row } from "./baseline-store";
 
 const ENV = "sso-qa";
@@ -17,7 +17,7 @@ const issuer = `${gatehouse}/gw/${ENV}`;
 const prefix = `/gw/${ENV}/notifications/v1/notifications`;
 const store = openBaselineStore(process.env.DATABASE_URL!, {
   sqliteSynchronous: process.env.SQLITE_SYNCHRONOUS ?? "FULL",
-  postgresPoolSize: Number(process.env.DATABASE_POOL_SIZE ?? DEFAULT_DATABASE_POOL_SIZE),
+  postgresPoolSize: parseConfig(process.env).databasePoolSize,
 });
 const jwks = createLocalJWKSet(JSON.parse(process.env.JWKS!));
 const environmentId = (await store.environmentId(ENV))!;

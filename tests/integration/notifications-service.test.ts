@@ -175,7 +175,7 @@ describe("listNotifications", () => {
 describe("the page cache", () => {
   it("serves a kept page only while the stored rows are the ones it was built from", async () => {
     const captured: string[] = [];
-    const listeningConnection = openDriver(database.database.url, (sql) => captured.push(sql));
+    const listeningConnection = openDriver(database.database.url, { onQuery: (sql) => captured.push(sql) });
     const listening = createNotificationStore(listeningConnection);
     const pages = createPageCache();
     const serve = async (values: Record<string, string> = {}) => {
@@ -290,7 +290,7 @@ describe("the store's times", () => {
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while another connection holds the write lock", () => {
   it("reads a page, first, again from the page cache, or after a cursor, in index order without sorting", async () => {
     const captured: { sql: string; params: unknown[] }[] = [];
-    const listeningConnection = openDriver(database.database.url, (sql, params) => captured.push({ sql, params }));
+    const listeningConnection = openDriver(database.database.url, { onQuery: (sql, params) => captured.push({ sql, params }) });
     const listening = createNotificationStore(listeningConnection);
     const pages = createPageCache();
     const fresh = await freshClient();
