@@ -1,10 +1,20 @@
 import "server-only";
 import { type PostgresConnection, postgresTime } from "../driver/postgres";
 import type { StoredNotification } from "./representation";
-import { changesQuery, type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
+import { changeStatusQuery, changesQuery, type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
 
 const columns = notificationColumns((column) => column);
-const changes = changesQuery((index) => `$${index}`);
+const placeholder = (index: number) => `$${index}`;
+const changes = changesQuery(placeholder);
+const changeStatus = changeStatusQuery({
+  columns,
+  status: `$1::"NotificationStatus"`,
+  statusText: "$1::text",
+  at: "$2",
+  id: "$3",
+  environmentId: "$4",
+  clientId: "$5",
+});
 
 /** The notification store on a PostgreSQL connection. */
 export function createPostgresNotificationStore(connection: PostgresConnection): NotificationStore {
@@ -19,11 +29,11 @@ export function createPostgresNotificationStore(connection: PostgresConnection):
       return rows[0];
     },
     async findPage(owner, filter) {
-      const { sql, params } = pageQuery(owner, filter, { columns, placeholder: (index) => `$${index}`, time: postgresTime });
+      const { sql, params } = pageQuery(owner, filter, { columns, placeholder, time: postgresTime });
       return (await query(sql, params)).rows;
     },
     async findPageVersions(owner, filter) {
-      const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder: (index) => `$${index}`, time: postgresTime });
+      const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder, time: postgresTime });
       return (await connection.query<{ id: string; version: number }>(sql, params)).rows.map((row): [string, number] => [row.id, row.version]);
     },
     async countChanges(owner) {
@@ -36,6 +46,10 @@ export function createPostgresNotificationStore(connection: PostgresConnection):
         [change.status, change.readAt && postgresTime(change.readAt), postgresTime(change.updatedAt), id, owner.environmentId, owner.clientId, version],
       );
       return rowCount === 1;
+    },
+    async changeStatus(owner, id, status, at) {
+      const { rows } = await query(changeStatus, [status, postgresTime(at), id, owner.environmentId, owner.clientId]);
+      return rows[0];
     },
   };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { type SqliteConnection, sqliteIsoTime as isoTime, sqliteTime } from "../driver/sqlite";
 import type { StoredNotification } from "./representation";
-import { changesQuery, type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
+import { changeStatusQuery, changesQuery, type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
 
 const columns = notificationColumns((column) => column);
 
@@ -31,6 +31,7 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
   const { all, get, run } = connection;
   const one = `SELECT ${columns} FROM "Notification" WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ?`;
   const changes = changesQuery(() => "?");
+  const changeStatus = changeStatusQuery({ columns, status: "@status", statusText: "@status", at: "@at", id: "@id", environmentId: "@environmentId", clientId: "@clientId" });
   const update = `UPDATE "Notification" SET "status" = ?, "readAt" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ? AND "version" = ?`;
   return {
     async findOne(owner, id) {
@@ -52,6 +53,10 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
     async setStatus(owner, id, version, change) {
       const params = [change.status, change.readAt && sqliteTime(change.readAt), sqliteTime(change.updatedAt), id, owner.environmentId, owner.clientId, version];
       return (await run(update, params)) === 1;
+    },
+    async changeStatus(owner, id, status, at) {
+      const row = await get<RawRow>(changeStatus, [{ status, at: sqliteTime(at), id, environmentId: owner.environmentId, clientId: owner.clientId }], "arrays");
+      return row && fromRaw(row);
     },
   };
 }

@@ -34,11 +34,31 @@ export type NotificationStore = {
   countChanges(owner: NotificationOwner): Promise<number>;
   /** Applies `change` when the row still has `version`, bumping it; false when it had changed meanwhile. */
   setStatus(owner: NotificationOwner, id: string, version: number, change: StatusChange): Promise<boolean>;
+  /**
+   * Sets `status` unless it is the stored one, bumping the version, with `readAt` set
+   * to `at` on the first read, cleared on unread, and kept on archive: one statement,
+   * the row as updated, or undefined when there is no such row or its status is `status`.
+   */
+  changeStatus(owner: NotificationOwner, id: string, status: StoredNotification["status"], at: Date): Promise<StoredNotification | undefined>;
 };
 
 /** The statement of `countChanges`, in one dialect's placeholders. */
 export function changesQuery(placeholder: (index: number) => string): string {
   return `SELECT "changes" FROM "NotificationChanges" WHERE "environmentId" = ${placeholder(1)} AND "clientId" = ${placeholder(2)}`;
+}
+
+/**
+ * The statement of `changeStatus`, in one dialect's placeholders, taking the status
+ * (`status`, once cast for the column's type and once for comparisons), the time and
+ * the row's id and owner, and returning `columns`.
+ */
+export function changeStatusQuery(dialect: { columns: string; status: string; statusText: string; at: string; id: string; environmentId: string; clientId: string }): string {
+  const { columns, status, statusText, at } = dialect;
+  const readAt = `CASE WHEN ${statusText} = 'unread' THEN NULL WHEN ${statusText} = 'read' THEN COALESCE("readAt", ${at}) ELSE "readAt" END`;
+  return (
+    `UPDATE "Notification" SET "status" = ${status}, "readAt" = ${readAt}, "updatedAt" = ${at}, "version" = "version" + 1 ` +
+    `WHERE "id" = ${dialect.id} AND "environmentId" = ${dialect.environmentId} AND "clientId" = ${dialect.clientId} AND "status" <> ${status} RETURNING ${columns}`
+  );
 }
 
 /** The columns `findPageVersions` reads, all in the page's index. */

@@ -41,14 +41,22 @@ function readOnlyMismatches(input: UpdateNotificationBody, stored: StoredNotific
 }
 
 /**
- * Sets the client-writable status. The write is one UPDATE conditioned
- * on the version that was read, so of two concurrent updates carrying the
- * same If-Match exactly one succeeds and the other gets 412.
+ * Sets the client-writable status. A request with neither If-Match nor read-only
+ * fields to check is one statement that changes the status unless it is already the
+ * one asked for (one round trip, where reading first cost two); the rest read the
+ * row, check it, and write conditioned on the version they read, so of two
+ * concurrent updates carrying the same If-Match exactly one succeeds and the other
+ * gets 412.
  */
 export async function updateNotification({ store, id, input, ifMatch, ...owner }: UpdateNotificationArgs): Promise<StoredNotification> {
   const where = ownerWhere(owner);
   if (!isNotificationId(id)) throw notificationNotFound(id);
+  const unconditional = ifMatch === undefined && READ_ONLY_FIELDS.every((field) => input[field] === undefined);
   for (let attempt = 1; ; attempt++) {
+    if (unconditional) {
+      const changed = await store.changeStatus(where, id, input.status, new Date());
+      if (changed) return changed;
+    }
     const current = await store.findOne(where, id);
     if (!current) throw notificationNotFound(id);
     if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, notificationEtag(current.version))) throw preconditionFailed(id);
@@ -56,10 +64,12 @@ export async function updateNotification({ store, id, input, ifMatch, ...owner }
     if (mismatches.length > 0) throw validationProblem(mismatches);
     if (input.status === current.status) return current;
 
-    const now = new Date();
-    const readAt = input.status === "unread" ? null : input.status === "read" ? (current.readAt ?? now.toISOString()) : current.readAt;
-    if (await store.setStatus(where, id, current.version, { status: input.status, readAt: readAt === null ? null : new Date(readAt), updatedAt: now })) {
-      return { ...current, status: input.status, readAt, updatedAt: now.toISOString(), version: current.version + 1 };
+    if (!unconditional) {
+      const now = new Date();
+      const readAt = input.status === "unread" ? null : input.status === "read" ? (current.readAt ?? now.toISOString()) : current.readAt;
+      if (await store.setStatus(where, id, current.version, { status: input.status, readAt: readAt === null ? null : new Date(readAt), updatedAt: now })) {
+        return { ...current, status: input.status, readAt, updatedAt: now.toISOString(), version: current.version + 1 };
+      }
     }
     if (ifMatch !== undefined) throw preconditionFailed(id);
     if (attempt >= MAX_ATTEMPTS) {

@@ -40,8 +40,15 @@ async function loadQuickly(db: Db, databaseUrl: string): Promise<void> {
 /** Slots of notifications written per transaction. */
 const SLOTS_PER_TRANSACTION = 50;
 
+/**
+ * On PostgreSQL, what autovacuum would do to the loaded tables within a minute of the
+ * load, were it on; these machines' server runs with `autovacuum = off`. Loading left
+ * each client's count of changes (`NotificationChanges`, bumped by trigger once per
+ * insert) with about 500 dead versions, so that reading one count visited about 50
+ * pages (decision 007, "Seventh round").
+ */
 async function analyze(db: Db, databaseUrl: string): Promise<void> {
-  await db.$executeRawUnsafe(databaseUrl.startsWith("file:") ? "ANALYZE" : 'ANALYZE "Notification"');
+  await db.$executeRawUnsafe(databaseUrl.startsWith("file:") ? "ANALYZE" : "VACUUM ANALYZE");
 }
 
 /** Loads the data and returns, per client, its notification ids (newest first) and the cursors of its pages 2–7. */

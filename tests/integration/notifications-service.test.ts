@@ -273,6 +273,37 @@ describe("getNotification and updateNotification", () => {
     expect((failed as PromiseRejectedResult).reason).toMatchObject({ status: 412 });
     expect((await getNotification({ store, ...alice, id })).version).toBe(2);
   });
+
+  it("sets a status without If-Match in one statement, and answers the same status or an unknown id after one read", async () => {
+    const captured: string[] = [];
+    const listeningConnection = openDriver(database.database.url, { onQuery: (sql) => captured.push(sql) });
+    const listening = createNotificationStore(listeningConnection);
+    const id = await notify(alice, "one statement");
+    try {
+      const read = await updateNotification({ store: listening, ...alice, id, input: { status: "read" } });
+      expect(read).toMatchObject({ id, status: "read", version: 2 });
+      expect(captured).toEqual([expect.stringMatching(/^UPDATE "Notification" .* RETURNING /)]);
+      captured.length = 0;
+      expect(await updateNotification({ store: listening, ...alice, id, input: { status: "read" } })).toEqual(read);
+      expect(captured).toEqual([expect.stringMatching(/^UPDATE /), expect.stringMatching(/^SELECT /)]);
+      expect((await rejection(updateNotification({ store: listening, ...bob, id, input: { status: "archived" } }))).status).toBe(404);
+      expect(await db.notification.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "read", version: 2 });
+    } finally {
+      await listeningConnection.close();
+    }
+  });
+
+  it("answers each of many concurrent updates without If-Match with its status, and stores the last one applied", async () => {
+    const id = await notify(alice, "many at once");
+    const statuses = ["read", "archived", "unread", "read", "archived", "archived", "unread", "read"] as const;
+    const answers = await Promise.all(statuses.map((status) => updateNotification({ store, ...alice, id, input: { status } })));
+    expect(answers.map((answer) => answer.status)).toEqual(statuses);
+    const last = answers.reduce((latest, answer) => (answer.version > latest.version ? answer : latest));
+    expect(await db.notification.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: last.status, version: last.version });
+    // Every change applied was answered: versions 2 to the last, each bumped once.
+    const applied = [...new Set(answers.map((answer) => answer.version))].filter((version) => version > 1).sort((a, b) => a - b);
+    expect(applied).toEqual(Array.from({ length: last.version - 1 }, (_, index) => index + 2));
+  });
 });
 
 describe("the store's times", () => {
