@@ -2,6 +2,7 @@ import "server-only";
 import Database from "better-sqlite3";
 import { SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
 import type { QueryListener } from "./query-listener";
+import { askForWriteLock, stopAskingForWriteLock } from "./sqlite-write-turns";
 
 /** Times in the text form Prisma's SQLite adapter stores and compares. */
 export function sqliteTime(date: Date): string {
@@ -24,21 +25,37 @@ function isBusy(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY");
 }
 
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => (ms === 0 ? setImmediate(resolve) : setTimeout(resolve, ms)));
+}
+
 /**
- * Runs `work` now, and while another connection holds the write lock (the
- * request-log worker commits a batch, another process writes) tries again after
- * a pause that grows to 8 ms. SQLite's own busy handler would sleep on the event
- * loop instead, stalling every request in flight for as long as the lock is held.
+ * Runs `work` now. While another connection holds the write lock (the request-log
+ * worker commits a batch, another process writes) it asks the worker to commit
+ * early (`sqlite-write-turns.ts`) and tries again, first on the event loop's next
+ * turn, then after pauses that grow to 8 ms. SQLite's own busy handler would
+ * sleep on the event loop instead, stalling every request in flight for as long
+ * as the lock is held.
  */
 async function whenNotBusy<T>(work: () => T): Promise<T> {
+  try {
+    return work();
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+  }
   const deadline = Date.now() + BUSY_DEADLINE_MS;
-  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, 8)) {
-    try {
-      return work();
-    } catch (error) {
-      if (!isBusy(error) || Date.now() > deadline) throw error;
+  askForWriteLock();
+  try {
+    for (let pauseMs = 0; ; pauseMs = Math.min(Math.max(pauseMs * 2, 1), 8)) {
+      await pause(pauseMs);
+      try {
+        return work();
+      } catch (error) {
+        if (!isBusy(error) || Date.now() > deadline) throw error;
+      }
     }
-    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  } finally {
+    stopAskingForWriteLock();
   }
 }
 

@@ -8,10 +8,10 @@ import { writeAccessLines } from "./access-lines";
 import type { RequestLogEntry } from "./request-log-entry";
 import { createRequestLogInsert } from "./request-log-insert";
 
-const { databaseUrl } = workerData as { databaseUrl: string };
+const { databaseUrl, writeTurns } = workerData as { databaseUrl: string; writeTurns: Int32Array };
 
 // Through the database's driver: Prisma's client and its query compiler would cost the worker some 60 MB.
-const insert = createRequestLogInsert(databaseUrl);
+const insert = createRequestLogInsert(databaseUrl, writeTurns);
 // One write per line: a line is then whole on the output even when the main thread writes to it too.
 const accessLog = createAccessLog(pino.destination({ dest: 1, sync: true }));
 let writing = Promise.resolve();

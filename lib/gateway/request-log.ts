@@ -1,6 +1,7 @@
 import "server-only";
 import type { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
+import { writeTurns } from "../driver/sqlite-write-turns";
 import { inServerBuild } from "../runtime/server-build";
 import { startThread } from "../runtime/threads";
 import { writeAccessLines } from "./access-lines";
@@ -30,7 +31,7 @@ function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writ
     return insert(batch);
   };
   if (!inServerBuild) return inProcess;
-  let worker: Worker | undefined = startThread("lib/gateway/request-log-worker.ts", { workerData: { databaseUrl } });
+  let worker: Worker | undefined = startThread("lib/gateway/request-log-worker.ts", { workerData: { databaseUrl, writeTurns } });
   worker.unref();
   // The worker answers each batch in the order it was sent.
   const answered: (() => void)[] = [];
