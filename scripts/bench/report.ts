@@ -35,7 +35,7 @@ export function report(input: { measurements: Measurement[]; dialects: DialectRe
     const target = targets[dialect] ?? 1;
     lines.push(
       `${dialect.padEnd(10)} Gatehouse / hand-written: ${ratio.toFixed(2)}x (target >= ${target}x) ${verdict(ratio >= target)}, per CPU-second ${perCpu.toFixed(2)}x;` +
-        ` p99 ${gatehouse.p99.toFixed(1)} vs ${baseline.p99.toFixed(1)} ms ${verdict(gatehouse.p99 <= baseline.p99)}; errors ${gatehouse.failed} ${verdict(gatehouse.failed === 0)};` +
+        ` p99 ${gatehouse.p99.toFixed(2)} vs ${baseline.p99.toFixed(2)} ms ${verdict(gatehouse.p99 <= baseline.p99)}; errors ${gatehouse.failed} ${verdict(gatehouse.failed === 0)};` +
         ` Gatehouse / bare node: ${((gatehouse.rps / input.bare.rps) * 100).toFixed(0)} %`,
     );
   }
