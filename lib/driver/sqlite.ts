@@ -1,4 +1,5 @@
 import "server-only";
+import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
 import type { QueryListener } from "./query-listener";
@@ -25,10 +26,6 @@ function isBusy(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY");
 }
 
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => (ms === 0 ? setImmediate(resolve) : setTimeout(resolve, ms)));
-}
-
 /**
  * Runs `work` now. While another connection holds the write lock (the request-log
  * worker commits a batch, another process writes) it asks the worker to commit
@@ -47,7 +44,7 @@ async function whenNotBusy<T>(work: () => T): Promise<T> {
   askForWriteLock();
   try {
     for (let pauseMs = 0; ; pauseMs = Math.min(Math.max(pauseMs * 2, 1), 8)) {
-      await pause(pauseMs);
+      await (pauseMs === 0 ? nextTurn() : sleep(pauseMs));
       try {
         return work();
       } catch (error) {

@@ -46,7 +46,7 @@ describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the request-log worker's ins
     expect(await stored("calm")).toBe(450);
   });
 
-  it("give way to a writer that waits for the lock, one row per commit, and still store every row", async () => {
+  it("store every row, and return, while a writer waits for the lock throughout", async () => {
     const insert = createSqliteRequestLogInsert(sqlitePath(database.url), writeTurns);
     askForWriteLock();
     try {
