@@ -1,3 +1,4 @@
+import BetterSqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { sqlitePath } from "../../lib/config";
@@ -35,6 +36,32 @@ function entries(prefix: string, count: number): RequestLogEntry[] {
   }));
 }
 
+/**
+ * Inserts `count` rows and answers how many of them another connection saw
+ * committed while the insert was writing the last one: the last row's time is
+ * read as that row is written, and reading it counts what is committed.
+ */
+function committedBeforeLastRow(insert: (batch: readonly RequestLogEntry[]) => void, prefix: string, count: number): number {
+  const reader = new BetterSqlite(sqlitePath(database.url), { readonly: true });
+  const countCommitted = reader.prepare(`SELECT count(*) FROM "RequestLog" WHERE "requestId" LIKE ?`).pluck();
+  let committed = -1;
+  const batch = entries(prefix, count);
+  const last = batch.pop()!;
+  batch.push({
+    ...last,
+    get at() {
+      committed = countCommitted.get(`${prefix}_%`) as number;
+      return last.at;
+    },
+  });
+  try {
+    insert(batch);
+  } finally {
+    reader.close();
+  }
+  return committed;
+}
+
 async function stored(prefix: string): Promise<number> {
   return db.requestLog.count({ where: { requestId: { startsWith: `${prefix}_` } } });
 }
@@ -46,11 +73,18 @@ describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the request-log worker's ins
     expect(await stored("calm")).toBe(450);
   });
 
-  it("store every row, and return, while a writer waits for the lock throughout", async () => {
+  it("commit a small batch at once while no writer waits", async () => {
+    const insert = createSqliteRequestLogInsert(sqlitePath(database.url), writeTurns);
+    expect(committedBeforeLastRow(insert, "whole", 5)).toBe(0);
+    expect(await stored("whole")).toBe(5);
+  });
+
+  it("commit each row before writing the next, store every row, and return, while a writer waits for the lock throughout", async () => {
     const insert = createSqliteRequestLogInsert(sqlitePath(database.url), writeTurns);
     askForWriteLock();
     try {
-      insert(entries("asked", 5));
+      // Each row is committed before the next is written, so the waiting writer gets the lock between any two.
+      expect(committedBeforeLastRow(insert, "asked", 5)).toBe(4);
     } finally {
       stopAskingForWriteLock();
     }
