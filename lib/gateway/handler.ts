@@ -9,7 +9,7 @@ import { isTokenServicePath, type TokenService } from "../oauth/token-service";
 import type { Authenticated, Authenticator } from "./authenticate";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
 import type { GatewayDirectory, GatewayApi, GatewayEnvironment } from "./directory";
-import { proxyRequest } from "./proxy";
+import type { Upstreams } from "./proxy";
 import { type RateLimiter, rateLimitHeaders } from "./rate-limit";
 import type { RequestRecorder } from "./request-log";
 import { createRouteTable, type RouteTable } from "./route-match";
@@ -26,7 +26,7 @@ export type GatewayDeps = {
   recorder: RequestRecorder;
   metrics: GatewayMetrics;
   builtInRoutes: Partial<Record<ApiKind, readonly BuiltInRoute[]>>;
-  upstreamTimeoutMs: number;
+  upstreams: Upstreams;
   /** the caller's address, as the trusted proxies report it */
   addressOf: (request: IncomingRequest) => string;
 };
@@ -74,7 +74,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   function proxy(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, clientId: string | null) {
     if (!api.upstreamUrl) throw notFound(`The API "${api.slug}" has no upstream in "${env.slug}".`);
-    return proxyRequest({
+    return deps.upstreams.forward({
       request,
       url,
       upstreamUrl: api.upstreamUrl,
@@ -82,7 +82,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
       clientId,
       clientAddress: deps.addressOf(request),
       requestId,
-      timeoutMs: deps.upstreamTimeoutMs,
     });
   }
 

@@ -21,6 +21,7 @@ import { createGateway, type Gateway } from "./handler";
 import type { FailureCounter, RateLimiter } from "./rate-limit";
 import { createMemoryFailureCounter, createMemoryRateLimiter } from "./rate-limit-memory";
 import { connectRedis, createRedisFailureCounter, createRedisRateLimiter } from "./rate-limit-redis";
+import { createUpstreams } from "./proxy";
 import { createRequestRecorder } from "./request-log";
 
 type SharedState = { rateLimiter: RateLimiter; failures: FailureCounter };
@@ -70,6 +71,7 @@ function buildGateway(): ProcessGateway {
     metrics,
   });
   const recorder = createRequestRecorder({ log, accessLog, databaseUrl });
+  const upstreams = createUpstreams({ timeoutMs: upstreamTimeoutMs });
   const serve = createGateway({
     directory,
     log,
@@ -79,13 +81,13 @@ function buildGateway(): ProcessGateway {
     recorder,
     metrics,
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection), pages: createPageCache() }) },
-    upstreamTimeoutMs,
+    upstreams,
     addressOf,
   });
   return {
     serve,
     async flush() {
-      await Promise.all([recorder.flush(), lastUsed.flush()]);
+      await Promise.all([recorder.flush(), lastUsed.flush(), upstreams.close()]);
     },
   };
 }

@@ -1,38 +1,39 @@
+import { Agent, type Dispatcher, errors } from "undici";
 import { connectionOptions, isConnectionSpecific } from "../http/hop-by-hop";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/message";
-import { problem } from "../http/problem";
+import { problem, type ProblemError } from "../http/problem";
 
-/** What fetch sets itself. */
-const SET_BY_FETCH = new Set(["host", "content-length", "expect"]);
-
-/** fetch has already decoded the upstream body, so its encoding no longer applies. */
-const DECODED = new Set(["content-encoding"]);
+/**
+ * What undici sets itself: `host` from the upstream's origin, and `expect`, which
+ * it refuses (Node has already answered the client's 100-continue).
+ */
+const SET_BY_CLIENT = new Set(["host", "expect"]);
 
 /** Identity the gateway vouches for; whatever the client sent under these names is dropped. */
 const IDENTITY = new Set(["authorization", "x-client-id", "x-request-id", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"]);
 
-function isForwardable(name: string, listed: Set<string>, extraDrops: Set<string>): boolean {
-  return !isConnectionSpecific(name, listed) && !SET_BY_FETCH.has(name) && !extraDrops.has(name);
-}
-
-function forwardableRequestHeaders(headers: HeaderReader): Headers {
+/** Request fields passed on: all but the connection's own, undici's and the identity the gateway sets. */
+function forwardableRequestHeaders(headers: HeaderReader, withBody: boolean): string[] {
   const listed = connectionOptions(headers.get("connection"));
-  const result = new Headers();
+  const result: string[] = [];
   headers.forEach((value, name) => {
-    if (isForwardable(name, listed, IDENTITY)) result.append(name, value);
+    if (isConnectionSpecific(name, listed) || SET_BY_CLIENT.has(name) || IDENTITY.has(name)) return;
+    // A length without the body it measures (a GET that declared one) would not match what is sent.
+    if (name === "content-length" && !withBody) return;
+    result.push(name, value);
   });
   return result;
 }
 
-/** Set-Cookie stays one field per cookie; Fetch's `forEach` would join them into one. */
-function forwardableResponseHeaders(headers: Headers): Record<string, string | string[]> {
-  const listed = connectionOptions(headers.get("connection"));
+/** Response fields passed on as undici parsed them: repeated fields, Set-Cookie among them, stay separate. */
+function forwardableResponseHeaders(headers: Dispatcher.ResponseData["headers"]): Record<string, string | string[]> {
+  const connection = headers.connection;
+  const listed = connectionOptions(Array.isArray(connection) ? connection.join(",") : connection);
   const result: Record<string, string | string[]> = {};
-  headers.forEach((value, name) => {
-    if (name !== "set-cookie" && isForwardable(name, listed, DECODED)) result[name] = value;
-  });
-  const cookies = headers.getSetCookie();
-  if (cookies.length > 0 && isForwardable("set-cookie", listed, DECODED)) result["set-cookie"] = cookies;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && !isConnectionSpecific(name, listed)) result[name] = value;
+  }
   return result;
 }
 
@@ -56,63 +57,87 @@ export type ProxyCall = {
   /** the caller's address, as the trusted proxies report it */
   clientAddress: string;
   requestId: string;
-  timeoutMs: number;
 };
 
-export function upstreamTarget(upstreamUrl: string, remainder: string, search: string): string {
-  return `${upstreamUrl.replace(/\/+$/, "")}${remainder}${search}`;
+type UpstreamBase = { origin: string; path: string };
+
+/** The base URL's path, then the remainder and the query; an empty path is the root. */
+function upstreamPath(base: UpstreamBase, remainder: string, search: string): string {
+  const path = base.path + remainder;
+  return (path === "" ? "/" : path) + search;
 }
 
-/**
- * Streams the request to the environment's upstream and its answer back.
- * No response headers within the timeout is 504; a refused or broken
- * connection is 502; a body that stalls for the timeout is cut off.
- */
-export async function proxyRequest(call: ProxyCall): Promise<PlainResponse> {
-  const { request, url } = call;
-  const headers = forwardableRequestHeaders(request.headers);
-  if (call.clientId) headers.set("x-client-id", call.clientId);
-  headers.set("x-request-id", call.requestId);
-  // Only the address TRUSTED_PROXIES let us believe; hops a client invented stay behind.
-  headers.set("forwarded", `for=${forwardedNode(call.clientAddress)};host=${quoted(url.host)};proto=${url.protocol.replace(":", "")}`);
-  headers.set("x-forwarded-for", call.clientAddress);
-  // fetch would decompress silently and leave Content-Encoding wrong for our client.
-  headers.set("accept-encoding", "identity");
-  const requestBody = request.method === "GET" || request.method === "HEAD" ? null : request.body;
-  const abort = new AbortController();
-  let timer = setTimeout(() => abort.abort(), call.timeoutMs);
-  let upstream: Response;
-  try {
-    upstream = await fetch(upstreamTarget(call.upstreamUrl, call.remainder, url.search), {
-      method: request.method,
-      headers,
-      body: requestBody ?? undefined,
-      redirect: "manual",
-      signal: abort.signal,
-      ...(requestBody ? { duplex: "half" } : {}),
-    } as RequestInit);
-  } catch {
-    clearTimeout(timer);
-    if (abort.signal.aborted) {
-      throw problem("upstream-timeout", { detail: `The upstream service did not answer within ${call.timeoutMs} ms.` });
-    }
-    throw problem("upstream-unreachable", { detail: "The upstream service could not be reached." });
+const TIMED_OUT = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function upstreamFailure(error: unknown, timeoutMs: number): ProblemError {
+  if (error instanceof errors.UndiciError && TIMED_OUT.has(error.code)) {
+    return problem("upstream-timeout", { detail: `The upstream service did not answer within ${timeoutMs} ms.` });
   }
-  clearTimeout(timer);
-  // Past the headers, the timeout applies to silence between chunks, so long downloads are not cut off.
-  const idle = new TransformStream<Uint8Array, Uint8Array>({
-    start() {
-      timer = setTimeout(() => abort.abort(), call.timeoutMs);
+  return problem("upstream-unreachable", { detail: "The upstream service could not be reached." });
+}
+
+export type Upstreams = {
+  /**
+   * Streams the request to the environment's upstream and its answer back, bytes
+   * as they are: nothing is decoded, so Content-Encoding stays true. No response
+   * headers within the timeout is 504; a refused or broken connection is 502; a
+   * body that stays silent for the timeout is cut off.
+   */
+  forward(call: ProxyCall): Promise<PlainResponse>;
+  close(): Promise<void>;
+};
+
+/**
+ * One undici agent for every upstream: a pool of kept-alive connections per origin.
+ * The timeout is undici's own socket timers (headers, then silence between body
+ * chunks), so no request carries an AbortController (docs/decisions/014).
+ */
+export function createUpstreams(input: { timeoutMs: number }): Upstreams {
+  const { timeoutMs } = input;
+  const agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+  const bases = new Map<string, UpstreamBase>();
+
+  function baseOf(upstreamUrl: string): UpstreamBase {
+    let base = bases.get(upstreamUrl);
+    if (!base) {
+      const parsed = new URL(upstreamUrl);
+      base = { origin: parsed.origin, path: parsed.pathname.replace(/\/+$/, "") };
+      bases.set(upstreamUrl, base);
+    }
+    return base;
+  }
+
+  return {
+    async forward(call) {
+      const { request, url } = call;
+      const base = baseOf(call.upstreamUrl);
+      const body = request.method === "GET" || request.method === "HEAD" ? null : (request.bodyChunks?.() ?? request.body);
+      const headers = forwardableRequestHeaders(request.headers, body !== null);
+      if (call.clientId) headers.push("x-client-id", call.clientId);
+      // Only the address TRUSTED_PROXIES let us believe; hops a client invented stay behind.
+      headers.push(
+        "x-request-id",
+        call.requestId,
+        "forwarded",
+        `for=${forwardedNode(call.clientAddress)};host=${quoted(url.host)};proto=${url.protocol.slice(0, -1)}`,
+        "x-forwarded-for",
+        call.clientAddress,
+      );
+      let upstream: Dispatcher.ResponseData;
+      try {
+        upstream = await agent.request({
+          origin: base.origin,
+          path: upstreamPath(base, call.remainder, url.search),
+          method: request.method as Dispatcher.HttpMethod,
+          headers,
+          // undici pipes a Node stream with backpressure, and reads any other async iterable.
+          body: body as Dispatcher.DispatchOptions["body"],
+        });
+      } catch (error) {
+        throw upstreamFailure(error, timeoutMs);
+      }
+      return { status: upstream.statusCode, headers: forwardableResponseHeaders(upstream.headers), body: upstream.body };
     },
-    transform(chunk, controller) {
-      timer.refresh();
-      controller.enqueue(chunk);
-    },
-    flush() {
-      clearTimeout(timer);
-    },
-  });
-  const body = upstream.body ? upstream.body.pipeThrough(idle) : null;
-  if (!body) clearTimeout(timer);
-  return { status: upstream.status, headers: forwardableResponseHeaders(upstream.headers), body };
+    close: () => agent.close(),
+  };
 }

@@ -1,3 +1,5 @@
+import { Readable } from "node:stream";
+
 /** Read access to request headers; names are matched case-insensitively. */
 export type HeaderReader = {
   get(name: string): string | null;
@@ -22,11 +24,14 @@ export type IncomingRequest = {
   readonly remoteAddress?: string;
 };
 
-/** A response as plain data, so that writing it to Node creates no Fetch objects. Header names are lower case. */
+/**
+ * A response as plain data, so that writing it to Node creates no Fetch objects.
+ * Header names are lower case. A proxied answer's body is the Node stream undici reads.
+ */
 export type PlainResponse = {
   status: number;
   headers: Record<string, string | string[]>;
-  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null;
+  body: string | Uint8Array<ArrayBuffer> | Readable | null;
 };
 
 export function jsonPlainResponse(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {
@@ -39,5 +44,6 @@ export function toFetchResponse(response: PlainResponse): Response {
   for (const [name, value] of Object.entries(response.headers)) {
     for (const each of Array.isArray(value) ? value : [value]) headers.append(name, each);
   }
-  return new Response(response.body, { status: response.status, headers });
+  const body = response.body instanceof Readable ? (Readable.toWeb(response.body) as ReadableStream<Uint8Array>) : response.body;
+  return new Response(body, { status: response.status, headers });
 }

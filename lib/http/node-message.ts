@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "./message";
 
 /** Node's parsed headers, read the way Fetch `Headers` reads them: repeated fields joined with ", ". */
@@ -57,35 +57,13 @@ export function nodeRequest(req: IncomingMessage, origin: string): IncomingReque
   return new NodeRequest(req, origin);
 }
 
-/** Resolves when `res` drains or closes, leaving no listener behind. */
-function writable(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done).off("close", done);
-      resolve();
-    };
-    res.on("drain", done).on("close", done);
-  });
-}
-
-async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
-  // A reader loop costs fewer promises per chunk than async iteration; most bodies are one chunk.
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    // Respect backpressure so a slow client does not make a proxied download pile up in memory.
-    if (!res.write(value)) await writable(res);
-    if (res.destroyed) {
-      await reader.cancel().catch(() => undefined);
-      return;
-    }
-  }
-  res.end();
-}
-
-/** Writes a plain response to Node; bodies in memory go out in one write with their length. */
-export async function writePlainResponse(response: PlainResponse, res: ServerResponse): Promise<void> {
+/**
+ * Writes a plain response to Node; bodies in memory go out in one write with their
+ * length. A Node stream is piped with backpressure: if either side fails, both are
+ * destroyed, so a client that leaves ends the upstream request, and an upstream that
+ * fails or falls silent cuts the client's answer off.
+ */
+export function writePlainResponse(response: PlainResponse, res: ServerResponse): void {
   const { status, headers, body } = response;
   if (typeof body === "string" || body instanceof Uint8Array) {
     const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
@@ -94,5 +72,8 @@ export async function writePlainResponse(response: PlainResponse, res: ServerRes
   }
   res.writeHead(status, headers);
   if (body === null) res.end();
-  else await pipeBody(body, res);
+  else pipeline(body, res, ignoreEndedStream);
 }
+
+/** A pipe that ends early has already destroyed both streams; there is no one left to tell. */
+function ignoreEndedStream(): void {}

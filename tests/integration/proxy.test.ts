@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, request as httpRequest, type Server } from "node:http";
+import { createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
@@ -8,12 +9,42 @@ import { accessToken, eventually, newCredential, openDb } from "./gateway-suppor
 
 type Seen = { method: string; url: string; headers: IncomingMessage["headers"]; body: string };
 
+const METRICS_TOKEN = "metrics-token-for-the-proxy-tests";
+
 let upstream: Server;
 let seen: Seen[] = [];
+/** The upstream answers of /base/endless that ended before the upstream finished them. */
+let abandoned = 0;
+const GZIPPED = gzipSync(JSON.stringify({ compressed: "as the upstream sent it" }));
 let server: TestServer;
 let db: Db;
 let token: string;
 let clientId: string;
+
+/** Sends `count` chunks 300 ms apart: each gap shorter than the gateway's timeout, all of them longer. */
+function trickle(res: ServerResponse, count: number): void {
+  res.writeHead(200, { "content-type": "text/plain" });
+  let sent = 0;
+  const timer = setInterval(() => {
+    res.write(`chunk ${++sent}\n`);
+    if (sent < count) return;
+    clearInterval(timer);
+    res.end();
+  }, 300);
+}
+
+/** Streams 64 KiB chunks until the reader goes away, and counts that it did. */
+function endless(res: ServerResponse): void {
+  res.writeHead(200, { "content-type": "application/octet-stream" });
+  const chunk = Buffer.alloc(64 * 1024, "e");
+  const write = () => {
+    while (!res.destroyed && res.write(chunk));
+  };
+  res.on("drain", write).on("close", () => {
+    if (!res.writableFinished) abandoned++;
+  });
+  write();
+}
 
 /** A real upstream: echoes what it received, or stalls on /slow. */
 function startUpstream(): Promise<Server> {
@@ -28,6 +59,16 @@ function startUpstream(): Promise<Server> {
         return void res.write("partial");
       }
       if (req.url?.startsWith("/base/big")) return void res.end(Buffer.alloc(8 * 1024 * 1024, "z"));
+      if (req.url?.startsWith("/base/trickle")) return void trickle(res, 5);
+      if (req.url?.startsWith("/base/endless")) return void endless(res);
+      if (req.url?.startsWith("/base/gzip")) {
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        return void res.end(GZIPPED);
+      }
+      if (req.url?.startsWith("/base/hops")) {
+        res.writeHead(200, { connection: "x-upstream-hop", "x-upstream-hop": "one connection's", "keep-alive": "timeout=5", "x-kept": "yes" });
+        return void res.end("hops");
+      }
       if (req.url?.startsWith("/base/missing")) {
         res.writeHead(404, { "content-type": "application/problem+json" });
         return void res.end(JSON.stringify({ type: "https://upstream.example/problems/missing", title: "Missing", status: 404 }));
@@ -43,9 +84,9 @@ function startUpstream(): Promise<Server> {
   return new Promise((resolve) => upstreamServer.listen(0, "127.0.0.1", () => resolve(upstreamServer)));
 }
 
-async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = false, scopes: string[] = []) {
-  const env = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
-  await db.api.create({
+async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = false, scopes: string[] = [], into: Db = db) {
+  const env = await into.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
+  await into.api.create({
     data: {
       id: newId("api"),
       slug,
@@ -65,11 +106,14 @@ async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = fa
 
 /** node:http rather than fetch, which refuses to send the hop-by-hop headers under test. */
 function rawRequest(url: string, method: string, headers: Record<string, string>, body: string) {
-  return new Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }>((resolve, reject) => {
+  return new Promise<{ status: number; headers: IncomingMessage["headers"]; body: string; bytes: Buffer }>((resolve, reject) => {
     const req = httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on("end", () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode!, headers: res.headers, body: bytes.toString(), bytes });
+      });
     });
     req.on("error", reject);
     req.end(body);
@@ -78,7 +122,7 @@ function rawRequest(url: string, method: string, headers: Record<string, string>
 
 beforeAll(async () => {
   upstream = await startUpstream();
-  server = await startServer({ env: { UPSTREAM_TIMEOUT_MS: "500" } });
+  server = await startServer({ env: { UPSTREAM_TIMEOUT_MS: "500", METRICS_TOKEN } });
   db = openDb(server);
   await registerProxyApi("echo", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base/`);
   await registerProxyApi("gone", `http://127.0.0.1:${await freePort()}`);
@@ -218,5 +262,109 @@ describe("proxying to a registered upstream", () => {
     };
     expect(await problemOf("proxy-upstream-404")).toBeNull();
     expect(await problemOf("proxy-unreachable")).toBe("upstream-unreachable");
+  });
+
+  it("passes a compressed answer through as the upstream sent it, asked for with the client's Accept-Encoding", async () => {
+    seen = [];
+    const response = await rawRequest(`${server.url}/gw/sso-qa/echo/gzip`, "GET", { authorization: `Bearer ${token}`, "accept-encoding": "gzip" }, "");
+    expect(response.status).toBe(200);
+    expect(response.headers["content-encoding"]).toBe("gzip");
+    expect(response.bytes.equals(GZIPPED)).toBe(true);
+    expect(seen[0]!.headers["accept-encoding"]).toBe("gzip");
+  });
+
+  it("drops the answer's hop-by-hop fields and those its Connection header names", async () => {
+    const response = await rawRequest(`${server.url}/gw/sso-qa/echo/hops`, "GET", { authorization: `Bearer ${token}` }, "");
+    expect(response.status).toBe(200);
+    expect(response.body).toBe("hops");
+    expect(response.headers["x-kept"]).toBe("yes");
+    expect(response.headers["x-upstream-hop"]).toBeUndefined();
+    expect(response.headers.connection).toBe("keep-alive");
+    // The gateway's own connection to this client, not the upstream's.
+    expect(response.headers["keep-alive"]).toBe("timeout=65");
+  });
+
+  it("lets a download run past the timeout while its chunks keep arriving within it", async () => {
+    const started = performance.now();
+    const response = await fetch(`${server.url}/gw/sso-qa/echo/trickle`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("chunk 1\nchunk 2\nchunk 3\nchunk 4\nchunk 5\n");
+    // Five chunks 300 ms apart outlast the 500 ms timeout, which applies to each silence only.
+    expect(performance.now() - started).toBeGreaterThan(1_200);
+  });
+
+  it("ends the upstream request when the client leaves mid-download", async () => {
+    abandoned = 0;
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/gw/sso-qa/echo/endless`, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+        res.once("data", () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on("error", (error) => (req.destroyed ? undefined : reject(error)));
+      req.end();
+    });
+    expect(await eventually(async () => abandoned === 1)).toBe(true);
+  });
+
+  it("rate-limits, records and counts every proxied call", async () => {
+    const client = await newCredential(db, "sso-qa");
+    await db.credential.update({ where: { clientId: client.clientId }, data: { rateLimitBurst: 1, rateLimitPerSecond: 1 } });
+    const limited = await accessToken(server, "sso-qa", client);
+    seen = [];
+    const call = (requestId: string) => fetch(`${server.url}/gw/sso-qa/echo/counted`, { headers: { authorization: `Bearer ${limited}`, "x-request-id": requestId } });
+    const allowed = await call("proxy-limit-1");
+    expect(allowed.status).toBe(201);
+    expect(allowed.headers.get("ratelimit-policy")).toBe(`"client";q=1;w=1`);
+    const refused = await call("proxy-limit-2");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(await refused.json()).toMatchObject({ type: `${server.url}/problems/rate-limited`, requestId: "proxy-limit-2" });
+    expect(seen).toHaveLength(1);
+
+    await eventually(async () => (await db.requestLog.count({ where: { clientId: client.clientId, api: "echo" } })) === 2);
+    const rows = await db.requestLog.findMany({ where: { clientId: client.clientId, api: "echo" }, orderBy: { requestId: "asc" } });
+    expect(rows.map(({ requestId, api, route, status, problem }) => ({ requestId, api, route, status, problem }))).toEqual([
+      { requestId: "proxy-limit-1", api: "echo", route: "/*", status: 201, problem: null },
+      { requestId: "proxy-limit-2", api: "echo", route: "/*", status: 429, problem: "rate-limited" },
+    ]);
+
+    const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toMatch(/^gatehouse_gateway_requests_total\{env="sso-qa",api="echo",route="\/\*",status_class="2xx"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^gatehouse_rate_limit_refusals_total\{env="sso-qa",api="echo"\} 1$/m);
+  });
+});
+
+describe("proxying behind trusted proxies", () => {
+  let behind: TestServer;
+  let behindDb: Db;
+
+  beforeAll(async () => {
+    behind = await startServer({ env: { TRUSTED_PROXIES: "127.0.0.1, ::1" } });
+    behindDb = openDb(behind);
+    await registerProxyApi("open", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, true, [], behindDb);
+  });
+
+  afterAll(async () => {
+    await behindDb?.$disconnect();
+    await behind?.stop();
+  });
+
+  it("forwards the client's address that a trusted proxy reports, in Forwarded and X-Forwarded-For", async () => {
+    seen = [];
+    const response = await rawRequest(`${behind.url}/gw/sso-qa/open/who`, "GET", { "x-forwarded-for": "198.51.100.9, 203.0.113.7" }, "");
+    expect(response.status).toBe(201);
+    expect(seen[0]!.headers["x-forwarded-for"]).toBe("203.0.113.7");
+    expect(seen[0]!.headers.forwarded).toBe(`for=203.0.113.7;host="${new URL(behind.url).host}";proto=http`);
+  });
+
+  it("brackets and quotes an IPv6 client in Forwarded", async () => {
+    seen = [];
+    const response = await rawRequest(`${behind.url}/gw/sso-qa/open/who`, "GET", { forwarded: 'for="[2001:db8::7]"' }, "");
+    expect(response.status).toBe(201);
+    expect(seen[0]!.headers["x-forwarded-for"]).toBe("2001:db8::7");
+    expect(seen[0]!.headers.forwarded).toBe(`for="[2001:db8::7]";host="${new URL(behind.url).host}";proto=http`);
   });
 });
