@@ -2,6 +2,7 @@ import { Agent, type Dispatcher, errors } from "undici";
 import { connectionOptions, isConnectionSpecific } from "../http/hop-by-hop";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/message";
 import { problem, type ProblemError } from "../http/problem";
+import { type UpstreamAnswer, UpstreamExchange } from "./upstream-exchange";
 
 /**
  * What undici sets itself: `host` from the upstream's origin, and `expect`, which
@@ -26,7 +27,7 @@ function forwardableRequestHeaders(headers: HeaderReader, withBody: boolean): st
 }
 
 /** Response fields passed on as undici parsed them: repeated fields, Set-Cookie among them, stay separate. */
-function forwardableResponseHeaders(headers: Dispatcher.ResponseData["headers"]): Record<string, string | string[]> {
+function forwardableResponseHeaders(headers: UpstreamAnswer["headers"]): Record<string, string | string[]> {
   const connection = headers.connection;
   const listed = connectionOptions(Array.isArray(connection) ? connection.join(",") : connection);
   const result: Record<string, string | string[]> = {};
@@ -123,20 +124,20 @@ export function createUpstreams(input: { timeoutMs: number }): Upstreams {
         "x-forwarded-for",
         call.clientAddress,
       );
-      let upstream: Dispatcher.ResponseData;
-      try {
-        upstream = await agent.request({
-          origin: base.origin,
-          path: upstreamPath(base, call.remainder, url.search),
-          method: request.method as Dispatcher.HttpMethod,
-          headers,
-          // undici pipes a Node stream with backpressure, and reads any other async iterable.
-          body: body as Dispatcher.DispatchOptions["body"],
-        });
-      } catch (error) {
-        throw upstreamFailure(error, timeoutMs);
-      }
-      return { status: upstream.statusCode, headers: forwardableResponseHeaders(upstream.headers), body: upstream.body };
+      const answer = await new Promise<UpstreamAnswer>((resolve, reject) => {
+        agent.dispatch(
+          {
+            origin: base.origin,
+            path: upstreamPath(base, call.remainder, url.search),
+            method: request.method as Dispatcher.HttpMethod,
+            headers,
+            // undici pipes a Node stream with backpressure, and reads any other async iterable.
+            body: body as Dispatcher.DispatchOptions["body"],
+          },
+          new UpstreamExchange(resolve, (error) => reject(upstreamFailure(error, timeoutMs))),
+        );
+      });
+      return { status: answer.statusCode, headers: forwardableResponseHeaders(answer.headers), body: answer.body };
     },
     close: () => agent.close(),
   };

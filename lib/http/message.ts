@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 
 /** Read access to request headers; names are matched case-insensitively. */
 export type HeaderReader = {
@@ -24,15 +24,30 @@ export type IncomingRequest = {
   readonly remoteAddress?: string;
 };
 
-/**
- * A response as plain data, so that writing it to Node creates no Fetch objects.
- * Header names are lower case. A proxied answer's body is the Node stream undici reads.
- */
+/** Where a streamed body is written: a Node `ServerResponse`, or any Node writable stream. */
+export type BodySink = {
+  write(chunk: Uint8Array): boolean;
+  end(): void;
+  destroy(error?: Error): void;
+  on(event: "drain" | "close", listener: () => void): unknown;
+  readonly destroyed: boolean;
+};
+
+/** A body that arrives over time (a proxied answer), written into the sink it is given with its backpressure. */
+export type StreamedBody = { pipeTo(sink: BodySink): void };
+
+/** A response as plain data, so that writing it to Node creates no Fetch objects. Header names are lower case. */
 export type PlainResponse = {
   status: number;
   headers: Record<string, string | string[]>;
-  body: string | Uint8Array<ArrayBuffer> | Readable | null;
+  body: string | Uint8Array<ArrayBuffer> | StreamedBody | null;
 };
+
+function webStream(body: StreamedBody): ReadableStream<Uint8Array> {
+  const stream = new PassThrough();
+  body.pipeTo(stream);
+  return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+}
 
 export function jsonPlainResponse(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {
   return { status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
@@ -44,6 +59,7 @@ export function toFetchResponse(response: PlainResponse): Response {
   for (const [name, value] of Object.entries(response.headers)) {
     for (const each of Array.isArray(value) ? value : [value]) headers.append(name, each);
   }
-  const body = response.body instanceof Readable ? (Readable.toWeb(response.body) as ReadableStream<Uint8Array>) : response.body;
+  const { body: plain } = response;
+  const body = plain === null || typeof plain === "string" || plain instanceof Uint8Array ? plain : webStream(plain);
   return new Response(body, { status: response.status, headers });
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pipeline, Readable } from "node:stream";
+import { Readable } from "node:stream";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "./message";
 
 /** Node's parsed headers, read the way Fetch `Headers` reads them: repeated fields joined with ", ". */
@@ -57,12 +57,7 @@ export function nodeRequest(req: IncomingMessage, origin: string): IncomingReque
   return new NodeRequest(req, origin);
 }
 
-/**
- * Writes a plain response to Node; bodies in memory go out in one write with their
- * length. A Node stream is piped with backpressure: if either side fails, both are
- * destroyed, so a client that leaves ends the upstream request, and an upstream that
- * fails or falls silent cuts the client's answer off.
- */
+/** Writes a plain response to Node; bodies in memory go out in one write with their length, streamed ones as they come. */
 export function writePlainResponse(response: PlainResponse, res: ServerResponse): void {
   const { status, headers, body } = response;
   if (typeof body === "string" || body instanceof Uint8Array) {
@@ -72,8 +67,5 @@ export function writePlainResponse(response: PlainResponse, res: ServerResponse)
   }
   res.writeHead(status, headers);
   if (body === null) res.end();
-  else pipeline(body, res, ignoreEndedStream);
+  else body.pipeTo(res);
 }
-
-/** A pipe that ends early has already destroyed both streams; there is no one left to tell. */
-function ignoreEndedStream(): void {}
