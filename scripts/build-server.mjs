@@ -12,7 +12,7 @@ import * as esbuild from "esbuild";
 const ROOT = join(import.meta.dirname, "..");
 const OUT_DIR = join(ROOT, "dist");
 const MANIFEST = join(OUT_DIR, "inputs.json");
-const ENTRIES = ["server.ts", "gateway-server.ts", "server/portal-thread.ts", "server/prepare-database-worker.ts", "lib/gateway/request-log-worker.ts"];
+const ENTRIES = ["server.ts", "gateway-server.ts", "server/portal-thread.ts", "server/prepare-database-process.ts", "lib/gateway/request-log-worker.ts"];
 /** Besides the sources esbuild reads: this script (its options), the lockfile (the installed packages) and tsconfig.json (the path aliases). */
 const ALWAYS_READ = ["scripts/build-server.mjs", "package-lock.json", "tsconfig.json"];
 

@@ -1,21 +1,26 @@
+import { fork } from "node:child_process";
+import { compiledModule } from "../lib/runtime/threads";
 import type { SeedReport } from "../prisma/seed-report";
-import { startThread } from "../lib/runtime/threads";
 import { StartupError } from "./start-up";
 
 type Outcome = { report: SeedReport } | { failure: string };
 
-/** `prepareDatabase` in a thread that ends when it is done, keeping what it loads out of this one. */
+/**
+ * `prepareDatabase` in a process that ends when it is done, keeping what it loads out of
+ * this one. It runs with this process's Node options (the better-sqlite3 preload among
+ * them), environment and output.
+ */
 export async function prepareDatabaseApart(): Promise<SeedReport> {
-  const worker = startThread("server/prepare-database-worker.ts");
+  const child = fork(compiledModule("server/prepare-database-process.ts"), [], { serialization: "advanced" });
   try {
     const outcome = await new Promise<Outcome>((resolve, reject) => {
-      worker.once("message", resolve);
-      worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`the start-up thread ended with code ${code}`)));
+      child.once("message", (message) => resolve(message as Outcome));
+      child.once("error", reject);
+      child.once("exit", (code) => reject(new Error(`the start-up process ended with code ${code}`)));
     });
     if ("failure" in outcome) throw new StartupError(outcome.failure);
     return outcome.report;
   } finally {
-    await worker.terminate();
+    if (child.exitCode === null) child.kill();
   }
 }

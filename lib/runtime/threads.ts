@@ -10,6 +10,10 @@ import { projectRoot } from "./project-root";
  * to leave the path alone.
  */
 export function startThread(source: string, options: WorkerOptions = {}): Worker {
-  const compiled = join(/*turbopackIgnore: true*/ projectRoot(), "dist", source.replace(/\.ts$/, ".js"));
-  return new Worker(/*turbopackIgnore: true*/ compiled, options);
+  return new Worker(/*turbopackIgnore: true*/ compiledModule(source), options);
+}
+
+/** The compiled file in dist/ of one of Gatehouse's modules, named by its source path from the project root. */
+export function compiledModule(source: string): string {
+  return join(/*turbopackIgnore: true*/ projectRoot(), "dist", source.replace(/\.ts$/, ".js"));
 }

@@ -41,7 +41,7 @@ beforeAll(async () => {
 }, 180_000);
 
 describe("the gateway-only process", () => {
-  it("imports no Next, React, next-auth or Prisma client: its start-up work runs in a thread of its own", () => {
+  it("imports no Next, React, next-auth or Prisma client: its start-up work runs in a process of its own", () => {
     const entry = readFileSync(join(import.meta.dirname, "..", "..", GATEWAY_NODE_ARGS.at(-1)!), "utf8");
     const packages = [...entry.matchAll(/^import .*?from "([^"]+)";$/gm)].map((match) => match[1]!);
     expect(packages).toContain("better-sqlite3");
