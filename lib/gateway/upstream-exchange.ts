@@ -3,8 +3,23 @@ import type { BodySink, StreamedBody } from "../http/message";
 
 export type UpstreamAnswer = { statusCode: number; headers: Record<string, string | string[] | undefined>; body: StreamedBody };
 
-/** Bytes kept while the answer's headers are on their way to the client; past this the upstream waits. */
-const PENDING_LIMIT = 64 * 1024;
+/**
+ * Bytes a client may have waiting, unsent, before the upstream is paused. Pausing
+ * whenever a write passes Node's 16 KiB mark paused and resumed the upstream on
+ * nearly every 64 KiB chunk, and a 64 MiB download took 1.4-1.7x the hand-written
+ * proxy's time; the same bound holds while the answer's headers are on their way.
+ */
+const WAITING_LIMIT = 256 * 1024;
+
+/**
+ * Writes an answer that arrived whole with its headers, as small ones do: a single
+ * chunk goes out with them in one write.
+ */
+function endWith(sink: BodySink, chunks: readonly Buffer[]): void {
+  if (chunks.length === 1) return sink.end(chunks[0]);
+  for (const chunk of chunks) sink.write(chunk);
+  sink.end();
+}
 
 /** Why the upstream request is ended when the client is gone. */
 class ClientGone extends Error {}
@@ -43,12 +58,13 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, StreamedBod
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     const sink = this.#sink;
     if (sink) {
-      if (!sink.write(chunk)) controller.pause();
+      // A write past the sink's own mark still promises a 'drain', which resumes the upstream.
+      if (!sink.write(chunk) && sink.writableLength >= WAITING_LIMIT) controller.pause();
       return;
     }
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.byteLength;
-    if (this.#pendingBytes >= PENDING_LIMIT) controller.pause();
+    if (this.#pendingBytes >= WAITING_LIMIT) controller.pause();
   }
 
   onResponseEnd(): void {
@@ -66,16 +82,17 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, StreamedBod
 
   pipeTo(sink: BodySink): void {
     if (sink.destroyed) return this.#abandon();
+    const pending = this.#pending;
+    this.#pending = [];
+    if (this.#failure) return sink.destroy(this.#failure);
+    if (this.#ended) return endWith(sink, pending);
     this.#sink = sink;
     sink.on("drain", () => this.#controller?.resume());
     sink.on("close", () => {
       if (!this.#ended) this.#abandon();
     });
-    for (const chunk of this.#pending) sink.write(chunk);
-    this.#pending = [];
-    if (this.#failure) sink.destroy(this.#failure);
-    else if (this.#ended) sink.end();
-    else this.#controller?.resume();
+    for (const chunk of pending) sink.write(chunk);
+    this.#controller?.resume();
   }
 
   #abandon(): void {

@@ -27,10 +27,12 @@ export type IncomingRequest = {
 /** Where a streamed body is written: a Node `ServerResponse`, or any Node writable stream. */
 export type BodySink = {
   write(chunk: Uint8Array): boolean;
-  end(): void;
+  end(chunk?: Uint8Array): void;
   destroy(error?: Error): void;
   on(event: "drain" | "close", listener: () => void): unknown;
   readonly destroyed: boolean;
+  /** bytes written but not yet sent */
+  readonly writableLength: number;
 };
 
 /** A body that arrives over time (a proxied answer), written into the sink it is given with its backpressure. */
