@@ -45,10 +45,12 @@ export type PlainResponse = {
   body: string | Uint8Array<ArrayBuffer> | StreamedBody | null;
 };
 
+/** The web stream is made before the body is piped, so that a body that fails at once errors it rather than the Node stream alone. */
 function webStream(body: StreamedBody): ReadableStream<Uint8Array> {
   const stream = new PassThrough();
+  const web = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
   body.pipeTo(stream);
-  return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+  return web;
 }
 
 export function jsonPlainResponse(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {

@@ -1,7 +1,8 @@
 // npm run bench: the realistic workload (README, Performance) on SQLite and on
 // PostgreSQL, against Gatehouse, a hand-written service doing the same work and a
 // bare node:http server, all in one run; then one single read over and over and
-// the token endpoint beside `openssl speed rsa2048`. BENCH_QUICK=1 for a short look.
+// the token endpoint beside `openssl speed rsa2048`; then the proxy workload
+// (proxy-bench.ts). BENCH_QUICK=1 for a short look; BENCH_WORKLOAD=mix or proxy for one of the two.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,8 +14,10 @@ import { checkIdenticalAnswers } from "./identical";
 import { type Measurement, measure, measureInTurns, mixTarget } from "./load";
 import { opensslSignsPerSecond } from "./openssl";
 import { send } from "./http";
-import { BENCH_ENV, POSTGRES_SERVER_URL, QUICK } from "./options";
+import { BENCH_ENV, POSTGRES_SERVER_URL, QUICK, WORKLOADS } from "./options";
 import { freePort, type Server, startServer } from "./processes";
+import { benchProxy } from "./proxy-bench";
+import { proxyReport } from "./proxy-report";
 import { type DialectResult, report } from "./report";
 import { probeTokenLatency, type TokenProbeResult } from "./token-probe";
 import { tokenRequest, withTokens } from "./tokens";
@@ -132,26 +135,32 @@ async function benchDatabase(database: Database, withExtras: boolean): Promise<{
   }
 }
 
-async function main(): Promise<void> {
+/** The Notifications mix on both databases, with the bare server's figure measured in the same run. */
+async function benchMix(): Promise<string> {
   const opensslSigns = opensslSignsPerSecond(QUICK ? 1 : 3);
   const bare = await startServer("bare node:http", await freePort(), [...TSX, "scripts/bench/bare-server.ts"], {});
   try {
     const sqlite = await benchDatabase(sqliteDatabase(), true);
     const postgres = POSTGRES_SERVER_URL === "none" ? undefined : await benchDatabase(await postgresDatabase(), false);
     const bareMix = await measure("bare node:http", bare, { url: bare.origin });
-    console.log(
-      report({
-        measurements: [...sqlite.measurements, ...(postgres?.measurements ?? []), bareMix],
-        dialects: [sqlite.result, ...(postgres ? [postgres.result] : [])],
-        bare: bareMix,
-        tokens: sqlite.extras!.tokens,
-        tokenProbe: sqlite.extras!.tokenProbe,
-        opensslSigns,
-      }),
-    );
+    return report({
+      measurements: [...sqlite.measurements, ...(postgres?.measurements ?? []), bareMix],
+      dialects: [sqlite.result, ...(postgres ? [postgres.result] : [])],
+      bare: bareMix,
+      tokens: sqlite.extras!.tokens,
+      tokenProbe: sqlite.extras!.tokenProbe,
+      opensslSigns,
+    });
   } finally {
     await bare.stop();
   }
+}
+
+async function main(): Promise<void> {
+  const reports: string[] = [];
+  if (WORKLOADS.has("mix")) reports.push(await benchMix());
+  if (WORKLOADS.has("proxy")) reports.push(proxyReport(await benchProxy(sqliteDatabase(), startGatehouse)));
+  console.log(reports.join("\n"));
 }
 
 main().then(

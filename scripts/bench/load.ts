@@ -1,11 +1,13 @@
 // The load: autocannon over CONNECTIONS connections; every request of the mix is
 // drawn at random when it is sent (60 % list pages, a quarter of them with a
 // cursor; 30 % single reads; 10 % updates), each from a random client with its own
-// token. CPU and RSS of the server's process are read from /proc around the run.
+// token. The proxy workload's load is a GET of an item of a proxied API, each from
+// a random client. CPU and RSS of the server's process are read from /proc around the run.
 // Latency percentiles come from every response's own time, to the microsecond:
 // autocannon's summary rounds them down to whole milliseconds.
 import { createRequire } from "node:module";
-import { CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
+import { setTimeout } from "node:timers/promises";
+import { BENCH_ENV, CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
 import { cpuSeconds, rssMegabytes, type Server } from "./processes";
 import { row } from "./report";
 import type { BenchClient } from "./workload";
@@ -54,16 +56,22 @@ export function mixTarget(origin: string, clients: readonly BenchClient[]): Targ
   return { url: origin, requests: [{ setupRequest: (request) => ({ ...request, ...mixRequest(clients) }) }] };
 }
 
+/** `api`: the proxied API's slug; a server that is not the gateway answers the same path. */
+export function proxyTarget(origin: string, api: string, clients: readonly { token: string }[]): Target {
+  const path = () => `/gw/${BENCH_ENV}/${api}/items/${Math.floor(Math.random() * 10_000)}`;
+  return { url: origin, requests: [{ setupRequest: (request) => ({ ...request, method: "GET", path: path(), headers: { authorization: `Bearer ${pick(clients).token}` } }) }] };
+}
+
 /** One stretch of load against one server: what it answered, how fast, and what it used. */
 type Sample = { requests: number; seconds: number; latenciesMs: number[]; failed: number; cpuSeconds: number; rssMb: number };
 
-async function sample(server: Server, target: Target): Promise<Sample> {
+async function sample(server: Server, target: Target, seconds: number): Promise<Sample> {
   const pid = server.child.pid!;
   let rssMb = rssMegabytes(pid);
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, rssMegabytes(pid))), 500);
   const cpuBefore = cpuSeconds(pid);
   const latenciesMs: number[] = [];
-  const run = autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
+  const run = autocannon({ ...target, connections: CONNECTIONS, duration: seconds });
   run.on("response", (_client, _status, _bytes, responseTimeMs) => latenciesMs.push(responseTimeMs));
   const result = await run;
   clearInterval(sampler);
@@ -98,21 +106,24 @@ function summarize(name: string, samples: readonly Sample[]): Measurement {
   return measurement;
 }
 
+const SETTLE_MS = 2_000;
+
 export type Contender = { name: string; server: Server; target: Target };
 
 /**
  * Warms each contender up, then measures them in turn for `rounds` rounds of
- * SECONDS each, pooling each one's rounds. Taking turns puts the machine's drift
+ * `seconds` each, pooling each one's rounds. Taking turns puts the machine's drift
  * (these are shared, noisy machines) on every contender alike rather than on
  * whichever happens to be measured last.
  */
-export async function measureInTurns(contenders: readonly Contender[], rounds = ROUNDS): Promise<Measurement[]> {
+export async function measureInTurns(contenders: readonly Contender[], rounds = ROUNDS, seconds = SECONDS): Promise<Measurement[]> {
   for (const { target } of contenders) await autocannon({ ...target, connections: CONNECTIONS, duration: WARMUP_SECONDS });
   const samples = contenders.map((): Sample[] => []);
   for (let round = 1; round <= rounds; round++) {
     for (const [index, { name, server, target }] of contenders.entries()) {
-      process.stderr.write(`measuring ${name} for ${SECONDS} s (round ${round} of ${rounds})...\n`);
-      samples[index]!.push(await sample(server, target));
+      process.stderr.write(`measuring ${name} for ${seconds} s (round ${round} of ${rounds})...\n`);
+      await setTimeout(SETTLE_MS);
+      samples[index]!.push(await sample(server, target, seconds));
     }
   }
   return contenders.map(({ name }, index) => summarize(name, samples[index]!));

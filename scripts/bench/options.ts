@@ -5,6 +5,14 @@ export const WARMUP_SECONDS = QUICK ? 1 : 3;
 /** Gatehouse and the hand-written service take turns this many times on each database (load.ts). */
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 2));
 export const CONNECTIONS = 32;
+/** BENCH_WORKLOAD=mix or proxy runs one workload; both by default. */
+export const WORKLOADS = new Set(process.env.BENCH_WORKLOAD ? [process.env.BENCH_WORKLOAD] : ["mix", "proxy"]);
+export const PROXY_CLIENTS = 50;
+/** The proxy workload's rounds, taken in turns by every proxy and the upstream itself (proxy-bench.ts). */
+export const PROXY_ROUNDS = QUICK ? 1 : 3;
+export const PROXY_SECONDS = QUICK ? 3 : 8;
+/** Each streaming figure is the median of this many tries (proxy-streaming.ts). */
+export const STREAMING_TRIES = QUICK ? 1 : 5;
 export const BENCH_ENV = "sso-qa";
 export const CLIENTS = QUICK ? 50 : 200;
 export const PER_CLIENT = QUICK ? 150 : 500;

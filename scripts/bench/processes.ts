@@ -20,8 +20,25 @@ export function freePort(): Promise<number> {
 export type Server = { name: string; origin: string; child: ChildProcess; stop(): Promise<void> };
 
 /** Spawns `node <args>` with `env` and waits until `healthPath` answers 200. */
-export async function startServer(name: string, port: number, args: readonly string[], env: Record<string, string>, healthPath = "/"): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, args, {
+export function startServer(name: string, port: number, args: readonly string[], env: Record<string, string>, healthPath = "/"): Promise<Server> {
+  return startProgram(name, port, process.execPath, args, env, (origin) => fetch(`${origin}${healthPath}`).then((response) => response.ok));
+}
+
+/** For a server that answers every path without a token with 401: any answer means it is up. */
+export function answersAtAll(origin: string): Promise<boolean> {
+  return fetch(origin).then(() => true);
+}
+
+/** Spawns `command <args>` with `env` (and PORT) and waits until `answers(origin)` holds. */
+export async function startProgram(
+  name: string,
+  port: number,
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  answers: (origin: string) => Promise<boolean>,
+): Promise<Server> {
+  const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: { NODE_ENV: "production", PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", ...env, PORT: String(port) },
     stdio: ["ignore", process.env.BENCH_VERBOSE ? "inherit" : "ignore", "inherit"],
@@ -32,8 +49,7 @@ export async function startServer(name: string, port: number, args: readonly str
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     if (Date.now() > deadline) throw new Error(`${name} did not come up`);
-    const up = await fetch(`${origin}${healthPath}`).then((response) => response.ok, () => false);
-    if (up) break;
+    if (await answers(origin).catch(() => false)) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {

@@ -24,7 +24,7 @@ export function row(m: Measurement): string {
   ].join("");
 }
 
-const verdict = (met: boolean) => (met ? "met" : "NOT met");
+export const verdict = (met: boolean) => (met ? "met" : "NOT met");
 
 export function report(input: { measurements: Measurement[]; dialects: DialectResult[]; bare: Measurement; tokens: Measurement; tokenProbe: TokenProbeResult; opensslSigns?: number }): string {
   const lines = ["", `Gatehouse benchmark: ${CONNECTIONS} connections, ${SECONDS} s a round, mixes in ${ROUNDS} rounds taken in turns, loopback`, ...input.measurements.map(row), ""];

@@ -1,0 +1,81 @@
+// npm run bench's proxy workload: Gatehouse's gateway-only process and full
+// server, a hand-written Node proxy, HAProxy and the upstream itself under the
+// same load, taken in turns, then each one's streaming figures.
+//
+// It runs on a fresh SQLite database with a Gatehouse of its own rather than on
+// the Notifications bench's: that one ends switched to the rollback journal and
+// loaded with another workload, and the proxy's figures should depend on neither.
+import { decodeProtectedHeader, type JWK } from "jose";
+import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
+import { send } from "./http";
+import { type Measurement, measureInTurns, proxyTarget } from "./load";
+import { BENCH_ENV, PROXY_ROUNDS, PROXY_SECONDS } from "./options";
+import { answersAtAll, freePort, type Server, startProgram, startServer } from "./processes";
+import { checkProxies } from "./proxy-checks";
+import { startHaproxy } from "./proxy-haproxy";
+import { measureStreaming, type Streaming } from "./proxy-streaming";
+import { loadProxyWorkload, PROXY_API } from "./proxy-workload";
+import { withTokens } from "./tokens";
+
+export type StartGatehouse = (databaseUrl: string, args?: readonly string[], publicUrl?: string, env?: Record<string, string>) => Promise<Server>;
+
+export type Figures = { load: Measurement; streaming: Streaming };
+export type ProxyResults = { gatewayOnly: Figures; fullServer: Figures; handWritten: Figures; haproxy?: Figures; upstream: Figures };
+
+const PREFIX = `/gw/${BENCH_ENV}/${PROXY_API}`;
+
+type Contender = { role: keyof ProxyResults; name: string; server: Server };
+
+async function startHandWritten(gatehouseOrigin: string, jwks: string, upstreamOrigin: string): Promise<Server> {
+  const env = { GATEHOUSE_URL: gatehouseOrigin, JWKS: jwks, UPSTREAM_URL: upstreamOrigin };
+  return startProgram("hand-written proxy", await freePort(), process.execPath, ["--import", "tsx", "scripts/bench/proxy-baseline.ts"], env, answersAtAll);
+}
+
+/** The key that signed `token`, out of the environment's key set. */
+function signingKey(jwks: string, token: string): JWK {
+  const { kid } = decodeProtectedHeader(token);
+  const key = (JSON.parse(jwks) as { keys: JWK[] }).keys.find((candidate) => candidate.kid === kid);
+  if (!key) throw new Error(`the JWKS has no key "${kid}"`);
+  return key;
+}
+
+export async function benchProxy(database: { url: string; drop(): Promise<void> }, startGatehouse: StartGatehouse): Promise<ProxyResults> {
+  const stops: (() => Promise<void>)[] = [() => database.drop()];
+  const started = (server: Server) => {
+    stops.unshift(() => server.stop());
+    return server;
+  };
+  try {
+    const upstream = started(await startServer("upstream", await freePort(), ["--import", "tsx", "scripts/bench/proxy-upstream.ts"], {}));
+    const fullServer = started(await startGatehouse(database.url));
+    process.stderr.write("loading the proxy workload...\n");
+    const clients = await withTokens(fullServer.origin, await loadProxyWorkload(database.url, upstream.origin));
+    const gatewayOnly = started(await startGatehouse(database.url, GATEWAY_NODE_ARGS, fullServer.origin, GATEWAY_ENV));
+    const jwks = (await send(`${fullServer.origin}/gw/${BENCH_ENV}/.well-known/jwks.json`)).body;
+    const handWritten = started(await startHandWritten(fullServer.origin, jwks, upstream.origin));
+    const token = clients[0]!.token;
+    const issuer = `${fullServer.origin}/gw/${BENCH_ENV}`;
+    const haproxy = await startHaproxy({ jwk: signingKey(jwks, token), issuer, upstream: upstream.origin });
+    if (haproxy) started(haproxy);
+    const contenders: Contender[] = [
+      { role: "gatewayOnly", name: "gateway-only process proxy", server: gatewayOnly },
+      { role: "fullServer", name: "Gatehouse (npm start) proxy", server: fullServer },
+      { role: "handWritten", name: "hand-written proxy", server: handWritten },
+      ...(haproxy ? [{ role: "haproxy", name: "HAProxy", server: haproxy } satisfies Contender] : []),
+      { role: "upstream", name: "upstream directly", server: upstream },
+    ];
+    await checkProxies({ upstream, proxies: contenders.filter(({ server }) => server !== upstream), path: `${PREFIX}/items/1`, token });
+    const loads = await measureInTurns(
+      contenders.map(({ name, server }) => ({ name, server, target: proxyTarget(server.origin, PROXY_API, clients) })),
+      PROXY_ROUNDS,
+      PROXY_SECONDS,
+    );
+    const results: Partial<ProxyResults> = {};
+    for (const [index, { role, name, server }] of contenders.entries()) {
+      results[role] = { load: loads[index]!, streaming: await measureStreaming(name, server, PREFIX, token) };
+    }
+    return results as ProxyResults;
+  } finally {
+    for (const stop of stops) await stop();
+  }
+}

@@ -1,0 +1,73 @@
+// What `npm run bench` prints for the proxy workload: every contender's row, the
+// ratios within the run with their verdicts, and the streaming figures.
+import { CONNECTIONS, PROXY_CLIENTS, PROXY_ROUNDS, PROXY_SECONDS, STREAMING_TRIES } from "./options";
+import type { Figures, ProxyResults } from "./proxy-bench";
+import type { Streaming, Transfer } from "./proxy-streaming";
+import { row, verdict } from "./report";
+
+const NAMES: Record<keyof ProxyResults, string> = {
+  gatewayOnly: "gateway-only process",
+  fullServer: "Gatehouse (npm start)",
+  handWritten: "hand-written proxy",
+  haproxy: "HAProxy",
+  upstream: "upstream directly",
+};
+
+function transfer(t: Transfer): string {
+  return `${t.seconds.toFixed(2).padStart(6)} s  RSS ${`+${Math.round(t.rssGrowthMb)}`.padStart(4)} MB ${t.intact ? "intact    " : "NOT intact"}`;
+}
+
+function firstEvent(ms: number): string {
+  return Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : "no event";
+}
+
+function streamingRow(name: string, s: Streaming): string {
+  return `${name.padEnd(26)}${transfer(s.down)}   ${transfer(s.up)}   ${firstEvent(s.firstEventMs).padStart(9)}`;
+}
+
+function loadLines(results: ProxyResults, contenders: [keyof ProxyResults, Figures][]): string[] {
+  const { gatewayOnly, fullServer, handWritten, haproxy } = results;
+  const rps = (figures: Figures) => figures.load.rps;
+  const ratio = (of: Figures, to: Figures, target: number) => `${(rps(of) / rps(to)).toFixed(2)}x (target >= ${target}x) ${verdict(rps(of) / rps(to) >= target)}`;
+  const failed = contenders.filter(([, figures]) => figures.load.failed > 0);
+  const errors = failed.length === 0 ? "errors 0 met" : `errors in ${failed.map(([role, f]) => `${NAMES[role]} ${f.load.failed}`).join(", ")} NOT met`;
+  const rss = gatewayOnly.load.rssMb;
+  return [
+    `gateway-only / hand-written: ${ratio(gatewayOnly, handWritten, 1.3)}; gateway-only / HAProxy: ${haproxy ? ratio(gatewayOnly, haproxy, 0.45) : "HAProxy skipped"};` +
+      ` p99 ${gatewayOnly.load.p99.toFixed(2)} vs ${handWritten.load.p99.toFixed(2)} ms ${verdict(gatewayOnly.load.p99 <= handWritten.load.p99)}`,
+    `full server / hand-written: ${ratio(fullServer, handWritten, 1.0)}; ${errors}; gateway-only RSS under load ${Math.round(rss)} MB (target <= 150 MB) ${verdict(rss <= 150)}`,
+  ];
+}
+
+function streamingLines(results: ProxyResults): string[] {
+  const { gatewayOnly, fullServer, handWritten } = results;
+  const intact = (s: Streaming) => `down and up intact ${verdict(s.down.intact && s.up.intact)}`;
+  const sse = (s: Streaming) => `first SSE event ${firstEvent(s.firstEventMs)} (target <= 100 ms) ${verdict(s.firstEventMs <= 100)}`;
+  const g = gatewayOnly.streaming;
+  const growth = Math.max(g.down.rssGrowthMb, g.up.rssGrowthMb);
+  const slower = g.down.seconds / handWritten.streaming.down.seconds;
+  return [
+    `gateway-only: ${intact(g)}; RSS growth ${Math.round(growth)} MB (target <= 32 MB) ${verdict(growth <= 32)};` +
+      ` download ${slower.toFixed(2)}x the hand-written proxy's time (target <= 1.5x) ${verdict(slower <= 1.5)}; ${sse(g)}`,
+    `full server: ${intact(fullServer.streaming)}; ${sse(fullServer.streaming)}`,
+  ];
+}
+
+export function proxyReport(results: ProxyResults): string {
+  const contenders = (Object.keys(NAMES) as (keyof ProxyResults)[]).flatMap((role): [keyof ProxyResults, Figures][] => {
+    const figures = results[role];
+    return figures ? [[role, figures]] : [];
+  });
+  return [
+    `Proxy workload: ${CONNECTIONS} connections, GET of a 1 KB JSON body with ${PROXY_CLIENTS} clients' tokens, ${PROXY_SECONDS} s a round, ${PROXY_ROUNDS} rounds taken in turns, loopback`,
+    ...contenders.map(([, figures]) => row(figures.load)),
+    "",
+    ...loadLines(results, contenders),
+    "",
+    `${`streaming, median of ${STREAMING_TRIES}`.padEnd(26)}${"64 MiB down".padEnd(35)}${"64 MiB up".padEnd(35)}first SSE event`,
+    ...contenders.map(([role, figures]) => streamingRow(NAMES[role], figures.streaming)),
+    "",
+    ...streamingLines(results),
+    "",
+  ].join("\n");
+}
