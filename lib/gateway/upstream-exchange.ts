@@ -4,10 +4,10 @@ import type { BodySink, StreamedBody } from "../http/message";
 export type UpstreamAnswer = { statusCode: number; headers: Record<string, string | string[] | undefined>; body: StreamedBody };
 
 /**
- * Bytes a client may have waiting, unsent, before the upstream is paused. Pausing
- * whenever a write passes Node's 16 KiB mark paused and resumed the upstream on
- * nearly every 64 KiB chunk, and a 64 MiB download took 1.4-1.7x the hand-written
- * proxy's time; the same bound holds while the answer's headers are on their way.
+ * Bytes a client may have waiting, unsent, before the upstream is paused: what one slow
+ * client can hold in the gateway. Node's own 16 KiB mark would pause and resume the
+ * upstream on nearly every 64 KiB chunk it delivers. The same bound holds while the
+ * answer's headers are on their way.
  */
 const WAITING_LIMIT = 256 * 1024;
 

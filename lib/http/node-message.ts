@@ -41,7 +41,7 @@ class NodeRequest implements IncomingRequest {
     this.remoteAddress = req.socket.remoteAddress;
   }
 
-  /** Only a caller that streams the body (the proxy) pays for the web stream. */
+  /** The gateway's readers take `bodyChunks`; the web stream is made only for a caller that asks for this one. */
   get body(): ReadableStream<Uint8Array> | null {
     this.#body ??= carriesBody(this.req) ? (Readable.toWeb(this.req) as ReadableStream<Uint8Array>) : null;
     return this.#body;
