@@ -8,7 +8,7 @@ import { type UpstreamAnswer, UpstreamExchange } from "./upstream-exchange";
  * What undici sets itself: `host` from the upstream's origin, and `expect`, which
  * it refuses (Node has already answered the client's 100-continue).
  */
-const SET_BY_CLIENT = new Set(["host", "expect"]);
+const SET_BY_UNDICI = new Set(["host", "expect"]);
 
 /** Identity the gateway vouches for; whatever the client sent under these names is dropped. */
 const IDENTITY = new Set(["authorization", "x-client-id", "x-request-id", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"]);
@@ -18,7 +18,7 @@ function forwardableRequestHeaders(headers: HeaderReader, withBody: boolean): st
   const listed = connectionOptions(headers.get("connection"));
   const result: string[] = [];
   headers.forEach((value, name) => {
-    if (isConnectionSpecific(name, listed) || SET_BY_CLIENT.has(name) || IDENTITY.has(name)) return;
+    if (isConnectionSpecific(name, listed) || SET_BY_UNDICI.has(name) || IDENTITY.has(name)) return;
     // A length without the body it measures (a GET that declared one) would not match what is sent.
     if (name === "content-length" && !withBody) return;
     result.push(name, value);
