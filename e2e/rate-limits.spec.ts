@@ -1,4 +1,23 @@
+import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures";
+
+/** The developer's test token for Platform Development, as the Reference hands it to Swagger UI. */
+async function platformDevToken(developer: Page): Promise<string> {
+  await developer.goto("/apis/notifications?env=platform-dev&tab=reference");
+  await developer.getByRole("button", { name: "Use a test token" }).click();
+  await expect(developer.getByRole("status").filter({ hasText: "Test token applied" })).toBeVisible();
+  const authorized = await expect
+    .poll(() => developer.evaluate(() => window.localStorage.getItem("authorized")))
+    .toContain("eyJ")
+    .then(() => developer.evaluate(() => JSON.parse(window.localStorage.getItem("authorized")!) as Record<string, { value: string }>));
+  return Object.values(authorized)[0]!.value;
+}
+
+/** The rate-limit policy the gateway applies to a call with `token`; a credential's change reaches it within 5 s. */
+async function appliedPolicy(developer: Page, token: string): Promise<string | undefined> {
+  const response = await developer.request.get("/gw/platform-dev/notifications/v1/notifications", { headers: { authorization: `Bearer ${token}` } });
+  return response.headers()["ratelimit-policy"];
+}
 
 test("an admin overrides a credential's rate limit, which its developer sees in Settings, then clears it", async ({ signInAs }) => {
   // Two signed-in users and six page loads.
@@ -19,6 +38,8 @@ test("an admin overrides a credential's rate limit, which its developer sees in 
   await expect(admin.getByText("20 requests per second, bursts of 40 (set for this credential)")).toBeVisible();
 
   const developer = await signInAs("developer");
+  const token = await platformDevToken(developer);
+  await expect.poll(() => appliedPolicy(developer, token), { timeout: 10_000 }).toBe(`"client";q=40;w=2`);
   await developer.goto("/settings/credentials");
   const credential = developer.getByRole("listitem", { name: "Demo Application in Platform Development" });
   await expect(credential.getByText("20 requests per second, bursts of 40 (set for this credential)")).toBeVisible();
@@ -27,16 +48,27 @@ test("an admin overrides a credential's rate limit, which its developer sees in 
   await expect(admin.getByText(/\(the environment's default\)/)).toBeVisible();
   await developer.reload();
   await expect(credential.getByText(/\(the environment's default\)/)).toBeVisible();
+  await expect.poll(() => appliedPolicy(developer, token), { timeout: 10_000 }).not.toBe(`"client";q=40;w=2`);
 });
 
-test("an admin sets an environment's default rate limit", async ({ signInAs }) => {
+test("an admin sets an environment's default rate limit, and sets it back", async ({ signInAs }) => {
   const admin = await signInAs("admin");
   await admin.goto("/admin/environments");
   const section = admin.getByRole("region", { name: /Global SSO Production/ });
-  await section.getByLabel("Burst (requests at once)").fill("120");
-  await section.getByLabel("Refill (requests per second)").fill("60");
-  await section.getByRole("button", { name: "Save rate limit of Global SSO Production" }).click();
-  await expect(section.getByRole("status").filter({ hasText: "Rate limit saved." })).toBeVisible();
+  const burst = section.getByLabel("Burst (requests at once)");
+  const refill = section.getByLabel("Refill (requests per second)");
+  const save = async (values: { burst: string; refill: string }) => {
+    await burst.fill(values.burst);
+    await refill.fill(values.refill);
+    await section.getByRole("button", { name: "Save rate limit of Global SSO Production" }).click();
+    await expect(section.getByRole("status").filter({ hasText: "Rate limit saved." })).toBeVisible();
+  };
+  const before = { burst: await burst.inputValue(), refill: await refill.inputValue() };
+  await save({ burst: "120", refill: "60" });
   await admin.reload();
-  await expect(section.getByLabel("Burst (requests at once)")).toHaveValue("120");
+  await expect(burst).toHaveValue("120");
+  await expect(refill).toHaveValue("60");
+  await save(before);
+  await admin.reload();
+  await expect(burst).toHaveValue(before.burst);
 });
