@@ -318,7 +318,7 @@ describe("the store's times", () => {
   });
 });
 
-describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while another connection holds the write lock", () => {
+describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store's page reads", () => {
   it("reads a page, first, again from the page cache, or after a cursor, in index order without sorting", async () => {
     const captured: { sql: string; params: unknown[] }[] = [];
     const listeningConnection = openDriver(database.database.url, { onQuery: (sql, params) => captured.push({ sql, params }) });
@@ -349,7 +349,9 @@ describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while anoth
     }
     expect(reads[1]).toMatch(/COVERING INDEX/);
   });
+});
 
+describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store while another connection holds the write lock", () => {
   it("waits for the lock without stalling the event loop, then applies the update", async () => {
     const [id, other] = [await notify(alice, "locked out for a while"), await notify(alice, "read meanwhile")];
     const writer = new BetterSqlite(database.database.url.slice("file:".length));
