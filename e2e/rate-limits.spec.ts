@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures";
 
+const CALLED = "/gw/platform-dev/notifications/v1/notifications";
+
 /** The developer's test token for Platform Development, as the Reference hands it to Swagger UI. */
 async function platformDevToken(developer: Page): Promise<string> {
   await developer.goto("/apis/notifications?env=platform-dev&tab=reference");
@@ -15,7 +17,7 @@ async function platformDevToken(developer: Page): Promise<string> {
 
 /** The rate-limit policy the gateway applies to a call with `token`; a credential's change reaches it within 5 s. */
 async function appliedPolicy(developer: Page, token: string): Promise<string | undefined> {
-  const response = await developer.request.get("/gw/platform-dev/notifications/v1/notifications", { headers: { authorization: `Bearer ${token}` } });
+  const response = await developer.request.get(CALLED, { headers: { authorization: `Bearer ${token}` } });
   return response.headers()["ratelimit-policy"];
 }
 
@@ -40,6 +42,9 @@ test("an admin overrides a credential's rate limit, which its developer sees in 
   const developer = await signInAs("developer");
   const token = await platformDevToken(developer);
   await expect.poll(() => appliedPolicy(developer, token), { timeout: 10_000 }).toBe(`"client";q=40;w=2`);
+  // 90 calls at once: past the burst of 40 set here unless they took over 2.5 s, within the environment's 100.
+  const statuses = await Promise.all(Array.from({ length: 90 }, () => developer.request.get(CALLED, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status())));
+  expect(statuses).toContain(429);
   await developer.goto("/settings/credentials");
   const credential = developer.getByRole("listitem", { name: "Demo Application in Platform Development" });
   await expect(credential.getByText("20 requests per second, bursts of 40 (set for this credential)")).toBeVisible();
