@@ -1,4 +1,4 @@
-import type { OAuthErrorCode } from "../oauth/oauth-error";
+import { OAUTH_ERROR_STATUS, type OAuthErrorCode } from "../oauth/oauth-error-codes";
 
 /**
  * Every problem type Gatehouse answers with, declared once: errors are raised
@@ -283,7 +283,7 @@ export function isProblemCode(code: string): code is ProblemCode {
 export const OAUTH_ERROR_ADVICE = {
   invalid_client: {
     title: "Client authentication failed",
-    status: 401,
+    status: OAUTH_ERROR_STATUS.invalid_client,
     explanation:
       "The client ID or secret is wrong, the credential was revoked, or it belongs to another environment; the token " +
       "endpoint does not say which, on purpose.",
@@ -293,19 +293,19 @@ export const OAUTH_ERROR_ADVICE = {
   },
   invalid_scope: {
     title: "Scope not granted",
-    status: 400,
+    status: OAUTH_ERROR_STATUS.invalid_scope,
     explanation: "The requested scope is unknown or not granted to this credential.",
     advice: "Leave `scope` out to get every scope you hold, or ask for the missing one through Contact Us.",
   },
   invalid_request: {
     title: "Malformed token request",
-    status: 400,
+    status: OAUTH_ERROR_STATUS.invalid_request,
     explanation: "A field is missing or repeated, or the client authenticated twice (or not at all).",
     advice: "Send `grant_type=client_credentials` as a form body, and your credentials once: HTTP Basic or in the body.",
   },
   unsupported_grant_type: {
     title: "Grant type not supported",
-    status: 400,
+    status: OAUTH_ERROR_STATUS.unsupported_grant_type,
     explanation: "The token endpoint only supports the client credentials grant.",
     advice: "Send `grant_type=client_credentials`.",
   },

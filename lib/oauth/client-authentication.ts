@@ -24,14 +24,14 @@ function formDecode(value: string): string {
 
 function fromBasic(header: string): PresentedClient {
   const match = /^Basic ([A-Za-z0-9+/]+=*)$/i.exec(header.trim());
-  if (!match) throw new OAuthError(400, "invalid_request", "The Authorization header must be HTTP Basic with the client id and secret.");
+  if (!match) throw new OAuthError("invalid_request", "The Authorization header must be HTTP Basic with the client id and secret.");
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  if (colon < 1) throw new OAuthError(400, "invalid_request", "HTTP Basic credentials must be client_id:client_secret.");
+  if (colon < 1) throw new OAuthError("invalid_request", "HTTP Basic credentials must be client_id:client_secret.");
   try {
     return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)), method: "client_secret_basic" };
   } catch {
-    throw new OAuthError(400, "invalid_request", "HTTP Basic credentials must be form-urlencoded (RFC 6749 §2.3.1).");
+    throw new OAuthError("invalid_request", "HTTP Basic credentials must be form-urlencoded (RFC 6749 §2.3.1).");
   }
 }
 
@@ -40,12 +40,12 @@ export function presentedClient(request: IncomingRequest, fields: { client_id?: 
   const authorization = request.headers.get("authorization");
   const inBody = fields.client_id !== undefined || fields.client_secret !== undefined;
   if (authorization !== null && inBody) {
-    throw new OAuthError(400, "invalid_request", "Authenticate with HTTP Basic or with client_id and client_secret in the body, not both.");
+    throw new OAuthError("invalid_request", "Authenticate with HTTP Basic or with client_id and client_secret in the body, not both.");
   }
   if (authorization !== null) return fromBasic(authorization);
-  if (!inBody) throw new OAuthError(400, "invalid_request", "Client authentication is missing: use HTTP Basic or client_id and client_secret.");
-  if (!fields.client_id) throw new OAuthError(400, "invalid_request", "The parameter client_id is missing.");
-  if (!fields.client_secret) throw new OAuthError(400, "invalid_request", "The parameter client_secret is missing.");
+  if (!inBody) throw new OAuthError("invalid_request", "Client authentication is missing: use HTTP Basic or client_id and client_secret.");
+  if (!fields.client_id) throw new OAuthError("invalid_request", "The parameter client_id is missing.");
+  if (!fields.client_secret) throw new OAuthError("invalid_request", "The parameter client_secret is missing.");
   return { clientId: fields.client_id, clientSecret: fields.client_secret, method: "client_secret_post" };
 }
 
@@ -65,7 +65,7 @@ async function throttled(failures: FailureCounter, keys: { pair: string; address
   const over = [pair.count >= MAX_FAILURES_PER_CLIENT_AND_ADDRESS && pair, address.count >= MAX_FAILURES_PER_ADDRESS && address].filter(Boolean);
   if (over.length === 0) return undefined;
   const retryAfter = Math.max(1, ...over.map((window) => (window ? window.resetSeconds : 0)));
-  return new OAuthError(429, "temporarily_unavailable", "Too many failed attempts from this address; try again later.", { "retry-after": String(retryAfter) });
+  return new OAuthError("temporarily_unavailable", "Too many failed attempts from this address; try again later.", { headers: { "retry-after": String(retryAfter) } });
 }
 
 /**
@@ -110,7 +110,7 @@ export function createClientAuthenticator(deps: {
       await Promise.all([deps.failures.record(keys.pair), deps.failures.record(keys.address)]);
       const clientId = isClientIdShaped(presented.clientId) ? presented.clientId : "(not a client id)";
       deps.log.info({ clientId, env: envSlug, reason }, "client authentication failed");
-      throw new OAuthError(401, "invalid_client", "Client authentication failed.", { "www-authenticate": `Basic realm="${envSlug}"` });
+      throw new OAuthError("invalid_client", "Client authentication failed.", { headers: { "www-authenticate": `Basic realm="${envSlug}"` } });
     }
     return { credential, secretId: secret.id };
   };

@@ -1,17 +1,27 @@
 import { jsonPlainResponse, type PlainResponse } from "../http/message";
-import type { OAUTH_ERROR_CODES } from "./schemas";
+import { OAUTH_ERROR_STATUS, type OAuthErrorCode } from "./oauth-error-codes";
 
-export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
+export type { OAuthErrorCode } from "./oauth-error-codes";
 
-/** An RFC 6749 §5.2 error: the token service's answers are OAuth JSON, not problem+json. */
+/**
+ * A refusal of the request as HTTP rather than as OAuth keeps HTTP's own status
+ * (405 for the method, 413 for the body's size), with `invalid_request`.
+ */
+type HttpRefusalStatus = 405 | 413;
+
+/** An RFC 6749 §5.2 error: the token service's answers are OAuth JSON, not problem+json. Its status is the code's own. */
 export class OAuthError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
   constructor(
-    readonly status: number,
     readonly error: OAuthErrorCode,
     readonly description: string,
-    readonly headers: Record<string, string> = {},
+    options: { headers?: Record<string, string>; status?: HttpRefusalStatus } = {},
   ) {
     super(description);
+    this.status = options.status ?? OAUTH_ERROR_STATUS[error];
+    this.headers = options.headers ?? {};
   }
 }
 

@@ -1,5 +1,6 @@
 import { defineOperation } from "../gateway/operation";
 import { FAILURE_WINDOW_SECONDS } from "./client-authentication";
+import { OAUTH_ERROR_STATUS } from "./oauth-error-codes";
 import { MAX_BODY_BYTES } from "./request-body";
 
 type JsonObject = Record<string, unknown>;
@@ -47,8 +48,8 @@ const MALFORMED_EXAMPLES: Record<string, [string, string]> = {
 
 function clientErrors(envSlug: string): JsonObject {
   return {
-    "400": oauthError("The request is malformed: a missing, repeated or invalid parameter, or both client authentication methods at once.", MALFORMED_EXAMPLES),
-    "401": oauthError(
+    [OAUTH_ERROR_STATUS.invalid_request]: oauthError("The request is malformed: a missing, repeated or invalid parameter, or both client authentication methods at once.", MALFORMED_EXAMPLES),
+    [OAUTH_ERROR_STATUS.invalid_client]: oauthError(
       "Client authentication failed: unknown client, wrong secret, revoked credential, or a credential of another environment.",
       { invalidClient: ["invalid_client", "Client authentication failed."] },
       { "WWW-Authenticate": { description: "The HTTP Basic challenge of this environment.", schema: { type: "string", const: `Basic realm="${envSlug}"` } } },
@@ -57,7 +58,7 @@ function clientErrors(envSlug: string): JsonObject {
       Allow: { schema: { type: "string", const: "POST" } },
     }),
     "413": oauthError(`The body is larger than ${MAX_BODY_BYTES} bytes.`, { tooLarge: ["invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`] }),
-    "429": oauthError(
+    [OAUTH_ERROR_STATUS.temporarily_unavailable]: oauthError(
       "Too many failed authentications for this client id; wait as Retry-After says.",
       { throttled: ["temporarily_unavailable", "Too many failed attempts for this client; try again later."] },
       { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer", format: "int32", minimum: 1, maximum: FAILURE_WINDOW_SECONDS } } },
@@ -99,7 +100,7 @@ export const TOKEN_OPERATIONS = [
         },
       },
       ...clientErrors(envSlug),
-      "400": oauthError("The request is malformed, the grant type is not client_credentials, or a scope is not granted to the client.", {
+      [OAUTH_ERROR_STATUS.invalid_request]: oauthError("The request is malformed, the grant type is not client_credentials, or a scope is not granted to the client.", {
         ...MALFORMED_EXAMPLES,
         unsupportedGrant: ["unsupported_grant_type", 'The grant type "password" is not supported; use client_credentials.'],
         invalidScope: ["invalid_scope", 'The client is not granted the scope "admin:all".'],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OAUTH_ERROR_CODES } from "./oauth-error-codes";
 
 /** RFC 6749 §3.3 scope-token characters, space-separated. */
 const SCOPE_LIST = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
@@ -41,7 +42,6 @@ export const tokenResponseSchema = z.object({
   scope: z.string().max(MAX_SCOPE_LENGTH).meta({ description: "The scopes the token carries, space-separated.", example: "notifications:read notifications:write" }),
 });
 
-export const OAUTH_ERROR_CODES = ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "temporarily_unavailable"] as const;
 
 export const oauthErrorSchema = z.object({
   error: z.enum(OAUTH_ERROR_CODES).meta({ description: "RFC 6749 §5.2 error code." }),

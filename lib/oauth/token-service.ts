@@ -43,15 +43,15 @@ function invalidRequest(error: z.ZodError, fields: Record<string, string>): OAut
   const issue = error.issues[0]!;
   const field = String(issue.path[0] ?? "body");
   if (field === "grant_type" && fields.grant_type !== undefined) {
-    return new OAuthError(400, "unsupported_grant_type", `The grant type "${fields.grant_type.slice(0, 50)}" is not supported; use client_credentials.`);
+    return new OAuthError("unsupported_grant_type", `The grant type "${fields.grant_type.slice(0, 50)}" is not supported; use client_credentials.`);
   }
-  if (fields[field] === undefined) return new OAuthError(400, "invalid_request", `The parameter ${field} is missing.`);
-  return new OAuthError(400, "invalid_request", `The parameter ${field} ${issue.message.toLowerCase()}.`);
+  if (fields[field] === undefined) return new OAuthError("invalid_request", `The parameter ${field} is missing.`);
+  return new OAuthError("invalid_request", `The parameter ${field} ${issue.message.toLowerCase()}.`);
 }
 
 function refuseSecretsInUrl(url: URL): void {
   if (url.searchParams.has("client_secret") || url.searchParams.has("client_id")) {
-    throw new OAuthError(400, "invalid_request", "Client credentials must not be sent in the URL.");
+    throw new OAuthError("invalid_request", "Client credentials must not be sent in the URL.");
   }
 }
 
@@ -82,7 +82,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));
     const requested = body.scope ? [...new Set(body.scope.split(" "))] : undefined;
     const missing = requested?.filter((scope) => !granted.has(scope)) ?? [];
-    if (missing.length > 0) throw new OAuthError(400, "invalid_scope", `The client is not granted the scope ${missing.map((scope) => `"${scope.slice(0, 100)}"`).join(", ")}.`);
+    if (missing.length > 0) throw new OAuthError("invalid_scope", `The client is not granted the scope ${missing.map((scope) => `"${scope.slice(0, 100)}"`).join(", ")}.`);
     const issued = await issueAccessToken({
       keys,
       publicUrl,
@@ -195,7 +195,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     try {
       // The OAuth endpoints answer every refusal, a wrong method included, in RFC 6749's JSON.
       if (request.method !== operation.method) {
-        throw new OAuthError(405, "invalid_request", `This endpoint accepts ${operation.method} only.`, { allow: operation.method });
+        throw new OAuthError("invalid_request", `This endpoint accepts ${operation.method} only.`, { status: 405, headers: { allow: operation.method } });
       }
       return await endpoints[operation.handle](request, url, env, attribution);
     } catch (error) {

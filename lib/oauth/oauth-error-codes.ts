@@ -1,0 +1,19 @@
+/**
+ * The RFC 6749 §5.2 error codes the token service answers, each with its HTTP
+ * status, declared once: every `OAuthError`, the token endpoint's OpenAPI schema
+ * and the try-it advice read them from here. Free of server-only imports: the
+ * Reference tab's client code reads it too.
+ */
+export const OAUTH_ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  temporarily_unavailable: 429,
+} as const;
+
+export type OAuthErrorCode = keyof typeof OAUTH_ERROR_STATUS;
+
+export const OAUTH_ERROR_CODES = Object.keys(OAUTH_ERROR_STATUS) as [OAuthErrorCode, ...OAuthErrorCode[]];
