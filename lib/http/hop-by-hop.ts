@@ -1,8 +1,11 @@
 /** RFC 9110 §7.6.1: fields that describe one connection, never forwarded by an intermediary. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
 
+const NO_OPTIONS: ReadonlySet<string> = new Set();
+
 /** The field names a Connection header lists, which are connection-specific too. */
-export function connectionOptions(connection: string | null | undefined): Set<string> {
+export function connectionOptions(connection: string | null | undefined): ReadonlySet<string> {
+  if (!connection) return NO_OPTIONS;
   return new Set(
     (connection ?? "")
       .split(",")
