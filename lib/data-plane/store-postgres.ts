@@ -7,8 +7,8 @@ const SQL = {
   availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstreamUrl", "Api"."slug", "Api"."kind"::text AS "kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
   scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
   credentials: `SELECT "id", "clientId", "environmentId", "status"::text AS "status", "rateLimitBurst", "rateLimitPerSecond" FROM "Credential" WHERE "clientId" = ANY($1::text[])`,
-  grants: `SELECT "credentialId", "apiId", "scopes" FROM "Grant" WHERE "credentialId" = ANY($1::text[])`,
-  secrets: `SELECT "id", "credentialId", "hash", "expiresAt" FROM "CredentialSecret" WHERE "credentialId" = ANY($1::text[]) AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > $2)`,
+  grants: `SELECT "Grant"."credentialId", "Grant"."apiId", "Grant"."scopes" FROM "Grant" JOIN "Credential" ON "Credential"."id" = "Grant"."credentialId" WHERE "Credential"."clientId" = ANY($1::text[])`,
+  secrets: `SELECT "CredentialSecret"."id", "CredentialSecret"."credentialId", "CredentialSecret"."hash", "CredentialSecret"."expiresAt" FROM "CredentialSecret" JOIN "Credential" ON "Credential"."id" = "CredentialSecret"."credentialId" WHERE "Credential"."clientId" = ANY($1::text[]) AND "CredentialSecret"."revokedAt" IS NULL AND ("CredentialSecret"."expiresAt" IS NULL OR "CredentialSecret"."expiresAt" > $2)`,
   revoked: `SELECT "jti" FROM "RevokedToken" WHERE "expiresAt" >= $1`,
   deleteExpiredRevocations: `DELETE FROM "RevokedToken" WHERE "expiresAt" < $1`,
   revoke: `INSERT INTO "RevokedToken" ("jti", "environmentId", "expiresAt", "createdAt") VALUES ($1, $2, $3, $4) ON CONFLICT ("jti") DO NOTHING`,
@@ -38,12 +38,10 @@ export function createPostgresDataPlaneStore(connection: PostgresConnection): Da
       return { environments, availability, scopes };
     },
     async credentials(clientIds, now) {
-      const credentials = await rows<Omit<CredentialRow, "grants" | "secrets">>(SQL.credentials, [clientIds]);
-      if (credentials.length === 0) return [];
-      const ids = credentials.map((credential) => credential.id);
-      const [grants, secrets] = await Promise.all([
-        rows<{ credentialId: string; apiId: string; scopes: string }>(SQL.grants, [ids]),
-        rows<SecretColumns>(SQL.secrets, [ids, postgresTime(now)]),
+      const [credentials, grants, secrets] = await Promise.all([
+        rows<Omit<CredentialRow, "grants" | "secrets">>(SQL.credentials, [clientIds]),
+        rows<{ credentialId: string; apiId: string; scopes: string }>(SQL.grants, [clientIds]),
+        rows<SecretColumns>(SQL.secrets, [clientIds, postgresTime(now)]),
       ]);
       const expiring = secrets.map((secret) => ({ ...secret, expiresAt: secret.expiresAt === null ? null : new Date(secret.expiresAt) }));
       return credentialRows(credentials, grants, expiring);

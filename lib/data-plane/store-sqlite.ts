@@ -11,8 +11,8 @@ const SQL = {
   availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstreamUrl", "Api"."slug", "Api"."kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
   scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
   credentials: `SELECT "id", "clientId", "environmentId", "status", "rateLimitBurst", "rateLimitPerSecond" FROM "Credential" WHERE "clientId" IN ${IDS}`,
-  grants: `SELECT "credentialId", "apiId", "scopes" FROM "Grant" WHERE "credentialId" IN ${IDS}`,
-  secrets: `SELECT "id", "credentialId", "hash", "expiresAt" FROM "CredentialSecret" WHERE "credentialId" IN ${IDS} AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > ?)`,
+  grants: `SELECT "Grant"."credentialId", "Grant"."apiId", "Grant"."scopes" FROM "Grant" JOIN "Credential" ON "Credential"."id" = "Grant"."credentialId" WHERE "Credential"."clientId" IN ${IDS}`,
+  secrets: `SELECT "CredentialSecret"."id", "CredentialSecret"."credentialId", "CredentialSecret"."hash", "CredentialSecret"."expiresAt" FROM "CredentialSecret" JOIN "Credential" ON "Credential"."id" = "CredentialSecret"."credentialId" WHERE "Credential"."clientId" IN ${IDS} AND "CredentialSecret"."revokedAt" IS NULL AND ("CredentialSecret"."expiresAt" IS NULL OR "CredentialSecret"."expiresAt" > ?)`,
   revoked: `SELECT "jti" FROM "RevokedToken" WHERE "expiresAt" >= ?`,
   deleteExpiredRevocations: `DELETE FROM "RevokedToken" WHERE "expiresAt" < ?`,
   revoke: `INSERT INTO "RevokedToken" ("jti", "environmentId", "expiresAt", "createdAt") VALUES (?, ?, ?, ?) ON CONFLICT ("jti") DO NOTHING`,
@@ -44,10 +44,9 @@ export function createSqliteDataPlaneStore(connection: SqliteConnection): DataPl
       return { environments, availability: availability.map((row) => ({ ...row, isPublic: row.isPublic === 1 })), scopes };
     },
     async credentials(clientIds, now) {
-      const credentials = await all<Omit<CredentialRow, "grants" | "secrets">>(SQL.credentials, [JSON.stringify(clientIds)]);
-      if (credentials.length === 0) return [];
-      const ids = JSON.stringify(credentials.map((credential) => credential.id));
-      const [grants, secrets] = await Promise.all([
+      const ids = JSON.stringify(clientIds);
+      const [credentials, grants, secrets] = await Promise.all([
+        all<Omit<CredentialRow, "grants" | "secrets">>(SQL.credentials, [ids]),
         all<{ credentialId: string; apiId: string; scopes: string }>(SQL.grants, [ids]),
         all<SecretColumns>(SQL.secrets, [ids, sqliteTime(now)]),
       ]);

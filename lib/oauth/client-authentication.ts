@@ -71,8 +71,9 @@ async function throttled(failures: FailureCounter, keys: { pair: string; address
 /**
  * Every failure answers the same `invalid_client`; the reason goes to the
  * server log only. Failures are throttled per (client id, address) and per
- * address. An unknown client id costs what a wrong secret costs: one hash, a
- * read of the credential state and a fresh read, and one comparison at least.
+ * address. An unknown client id costs what a wrong secret costs: one hash, one
+ * fresh read of the credential state (the same three statements whether or not
+ * the id exists), and one comparison at least.
  */
 export function createClientAuthenticator(deps: {
   states: CredentialStates;
@@ -90,11 +91,14 @@ export function createClientAuthenticator(deps: {
       const candidates = state && state.secrets.length > 0 ? state.secrets : [NO_SECRET];
       return candidates.filter((candidate) => secretHashesEqual(presentedHash, candidate.hash))[0];
     };
+    const asked = performance.now();
     let credential = await deps.states.get(presented.clientId);
     let secret = matching(credential);
     if (!secret) {
-      // A secret created or rotated in the last few seconds is not in the kept state yet.
-      credential = await deps.states.refresh(presented.clientId);
+      // A secret created or rotated in the last few seconds is not in the kept state yet. A
+      // state read for this very call is not read again, so that every failure costs one
+      // read, whether the id was kept, new or unknown.
+      credential = await deps.states.refresh(presented.clientId, asked);
       secret = matching(credential);
     }
     const reason = !credential

@@ -18,8 +18,11 @@ export type CredentialState = {
 export type CredentialStates = {
   /** the state of `clientId`, at most `maxAgeMs` old; undefined for an unknown client */
   get(clientId: string): Promise<CredentialState | undefined>;
-  /** the state of `clientId` read now, replacing what was kept */
-  refresh(clientId: string): Promise<CredentialState | undefined>;
+  /**
+   * the state of `clientId` read at `notBefore` (a `performance.now()`) or later: what is kept
+   * when it was read since then, else read now, replacing what was kept
+   */
+  refresh(clientId: string, notBefore?: number): Promise<CredentialState | undefined>;
 };
 
 /**
@@ -30,8 +33,8 @@ export type CredentialStates = {
  * the database; only state older than `maxAgeMs` is waited for. Reloads that
  * fall due within `batchMs` of each other are one query: with every client
  * busy, one query per client per `refreshAfterMs` took a tenth of the
- * gateway's CPU (decision 007, "Third round"). Unknown ids are
- * remembered too, in a bounded map.
+ * gateway's CPU (decision 007). Unknown ids are kept
+ * as known ones are, in one bounded map.
  */
 export function createCredentialStates(input: { store: Pick<DataPlaneStore, "credentials">; maxAgeMs?: number; refreshAfterMs?: number; batchMs?: number; maxEntries?: number }): CredentialStates {
   const { store } = input;
@@ -63,8 +66,10 @@ export function createCredentialStates(input: { store: Pick<DataPlaneStore, "cre
     return (await loadMany([clientId])).get(clientId);
   }
 
-  function refresh(clientId: string): Promise<CredentialState | undefined> {
-    const entry = { state: load(clientId), loadedAt: Date.now() };
+  function refresh(clientId: string, notBefore = performance.now()): Promise<CredentialState | undefined> {
+    const kept = cache.get(clientId);
+    if (kept && kept.loadedAt >= notBefore) return kept.state;
+    const entry = { state: load(clientId), loadedAt: performance.now() };
     cache.delete(clientId);
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
     cache.set(clientId, entry);
@@ -81,7 +86,7 @@ export function createCredentialStates(input: { store: Pick<DataPlaneStore, "cre
   function reloadDue(): void {
     const clientIds = due;
     due = [];
-    const loadedAt = Date.now();
+    const loadedAt = performance.now();
     loadMany(clientIds).then(
       (states) => {
         for (const clientId of clientIds) {
@@ -105,7 +110,7 @@ export function createCredentialStates(input: { store: Pick<DataPlaneStore, "cre
   return {
     get(clientId) {
       const cached = cache.get(clientId);
-      const age = cached ? Date.now() - cached.loadedAt : Infinity;
+      const age = cached ? performance.now() - cached.loadedAt : Infinity;
       if (age >= maxAgeMs) return refresh(clientId);
       if (age >= refreshAfterMs) reloadBeside(clientId);
       return cached!.state;
