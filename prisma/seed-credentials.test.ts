@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashClientSecret, secretHashesEqual } from "../lib/oauth/client-secrets";
 import { config } from "../lib/config";
-import { migratedDatabase } from "../tests/support/db";
+import { migratedDatabase } from "../lib/database/migrated-database";
 import { seed } from "./seed";
 
 let fixture: Awaited<ReturnType<typeof migratedDatabase>>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migratedDatabase } from "../tests/support/db";
+import { migratedDatabase } from "../lib/database/migrated-database";
 import { seed } from "./seed";
 
 let fixture: Awaited<ReturnType<typeof migratedDatabase>>;

@@ -16,7 +16,7 @@ import { listNotificationsQuerySchema } from "../lib/notifications/schemas";
 import type { NotificationStore } from "../lib/notifications/store";
 import { openDriver } from "../lib/driver/connection";
 import { createNotificationStore } from "../lib/notifications/store-for-connection";
-import { createPostgresDatabase, createSqliteDatabase, type TestDatabase } from "../tests/support/databases";
+import { createPostgresDatabase, createSqliteDatabase, type TestDatabase } from "../lib/database/test-databases";
 import { applyMigrations } from "../lib/database/migrations";
 
 const TOTAL_ROWS = 1_000_000;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalUser } from "../auth/session";
 import type { Db } from "../db";
 import { newId } from "../ids";
-import { migratedDatabase } from "../../tests/support/db";
+import { migratedDatabase } from "../database/migrated-database";
 import { seed } from "../../prisma/seed";
 import { approveAccessRequest } from "./decide-access-request";
 

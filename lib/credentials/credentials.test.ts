@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db";
 import { hashClientSecret, secretHashesEqual } from "../oauth/client-secrets";
-import { migratedDatabase } from "../../tests/support/db";
+import { migratedDatabase } from "../database/migrated-database";
 import { seed } from "../../prisma/seed";
 import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication, findUserCredential, issueSecret, listUserCredentials, revokeCredential, rotateSecret } from "./credentials";

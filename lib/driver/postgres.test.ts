@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresDatabase, type TestDatabase } from "../../tests/support/databases";
+import { createPostgresDatabase, type TestDatabase } from "../database/test-databases";
 import { openPostgres, type PostgresConnection } from "./postgres";
 
 const SERVER_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";

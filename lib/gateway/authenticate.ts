@@ -6,6 +6,7 @@ import type { CredentialState, CredentialStates } from "../oauth/credential-stat
 import type { RevocationList } from "../oauth/revoked-tokens";
 import type { TokenVerifier } from "../oauth/token-verifier";
 import type { LastUsedMarks } from "../oauth/last-used-marks";
+import type { Attribution } from "../oauth/token-service";
 import type { GatewayEnvironment } from "./directory";
 
 export type Authenticated = { token: VerifiedAccessToken; credential: CredentialState };
@@ -31,12 +32,6 @@ function invalidToken(env: GatewayEnvironment, code: InvalidTokenCode, detail: s
     headers: { "www-authenticate": bearerChallenge(env.slug, { error: "invalid_token", error_description: detail }) },
   });
 }
-
-/**
- * What a refused call is logged under: its client, filled in once a token's signature
- * verifies, and the token endpoint's OAuth error, which is an answer and not a thrown problem.
- */
-export type Attribution = { clientId?: string; problem?: string };
 
 export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment, attribution?: Attribution) => Promise<Authenticated>;
 

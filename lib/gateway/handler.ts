@@ -1,21 +1,21 @@
 import "server-only";
 import type { Logger } from "pino";
+import type { BuiltInRoute } from "../built-in-apis/route";
 import type { ApiKind } from "../db";
 import type { IncomingRequest, PlainResponse } from "../http/message";
 import { problem, ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
+import { type RateLimiter, rateLimitHeaders } from "../limiters/rate-limit";
 import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
 import type { Authenticated, Authenticator } from "./authenticate";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
 import type { GatewayDirectory, GatewayApi, GatewayEnvironment } from "./directory";
 import type { Upstreams } from "./proxy";
-import { type RateLimiter, rateLimitHeaders } from "./rate-limit";
 import type { RequestRecorder } from "./request-log";
 import { createRouteTable, type RouteTable } from "./route-match";
 import { apiList, environmentList } from "./not-found-hints";
 import { parseTarget } from "./target";
-import type { BuiltInRoute } from "./types";
 
 export type GatewayDeps = {
   directory: GatewayDirectory;

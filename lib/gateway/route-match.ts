@@ -1,5 +1,5 @@
+import type { BuiltInRoute } from "../built-in-apis/route";
 import { problem } from "../http/problem";
-import type { BuiltInRoute } from "./types";
 
 type CompiledRoute = { route: BuiltInRoute; pattern: RegExp; names: string[] };
 

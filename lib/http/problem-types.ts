@@ -1,4 +1,4 @@
-import { OAUTH_ERROR_STATUS, type OAuthErrorCode } from "../oauth/oauth-error-codes";
+import { OAUTH_ERROR_STATUS, type OAuthErrorCode } from "./oauth-error-codes";
 
 /**
  * Every problem type Gatehouse answers with, declared once: errors are raised

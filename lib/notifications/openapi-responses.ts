@@ -1,6 +1,6 @@
 type JsonObject = Record<string, unknown>;
 
-/** The IETF RateLimit header fields the gateway sends once it has taken the client's budget (lib/gateway/rate-limit.ts). */
+/** The IETF RateLimit header fields the gateway sends once it has taken the client's budget (lib/limiters/rate-limit.ts). */
 export const RATE_LIMIT_HEADERS = {
   RateLimit: { $ref: "#/components/headers/RateLimit" },
   "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { jsonSchema, operationPaths, problemExample } from "../built-in-apis/operation";
 import { CORS_NOTE } from "../http/cors-note";
-import { jsonSchema, operationPaths, problemExample } from "../gateway/operation";
 import type { ProblemCode } from "../http/problem-types";
 import { MAX_REQUEST_ID_LENGTH } from "../http/request-id";
 import { MAX_BODY_BYTES } from "./http";

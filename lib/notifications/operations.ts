@@ -1,6 +1,6 @@
 import "server-only";
-import { defineOperation, jsonSchema } from "../gateway/operation";
-import type { BuiltInRoute, RouteCall } from "../gateway/types";
+import { defineOperation, jsonSchema } from "../built-in-apis/operation";
+import type { BuiltInRoute, RouteCall } from "../built-in-apis/route";
 import { validationProblem, zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
 import { getNotification } from "./get-notification";

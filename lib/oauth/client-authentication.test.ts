@@ -1,9 +1,9 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../prisma/seed";
-import { migratedDatabase } from "../../tests/support/db";
+import { migratedDatabase } from "../database/migrated-database";
 import { config } from "../config";
-import { createMemoryFailureCounter } from "../gateway/rate-limit-memory";
+import { createMemoryFailureCounter } from "../limiters/rate-limit-memory";
 import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication } from "../credentials/credentials";
 import { type ClientAuthenticator, createClientAuthenticator, FAILURE_WINDOW_SECONDS, MAX_FAILURES_PER_CLIENT_AND_ADDRESS } from "./client-authentication";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Logger } from "pino";
-import type { FailureCounter } from "../gateway/rate-limit";
+import type { FailureCounter } from "../limiters/rate-limit";
 import type { IncomingRequest } from "../http/message";
 import { isClientIdShaped, secretHashesEqual } from "./client-secrets";
 import type { CredentialState, CredentialStates } from "./credential-states";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../prisma/seed";
-import { migratedDatabase } from "../../tests/support/db";
+import { migratedDatabase } from "../database/migrated-database";
 import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication } from "../credentials/credentials";
 import type { DataPlaneStore } from "../data-plane/store";

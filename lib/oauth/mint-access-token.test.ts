@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../prisma/seed";
-import { migratedDatabase } from "../../tests/support/db";
+import { migratedDatabase } from "../database/migrated-database";
 import { config } from "../config";
 import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication, revokeCredential } from "../credentials/credentials";

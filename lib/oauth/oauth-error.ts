@@ -1,7 +1,7 @@
 import { jsonPlainResponse, type PlainResponse } from "../http/message";
-import { OAUTH_ERROR_STATUS, type OAuthErrorCode } from "./oauth-error-codes";
+import { OAUTH_ERROR_STATUS, type OAuthErrorCode } from "../http/oauth-error-codes";
 
-export type { OAuthErrorCode } from "./oauth-error-codes";
+export type { OAuthErrorCode } from "../http/oauth-error-codes";
 
 /**
  * A refusal of the request as HTTP rather than as OAuth keeps HTTP's own status

@@ -1,5 +1,5 @@
+import { jsonSchema, operationPaths } from "../built-in-apis/operation";
 import { CORS_NOTE } from "../http/cors-note";
-import { jsonSchema, operationPaths } from "../gateway/operation";
 import { TOKEN_OPERATIONS } from "./operations";
 import {
   introspectionRequestSchema,

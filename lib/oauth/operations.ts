@@ -1,6 +1,6 @@
-import { defineOperation } from "../gateway/operation";
+import { defineOperation } from "../built-in-apis/operation";
+import { OAUTH_ERROR_STATUS } from "../http/oauth-error-codes";
 import { FAILURE_WINDOW_SECONDS } from "./client-authentication";
-import { OAUTH_ERROR_STATUS } from "./oauth-error-codes";
 import { MAX_BODY_BYTES } from "./request-body";
 
 type JsonObject = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OAUTH_ERROR_CODES } from "./oauth-error-codes";
+import { OAUTH_ERROR_CODES } from "../http/oauth-error-codes";
 
 /** RFC 6749 §3.3 scope-token characters, space-separated. */
 const SCOPE_LIST = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;

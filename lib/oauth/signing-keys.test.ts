@@ -24,7 +24,7 @@ describe("private key sealing", () => {
 
 describe("key store after AUTH_SECRET changes", () => {
   it("retires a key it can no longer open and signs with a new one, keeping the old one published", async () => {
-    const { migratedDatabase } = await import("../../tests/support/db");
+    const { migratedDatabase } = await import("../database/migrated-database");
     const { seed } = await import("../../prisma/seed");
     const { createKeyStore } = await import("./signing-keys");
     const fixture = await migratedDatabase();
@@ -47,7 +47,7 @@ describe("key store after AUTH_SECRET changes", () => {
 
 describe("key store after a rotation by another process", () => {
   it("signs with the new key on the first token past its cache age and keeps the retired key in the JWKS", async () => {
-    const { migratedDatabase } = await import("../../tests/support/db");
+    const { migratedDatabase } = await import("../database/migrated-database");
     const { seed } = await import("../../prisma/seed");
     const { createKeyStore, rotateSigningKey } = await import("./signing-keys");
     const fixture = await migratedDatabase();

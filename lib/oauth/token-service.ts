@@ -1,8 +1,7 @@
 import "server-only";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import type { Attribution } from "../gateway/authenticate";
-import type { GatewayDirectory, GatewayEnvironment } from "../gateway/directory";
+import type { EnvironmentRow } from "../data-plane/store";
 import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
 import { problem, toProblem } from "../http/problem";
@@ -21,8 +20,15 @@ import { introspectionRequestSchema, revocationRequestSchema, tokenRequestSchema
 import { type KeyStore, SIGNING_ALGORITHM } from "./signing-keys";
 import type { LastUsedMarks } from "./last-used-marks";
 
+/**
+ * What a refused call is logged under: its client, filled in once a token's signature
+ * verifies, and the token endpoint's OAuth error, which is an answer and not a thrown problem.
+ */
+export type Attribution = { clientId?: string; problem?: string };
+
 export type TokenServiceDeps = {
-  directory: GatewayDirectory;
+  /** the gateway's directory, declared by the little the token service reads (lib/gateway builds on lib/oauth): the APIs whose scopes the metadata lists */
+  directory: { apis(environmentId: string): Promise<readonly { scopes: readonly string[] }[]> };
   keys: KeyStore;
   states: CredentialStates;
   revocations: RevocationList;
@@ -70,13 +76,13 @@ export function createTokenService(deps: TokenServiceDeps) {
    * Client authentication; the request is logged under the client id it claimed (its status
    * says whether that failed), or none when what it sent is not shaped like a client id.
    */
-  function authenticateClient(request: IncomingRequest, env: GatewayEnvironment, body: { client_id?: string; client_secret?: string }, attribution: Attribution) {
+  function authenticateClient(request: IncomingRequest, env: EnvironmentRow, body: { client_id?: string; client_secret?: string }, attribution: Attribution) {
     const presented = presentedClient(request, body);
     if (isClientIdShaped(presented.clientId)) attribution.clientId = presented.clientId;
     return deps.authenticate({ envId: env.id, envSlug: env.slug, presented, clientAddress: deps.addressOf(request) });
   }
 
-  async function token(request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution): Promise<PlainResponse> {
+  async function token(request: IncomingRequest, url: URL, env: EnvironmentRow, attribution: Attribution): Promise<PlainResponse> {
     const body = await parsed(request, url, tokenRequestSchema);
     const { credential, secretId } = await authenticateClient(request, env, body, attribution);
     const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));
@@ -96,7 +102,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     return oauthJson(200, { access_token: issued.accessToken, token_type: "Bearer", expires_in: issued.expiresIn, scope: issued.scope });
   }
 
-  async function verifiedOrUndefined(env: GatewayEnvironment, token: string) {
+  async function verifiedOrUndefined(env: EnvironmentRow, token: string) {
     try {
       return await verify(env, token);
     } catch (error) {
@@ -106,7 +112,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   /** RFC 7009: a client revokes one of its own tokens; unknown or foreign tokens still answer 200. */
-  async function revoke(request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution): Promise<PlainResponse> {
+  async function revoke(request: IncomingRequest, url: URL, env: EnvironmentRow, attribution: Attribution): Promise<PlainResponse> {
     const body = await parsed(request, url, revocationRequestSchema);
     const { credential } = await authenticateClient(request, env, body, attribution);
     const verified = await verifiedOrUndefined(env, body.token);
@@ -117,7 +123,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   /** RFC 7662 for upstream services: anything but a live token of this environment is `{"active": false}`. */
-  async function introspect(request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution): Promise<PlainResponse> {
+  async function introspect(request: IncomingRequest, url: URL, env: EnvironmentRow, attribution: Attribution): Promise<PlainResponse> {
     const body = await parsed(request, url, introspectionRequestSchema);
     await authenticateClient(request, env, body, attribution);
     const verified = await verifiedOrUndefined(env, body.token);
@@ -139,7 +145,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     });
   }
 
-  async function metadata(_request: IncomingRequest, _url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
+  async function metadata(_request: IncomingRequest, _url: URL, env: EnvironmentRow): Promise<PlainResponse> {
     const issuer = issuerFor(publicUrl, env.slug);
     const scopes = [...new Set((await directory.apis(env.id)).flatMap((api) => api.scopes))].sort();
     const authMethods = ["client_secret_basic", "client_secret_post"];
@@ -163,13 +169,13 @@ export function createTokenService(deps: TokenServiceDeps) {
     );
   }
 
-  async function jwks(_request: IncomingRequest, _url: URL, env: GatewayEnvironment): Promise<PlainResponse> {
+  async function jwks(_request: IncomingRequest, _url: URL, env: EnvironmentRow): Promise<PlainResponse> {
     // Make sure the environment has a key before anyone asks for tokens.
     await keys.signingKey(env.id);
     return jsonPlainResponse(200, await keys.jwks(env.id), { "cache-control": "public, max-age=60", "content-type": "application/jwk-set+json" });
   }
 
-  const endpoints: Record<TokenEndpoint, (request: IncomingRequest, url: URL, env: GatewayEnvironment, attribution: Attribution) => Promise<PlainResponse>> = {
+  const endpoints: Record<TokenEndpoint, (request: IncomingRequest, url: URL, env: EnvironmentRow, attribution: Attribution) => Promise<PlainResponse>> = {
     token,
     revoke,
     introspect,
@@ -181,7 +187,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   return async function handle(
     request: IncomingRequest,
     url: URL,
-    env: GatewayEnvironment,
+    env: EnvironmentRow,
     path: TokenServicePath,
     attribution: Attribution = {},
   ): Promise<PlainResponse> {

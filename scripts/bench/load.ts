@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { setTimeout } from "node:timers/promises";
 import { BENCH_ENV, CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
 import { cpuSeconds, rssMegabytes, type Server } from "./processes";
-import { row } from "./report";
+import { type Measurement, row } from "./report";
 import type { BenchClient } from "./workload";
 
 type RawRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
@@ -28,7 +28,6 @@ type AutocannonRun = Promise<AutocannonResult> & {
 };
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => AutocannonRun;
 
-export type Measurement = { name: string; rps: number; p50: number; p99: number; failed: number; rssMb: number; cpuPercent: number };
 export type Target = Omit<AutocannonOptions, "connections" | "duration">;
 
 const BASE = "/gw/sso-qa/notifications/v1/notifications";

@@ -8,13 +8,14 @@
 import { decodeProtectedHeader, type JWK } from "jose";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { send } from "./http";
-import { type Measurement, measureInTurns, proxyTarget } from "./load";
+import { measureInTurns, proxyTarget } from "./load";
 import { BENCH_ENV, PROXY_ROUNDS, PROXY_SECONDS } from "./options";
 import { answersAtAll, freePort, type Server, startProgram, startServer } from "./processes";
 import { checkProxies } from "./proxy-checks";
 import { startHaproxy } from "./proxy-haproxy";
 import { measureStreaming, type Streaming } from "./proxy-streaming";
 import { loadProxyWorkload, PROXY_API } from "./proxy-workload";
+import type { Measurement } from "./report";
 import { withTokens } from "./tokens";
 
 export type StartGatehouse = (databaseUrl: string, args?: readonly string[], publicUrl?: string, env?: Record<string, string>) => Promise<Server>;

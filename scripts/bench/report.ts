@@ -1,7 +1,8 @@
 // What `npm run bench` prints: every measurement, then the ratios within the run.
-import type { Measurement } from "./load";
 import { CONNECTIONS, ROUNDS, SECONDS } from "./options";
 import { type TokenProbeResult, tokenProbeLine } from "./token-probe";
+
+export type Measurement = { name: string; rps: number; p50: number; p99: number; failed: number; rssMb: number; cpuPercent: number };
 
 export type DialectResult = { dialect: string; gatehouse: Measurement; baseline: Measurement };
 

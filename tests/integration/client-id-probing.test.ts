@@ -8,11 +8,11 @@ import { applyMigrations } from "../../lib/database/migrations";
 import { createDataPlaneStore } from "../../lib/data-plane/store-for-connection";
 import { createDb, type Db } from "../../lib/db";
 import { type DriverConnection, openDriver } from "../../lib/driver/connection";
-import { createMemoryFailureCounter } from "../../lib/gateway/rate-limit-memory";
+import { createMemoryFailureCounter } from "../../lib/limiters/rate-limit-memory";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../../lib/oauth/client-authentication";
 import { hashClientSecret } from "../../lib/oauth/client-secrets";
 import { createCredentialStates } from "../../lib/oauth/credential-states";
-import { createTestDatabase, type TestDatabase } from "../support/databases";
+import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
 
 // Whether a client id exists must not show in the token endpoint's work: a wrong secret and
 // an unknown id, kept or not, send the same statements to the database in the same round

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db";
 import { readMigrations } from "../../lib/database/migrations";
-import { createPostgresDatabase, POSTGRES_SERVER_URL } from "../support/databases";
+import { createPostgresDatabase, POSTGRES_SERVER_URL } from "../../lib/database/test-databases";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const INSTANCES = 3;

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_NODE_ARGS } from "../../server/server-command";
-import { createPostgresDatabase, POSTGRES_SERVER_URL, type TestDatabase } from "../support/databases";
+import { createPostgresDatabase, POSTGRES_SERVER_URL, type TestDatabase } from "../../lib/database/test-databases";
 import { freePort } from "../support/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
-import { createTestDatabase } from "../support/databases";
+import { createTestDatabase } from "../../lib/database/test-databases";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, newCredential, openDb } from "./gateway-support";
 

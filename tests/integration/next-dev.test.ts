@@ -5,7 +5,7 @@ import { createDb } from "../../lib/db";
 import { seed } from "../../prisma/seed";
 import { applyMigrations } from "../../lib/database/migrations";
 import { DEV_NODE_ARGS } from "../../server/server-command";
-import { createTestDatabase, type TestDatabase } from "../support/databases";
+import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
 import { freePort } from "../support/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");

@@ -6,7 +6,7 @@ import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import { seed } from "../../prisma/seed";
 import { inheritedEnv } from "../support/child-env";
-import { migratedDatabase } from "../support/db";
+import { migratedDatabase } from "../../lib/database/migrated-database";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 

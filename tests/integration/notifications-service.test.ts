@@ -13,8 +13,8 @@ import { type DriverConnection, openDriver } from "../../lib/driver/connection";
 import { createNotificationStore } from "../../lib/notifications/store-for-connection";
 import { updateNotification } from "../../lib/notifications/update-notification";
 import { seedNotifications } from "../../prisma/seed-notifications";
-import { POSTGRES_SERVER_URL } from "../support/databases";
-import { migratedDatabase } from "../support/db";
+import { POSTGRES_SERVER_URL } from "../../lib/database/test-databases";
+import { migratedDatabase } from "../../lib/database/migrated-database";
 
 type Owner = { environmentId: string; clientId: string };
 

@@ -4,7 +4,7 @@ import { newId } from "../../lib/ids";
 import { SYSTEM_ACTOR } from "../../lib/audit/write-audit";
 import { createCredential, ensureApplication, rotateSecret } from "../../lib/credentials/credentials";
 import { sendSecretExpiryNotices } from "../../lib/credentials/secret-expiry";
-import { migratedDatabase } from "../support/db";
+import { migratedDatabase } from "../../lib/database/migrated-database";
 
 const DAY = 24 * 60 * 60 * 1000;
 let database: Awaited<ReturnType<typeof migratedDatabase>>;

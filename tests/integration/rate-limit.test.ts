@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { createTestDatabase, type TestDatabase } from "../support/databases";
+import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, newCredential, openDb } from "./gateway-support";

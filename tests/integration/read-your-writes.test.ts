@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
-import { createPostgresDatabase, POSTGRES_SERVER_URL } from "../support/databases";
+import { createPostgresDatabase, POSTGRES_SERVER_URL } from "../../lib/database/test-databases";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, newCredential, openDb } from "./gateway-support";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { rollUpRequestLog } from "../../lib/usage/request-log-rollup";
 import { usageReport } from "../../lib/usage/usage-report";
-import { migratedDatabase } from "../support/db";
+import { migratedDatabase } from "../../lib/database/migrated-database";
 
 let db: Db;
 let close: () => Promise<void>;

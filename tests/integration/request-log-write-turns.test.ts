@@ -5,8 +5,8 @@ import { sqlitePath } from "../../lib/config";
 import { askForWriteLock, stopAskingForWriteLock, writeTurns } from "../../lib/driver/sqlite-write-turns";
 import type { RequestLogEntry } from "../../lib/gateway/request-log-entry";
 import { createSqliteRequestLogInsert } from "../../lib/gateway/request-log-sqlite";
-import { POSTGRES_SERVER_URL, type TestDatabase } from "../support/databases";
-import { migratedDatabase } from "../support/db";
+import { POSTGRES_SERVER_URL, type TestDatabase } from "../../lib/database/test-databases";
+import { migratedDatabase } from "../../lib/database/migrated-database";
 
 let db: Db;
 let database: TestDatabase;

@@ -1,7 +1,7 @@
 // The request log and credential use are buffered (docs/decisions/003); a server
 // told to stop writes them before it exits, so the last calls are not lost.
 import { afterAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/databases";
+import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
 import { startServer } from "../support/server";
 import { accessToken, newCredential, openDb } from "./gateway-support";
 

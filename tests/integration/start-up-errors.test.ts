@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SERVER_NODE_ARGS } from "../../server/server-command";
-import { createSqliteDatabase } from "../support/databases";
+import { createSqliteDatabase } from "../../lib/database/test-databases";
 import { freePort } from "../support/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");

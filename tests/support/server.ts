@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { get } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
 import { SERVER_NODE_ARGS } from "../../server/server-command";
 import { inheritedEnv } from "./child-env";
-import { createTestDatabase, type TestDatabase } from "./databases";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { problemOf } from "../../tests/support/problems";
-import { createRouteTable } from "./route-match";
-import type { BuiltInRoute } from "./types";
+import type { BuiltInRoute } from "../../lib/built-in-apis/route";
+import { createRouteTable } from "../../lib/gateway/route-match";
+import { problemOf } from "../support/problems";
 
 const handle = async () => ({ status: 204, headers: {}, body: null });
 const routes: BuiltInRoute[] = [

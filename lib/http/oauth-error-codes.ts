@@ -2,7 +2,8 @@
  * The RFC 6749 §5.2 error codes the token service answers, each with its HTTP
  * status, declared once: every `OAuthError`, the token endpoint's OpenAPI schema
  * and the try-it advice read them from here. Free of server-only imports: the
- * Reference tab's client code reads it too.
+ * Reference tab's client code reads it too. Here in lib/http, not lib/oauth,
+ * because the problem registry (`problem-types.ts`), which lib/oauth builds on, reads them too.
  */
 export const OAUTH_ERROR_STATUS = {
   invalid_request: 400,

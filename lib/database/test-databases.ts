@@ -4,6 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 
+// Databases made for one test, or one run of a tool, and dropped after it. In lib/ because
+// scripts/explain-notifications.ts and the unit tests beside lib's modules use them too.
+
 /** Set by `npm run test:postgres`: the server in which each test creates its own database. */
 export const POSTGRES_SERVER_URL = process.env.TEST_POSTGRES_URL;
 

@@ -1,11 +1,11 @@
 import type { Spectral } from "@stoplight/spectral-core";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiDocument } from "../../lib/catalog/api-document";
+import { listCatalogApis } from "../../lib/catalog/catalog-api";
+import { migratedDatabase } from "../../lib/database/migrated-database";
 import { seed } from "../../prisma/seed";
-import { migratedDatabase } from "../../tests/support/db";
-import { lintDocument, repositorySpectral } from "../../tests/support/spectral";
-import { apiDocument } from "./api-document";
-import { listCatalogApis } from "./catalog-api";
+import { lintDocument, repositorySpectral } from "../support/spectral";
 
 const PUBLIC_URL = "https://portal.example.com";
 const ERROR = 0;

@@ -1,5 +1,8 @@
+import type { EnvironmentRow } from "../data-plane/store";
 import type { IncomingRequest, PlainResponse } from "../http/message";
-import type { GatewayEnvironment } from "./directory";
+
+// Declared here, below lib/gateway, which calls these routes, so that the APIs that implement
+// them (lib/notifications) import nothing from the gateway.
 
 /** Who is calling, as established by the gateway from a verified access token. */
 export type Caller = { clientId: string; scopes: ReadonlySet<string> };
@@ -9,7 +12,7 @@ export type RouteCall = {
   url: URL;
   /** values of the `{name}` segments of the route's path */
   params: Record<string, string>;
-  env: GatewayEnvironment;
+  env: EnvironmentRow;
   caller: Caller;
   requestId: string;
 };

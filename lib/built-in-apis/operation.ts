@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FieldError } from "../http/problem";
 import { PROBLEMS, type ProblemCode } from "../http/problem-types";
-import type { BuiltInRoute } from "./types";
+import type { BuiltInRoute } from "./route";
 
 type JsonObject = Record<string, unknown>;
 

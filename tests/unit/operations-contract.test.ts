@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { PROBLEMS } from "../http/problem-types";
-import { problemOf } from "../../tests/support/problems";
-import { notificationsDocument } from "../notifications/openapi";
-import { createNotificationRoutes, NOTIFICATION_OPERATIONS } from "../notifications/operations";
-import { createPageCache } from "../notifications/page-cache";
-import type { NotificationStore } from "../notifications/store";
-import { tokenApiDocument } from "../oauth/openapi";
-import { isTokenServicePath, TOKEN_OPERATIONS } from "../oauth/operations";
-import { createRouteTable } from "./route-match";
+import { createRouteTable } from "../../lib/gateway/route-match";
+import { PROBLEMS } from "../../lib/http/problem-types";
+import { notificationsDocument } from "../../lib/notifications/openapi";
+import { createNotificationRoutes, NOTIFICATION_OPERATIONS } from "../../lib/notifications/operations";
+import { createPageCache } from "../../lib/notifications/page-cache";
+import type { NotificationStore } from "../../lib/notifications/store";
+import { tokenApiDocument } from "../../lib/oauth/openapi";
+import { isTokenServicePath, TOKEN_OPERATIONS } from "../../lib/oauth/operations";
+import { problemOf } from "../support/problems";
 
 type Item = Record<string, { operationId?: string; "x-required-scope"?: string; responses?: Record<string, { content?: Record<string, { example?: { title: string; status: number } }> }> }>;
 type Document = { paths: Record<string, Item>; components?: { responses?: Record<string, { content: Record<string, { example: { type: string; title: string; status: number } }> }> } };
