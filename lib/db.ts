@@ -47,6 +47,7 @@ export async function disconnectDb(): Promise<void> {
  * when `db` is already a transaction client, so a service is atomic on its own
  * and still joins a larger change.
  */
-export function inTransaction<T>(db: DbClient, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return "$transaction" in db ? db.$transaction(work) : work(db);
+export function inTransaction<T>(db: DbClient, work: (tx: Tx) => Promise<T>, options?: { timeoutMs: number }): Promise<T> {
+  if (!("$transaction" in db)) return work(db);
+  return options ? db.$transaction(work, { timeout: options.timeoutMs }) : db.$transaction(work);
 }

@@ -59,6 +59,40 @@ const revoke = command({ usage: "credential revoke <clientId>", summary: "Revoke
   return { clientId: revoked.clientId, status: revoked.status, revokedAt: revoked.revokedAt?.toISOString() ?? null };
 });
 
+const DURATION_UNITS = { s: 1, m: 60, h: 3_600, d: 86_400 } as const;
+
+/** "90s", "30m", "1h", "1d" or a number of seconds, as whole seconds. */
+function parseOverlap(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const match = /^(\d{1,6})([smhd]?)$/.exec(value.trim());
+  if (!match) throw new UsageError('--overlap must be a duration such as "90s", "30m", "1h" or "0"');
+  return Number(match[1]) * DURATION_UNITS[(match[2] || "s") as keyof typeof DURATION_UNITS];
+}
+
+const rotate = command(
+  {
+    usage: "credential rotate <clientId> [--overlap <duration>] [--json]",
+    summary: "Issues a new client secret and prints it once; the previous one keeps working for --overlap (default 0, at most 24h).",
+  },
+  async (args) => {
+    const [clientId, ...rest] = args.positionals;
+    if (!clientId || rest.length > 0) throw new UsageError("usage: admin credential rotate <clientId> [--overlap <duration>]");
+    const graceSeconds = parseOverlap(args.flags.get("overlap"));
+    const [{ db }, { CLI_ACTOR }, { rotateSecret }] = await Promise.all([
+      import("../db"),
+      import("../audit/write-audit"),
+      import("../credentials/credentials"),
+    ]);
+    const issued = await asUsageError(() => rotateSecret({ db: db(), actor: CLI_ACTOR, clientId, graceSeconds }), { graceSeconds: "--overlap" });
+    return {
+      clientId: issued.clientId,
+      clientSecret: issued.clientSecret,
+      expiresAt: issued.expiresAt?.toISOString() ?? null,
+      previousSecretValidUntil: issued.previousSecretValidUntil?.toISOString() ?? null,
+    };
+  },
+);
+
 const list = command(
   {
     usage: "credential list [--env <slug>] [--app <name>] [--owner <email>]",
@@ -103,4 +137,4 @@ const rateLimit = command(
   },
 );
 
-export const commands: CommandGroup = { create, revoke, list, "rate-limit": rateLimit };
+export const commands: CommandGroup = { create, rotate, revoke, list, "rate-limit": rateLimit };

@@ -1,5 +1,6 @@
 import "server-only";
 import { config } from "../config";
+import { isUniqueViolation } from "../database/unique-violation";
 import { type Db, type DbClient, inTransaction, type Tx } from "../db";
 import { problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
@@ -9,6 +10,13 @@ import { type EffectiveRateLimit, effectiveRateLimit } from "../rate-limits/rate
 
 /** Rotation keeps the previous secret valid for at most this long. */
 export const MAX_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
+
+/**
+ * How long a rotation may take, its wait for the credential's lock included: Prisma's
+ * default of 5 s ended rotations queued behind 19 others when 20 CLI processes started at
+ * once on 2 cores.
+ */
+const ROTATION_TIMEOUT_MS = 30_000;
 
 export type CredentialSecretSummary = {
   id: string;
@@ -94,11 +102,21 @@ export async function ensureApplication(input: { db: DbClient; actor: Actor; own
   if (!trimmed || trimmed.length > 100) throw validationProblem([{ in: "body", field: "name", message: "must be 1 to 100 characters" }]);
   const existing = await db.application.findFirst({ where: { ownerId, name: trimmed } });
   if (existing) return existing;
-  const application = await db.application.create({
-    data: { id: newId("app"), name: trimmed, description: input.description ?? "", ownerId },
-  });
-  await recordAudit(db, actor, { action: "application.create", targetType: "application", targetId: application.id, details: { name: trimmed, ownerId } });
-  return application;
+  try {
+    return await inTransaction(db, async (tx) => {
+      const application = await tx.application.create({
+        data: { id: newId("app"), name: trimmed, description: input.description ?? "", ownerId },
+      });
+      await recordAudit(tx, actor, { action: "application.create", targetType: "application", targetId: application.id, details: { name: trimmed, ownerId } });
+      return application;
+    });
+  } catch (error) {
+    // Another caller created it since the read above: the unique indexes on (owner, name) and
+    // on the names of unowned applications refused this one, and theirs is the application.
+    const created = isUniqueViolation(error) ? await db.application.findFirst({ where: { ownerId, name: trimmed } }) : null;
+    if (!created) throw error;
+    return created;
+  }
 }
 
 /**
@@ -183,12 +201,13 @@ export async function createCredential(input: {
   if (!environment) throw problem("not-found", { detail: `There is no environment "${envSlug}".` });
   const application = await db.application.findUnique({ where: { id: applicationId } });
   if (!application) throw problem("not-found", { detail: `There is no application "${applicationId}".` });
-  const active = await db.credential.findFirst({ where: { applicationId, environmentId: environment.id, status: "ACTIVE" } });
-  if (active) {
-    throw problem("credential-exists", {
-      detail: `"${application.name}" already has the credential ${active.clientId} in ${envSlug}; rotate its secret or revoke it first.`,
+  const activeOne = () => db.credential.findFirst({ where: { applicationId, environmentId: environment.id, status: "ACTIVE" } });
+  const exists = (clientId: string) =>
+    problem("credential-exists", {
+      detail: `"${application.name}" already has the credential ${clientId} in ${envSlug}; rotate its secret or revoke it first.`,
     });
-  }
+  const active = await activeOne();
+  if (active) throw exists(active.clientId);
   const grants = await grantsFor(db, environment.id, input.scopes);
   const clientId = generateClientId();
   const credentialId = newId("cred");
@@ -209,6 +228,11 @@ export async function createCredential(input: {
       details: { application: application.name, env: envSlug, scopes: grants.flatMap((grant) => grant.scopes) },
     });
     return input.withSecret === false ? null : issueAudited(tx, actor, credentialId, clientId, expiresAt, input.authSecret);
+  }).catch(async (error: unknown) => {
+    // Another caller's credential was created since the read above; the partial unique index
+    // on active credentials per application and environment refused this one.
+    const winner = isUniqueViolation(error) ? await activeOne() : null;
+    throw winner ? exists(winner.clientId) : error;
   });
   return { credential: await credentialOrThrow(db, clientId), secret };
 }
@@ -250,12 +274,16 @@ export async function rotateSecret(input: {
   }
   const now = new Date();
   const expiresAt = parseExpiry(input.expiresAt, now);
-  const credential = await credentialOrThrow(db, clientId);
-  assertActive(credential);
-  const [newest, ...older] = credential.secrets;
-  const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
-  const previousSecretValidUntil = newest && graceSeconds > 0 ? (newest.expiresAt && newest.expiresAt < graceEnd ? newest.expiresAt : graceEnd) : null;
   return inTransaction(db, async (tx) => {
+    // Writing the credential's row first locks it (PostgreSQL's row lock, SQLite's write lock)
+    // until the end of the transaction, so concurrent rotations take turns and each reads the
+    // secrets the one before left: never more than two live secrets.
+    await tx.credential.updateMany({ where: { clientId }, data: { updatedAt: now } });
+    const credential = await credentialOrThrow(tx, clientId);
+    assertActive(credential);
+    const [newest, ...older] = credential.secrets;
+    const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
+    const previousSecretValidUntil = newest && graceSeconds > 0 ? (newest.expiresAt && newest.expiresAt < graceEnd ? newest.expiresAt : graceEnd) : null;
     const ending = [...older, ...(newest && !previousSecretValidUntil ? [newest] : [])].map((secret) => secret.id);
     if (ending.length > 0) await tx.credentialSecret.updateMany({ where: { id: { in: ending } }, data: { revokedAt: now } });
     if (newest && previousSecretValidUntil) {
@@ -274,7 +302,7 @@ export async function rotateSecret(input: {
       },
     });
     return { ...issued, previousSecretValidUntil };
-  });
+  }, { timeoutMs: ROTATION_TIMEOUT_MS });
 }
 
 /** Ends the credential and all its secrets at once; the gateway refuses its tokens within seconds. */

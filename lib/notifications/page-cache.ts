@@ -1,6 +1,7 @@
 import "server-only";
 import { pageFilter, readPage } from "./list-notifications";
 import { type NotificationOwner, ownerWhere } from "./owner";
+import { pageKey } from "./page-key";
 import { toResource } from "./representation";
 import type { ListNotificationsQuery } from "./schemas";
 import type { NotificationStore } from "./store";
@@ -34,9 +35,8 @@ export type PageServer = (input: NotificationOwner & { store: NotificationStore;
  * visits the table for rows changed since the last vacuum, as the read does, yet
  * still costs less than reading and serializing the page again). Every change to a
  * notification bumps its version and, by trigger, its owner's count, so each
- * instance answers what was last stored, as without the cache (decision 007,
- * "Fourth round" and "Fifth round"). What it saves is reading and serializing the
- * rows. At most `maxEntries` pages are kept, the least recently served leaving first.
+ * instance answers what was last stored, as without the cache (decision 007, "Kept list pages").
+ * What it saves is reading and serializing the rows. At most `maxEntries` pages are kept, the least recently served leaving first.
  */
 export function createPageCache(maxEntries = 500): PageServer {
   const pages = new Map<string, KeptPage>();
@@ -45,7 +45,7 @@ export function createPageCache(maxEntries = 500): PageServer {
     const filter = pageFilter(query);
     const limit = filter.limit - 1;
     const where = ownerWhere(owner);
-    const key = [owner.environmentId, owner.clientId, limit, query.cursor, query.status, query.category, query.severity, query.since?.toISOString()].join("\u0000");
+    const key = pageKey(owner, query);
     // Read first: a count read before the rows can only be older than them, which costs a check, never a stale page.
     const changes = await store.countChanges(where);
     const kept = pages.get(key);
