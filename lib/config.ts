@@ -7,7 +7,7 @@ import { parseTrustedProxies } from "./http/client-address";
 /**
  * Connections each process's gateway opens to PostgreSQL: a list request whose client
  * changed something makes two or three round trips, and with 32 requests in flight
- * 10 connections queued them (docs/decisions/007-gateway-notification-queries.md, "Sixth round").
+ * 10 connections queued them (docs/decisions/007-gateway-notification-queries.md, "The PostgreSQL pool").
  */
 export const DEFAULT_DATABASE_POOL_SIZE = 20;
 

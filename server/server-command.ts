@@ -9,14 +9,14 @@
  * second time with its optimizing compiler: 40-45 MB less RSS under the
  * benchmark's mix, with queries as fast (the compiler is a small part of a
  * Prisma query). V8's default young generation is kept: 32 MiB semi-spaces
- * held 50-60 MB more and served no more requests (decision 007, "Third round").
+ * held 50-60 MB more and served no more requests (decision 007, "Memory").
  */
 export const SERVER_NODE_ARGS = ["--liftoff-only", "--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
 
 /**
  * How `npm run start:gateway` runs the gateway-only process: the same arguments, its
  * own entry, and a heap kept small, for the ≤ 150 MB a data-plane node may hold
- * (decision 007, "Fourth round"). 4 MiB semi-spaces and an old generation capped at
+ * (decision 007, "Memory"). 4 MiB semi-spaces and an old generation capped at
  * 128 MB make V8 collect before it grows: under the mix the live heap is about
  * 25 MB. Each cut 20-30 MB of RSS, with as many requests served.
  */

@@ -45,7 +45,7 @@ export type NewSigningKey = { id: string; environmentId: string; algorithm: stri
  * What the gateway reads and writes besides notifications, through the database
  * driver with statements prepared once rather than through Prisma, whose client
  * and query compiler a gateway-only process then never loads
- * (docs/decisions/007-gateway-notification-queries.md, "Fourth round").
+ * (docs/decisions/007-gateway-notification-queries.md, "Queries through the driver").
  * Prisma keeps the schema, the migrations, the seed and the portal's queries.
  */
 export type DataPlaneStore = {

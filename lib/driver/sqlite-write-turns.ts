@@ -2,7 +2,7 @@
  * How the serving thread asks the request-log worker for SQLite's write lock. The
  * worker commits a batch of rows at a time, and a notification update that found
  * it holding the lock waited for the whole commit, a few milliseconds under load
- * (decision 007, "Seventh round"). Through this count of writers waiting, shared
+ * (decision 007, "Updates and SQLite's write lock"). Through this count of writers waiting, shared
  * between the two threads, the worker commits what it has written as soon as one
  * waits, and starts its next transaction once none does.
  */

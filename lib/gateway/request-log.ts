@@ -68,7 +68,7 @@ export function createRequestRecorder(input: { log: Logger; accessLog: Logger; d
   const { log } = input;
   // Handing the worker 2,000 rows at once held this thread for 1.2-1.4 ms per message, 250 for
   // 0.13-0.15 ms; with 250 the full server held 15-20 MB less under the mix and served as many
-  // requests (decision 007, "Fourth round"). SQLite commits a batch in slices
+  // requests (decision 007, "The request log"). SQLite commits a batch in slices
   // (request-log-sqlite.ts), PostgreSQL in one statement of one array per column.
   const batchSize = input.batchSize ?? 250;
   const write = createWriter(log, input.accessLog, input.databaseUrl);

@@ -9,7 +9,7 @@ const SANE_REQUEST_ID = new RegExp(`^[A-Za-z0-9._:-]{1,${MAX_REQUEST_ID_LENGTH}}
  * then 80 random bits (a UUID's, without its version and variant digits), as 32 hex
  * digits. Ids that grow with time are added at the end of the request log's index on
  * them; random ones landed all over it, and the request-log worker's inserts took
- * 29–33 µs a row instead of 17–18 (decision 007, "Fourth round").
+ * 29–33 µs a row instead of 17–18 (decision 007, "The request log").
  */
 export function newRequestId(): string {
   // The random bits come from randomUUID, which draws on a pool; randomBytes asked the system each time.

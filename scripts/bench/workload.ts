@@ -45,7 +45,7 @@ const SLOTS_PER_TRANSACTION = 50;
  * load, were it on; these machines' server runs with `autovacuum = off`. Loading left
  * each client's count of changes (`NotificationChanges`, bumped by trigger once per
  * insert) with about 500 dead versions, so that reading one count visited about 50
- * pages (decision 007, "Seventh round").
+ * pages (decision 007, "Kept list pages").
  */
 async function analyze(db: Db, databaseUrl: string): Promise<void> {
   await db.$executeRawUnsafe(databaseUrl.startsWith("file:") ? "ANALYZE" : "VACUUM ANALYZE");
