@@ -120,9 +120,8 @@ module.exports = {
     layer(
       "data-plane-below-database",
       DATA_PLANE,
-      `${GATEWAY}|${DATABASE}`,
-      // lib/<domain>/ is left out until lib/data-plane/process.ts stops building lib/oauth's key store.
-      "lib/data-plane/ (the data plane's queries) sits below lib/database/: it imports nothing from lib/database/ or lib/gateway/.",
+      `${GATEWAY}|${DOMAIN}|${DATABASE}`,
+      "lib/data-plane/ (the data plane's queries) sits below lib/database/: it imports nothing from lib/database/, lib's domain folders or lib/gateway/.",
     ),
     layer(
       "runtime-below-driver",

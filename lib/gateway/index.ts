@@ -1,6 +1,7 @@
 import "server-only";
 import { config } from "../config";
 import { dataPlane } from "../data-plane/process";
+import { processKeys } from "../oauth/process-keys";
 import { requestClientAddress } from "../http/client-address";
 import { type IncomingRequest, toFetchResponse } from "../http/message";
 import type { FailureCounter, RateLimiter } from "../limiters/rate-limit";
@@ -47,7 +48,8 @@ type ProcessGateway = {
 
 function buildGateway(): ProcessGateway {
   const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies } = config();
-  const { connection, store, keys } = dataPlane();
+  const { connection, store } = dataPlane();
+  const keys = processKeys();
   const metrics = processMetrics().gateway;
   const directory = createGatewayDirectory(store);
   const states = createCredentialStates({ store });

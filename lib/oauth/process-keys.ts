@@ -1,0 +1,15 @@
+import "server-only";
+import { config } from "../config";
+import { dataPlane } from "../data-plane/process";
+import { createKeyStore, type KeyStore } from "./signing-keys";
+
+const globalForKeys = globalThis as unknown as { gatehouseKeys?: KeyStore };
+
+/**
+ * The process's signing keys, on its data-plane store: one per process, shared by the
+ * gateway's token service and the portal's test tokens, also across Next's module reloads.
+ */
+export function processKeys(): KeyStore {
+  globalForKeys.gatehouseKeys ??= createKeyStore({ store: dataPlane().store, authSecret: config().authSecret });
+  return globalForKeys.gatehouseKeys;
+}
