@@ -66,6 +66,9 @@ const envSchema = z
     }
   });
 
+/** Every variable the configuration reads, as docs/DESIGN.md §11 lists them. */
+export const CONFIGURATION_VARIABLES = Object.keys(envSchema.shape);
+
 export type Config = ReturnType<typeof parseConfig>;
 
 export class ConfigError extends Error {}
