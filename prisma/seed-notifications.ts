@@ -55,7 +55,7 @@ export async function seedNotifications(db: Db, credentials: DemoCredential[], n
       const createdAt = new Date(now.getTime() - Math.round(daysAgo * 86_400_000));
       const [id] = await createNotifications({ db, environmentId, recipients: { clientIds: [clientId] }, createdAt, ...fields });
       if (status !== "unread" && id) {
-        await db.notification.update({ where: { id }, data: { status, readAt: status === "read" ? createdAt : null, version: { increment: 1 } } });
+        await db.notification.update({ where: { id }, data: { status, readAt: status === "read" ? createdAt : null } });
       }
     }
   }

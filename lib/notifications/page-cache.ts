@@ -34,7 +34,7 @@ export type PageServer = (input: NotificationOwner & { store: NotificationStore;
  * (`findPageVersions`: about a third of a page's read on SQLite; on PostgreSQL it
  * visits the table for rows changed since the last vacuum, as the read does, yet
  * still costs less than reading and serializing the page again). Every change to a
- * notification bumps its version and, by trigger, its owner's count, so each
+ * notification bumps its version and its owner's count, both by trigger, so each
  * instance answers what was last stored, as without the cache (decision 007, "Kept list pages").
  * What it saves is reading and serializing the rows. At most `maxEntries` pages are kept, the least recently served leaving first.
  */
