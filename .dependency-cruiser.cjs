@@ -14,10 +14,11 @@ const COMPONENTS = "^components/";
 const PRISMA = "^prisma/";
 const GATEWAY = "^lib/gateway/";
 /** Every folder of lib/ that the table does not name on a row of its own. */
-const DOMAIN = "^lib/(?!gateway/|database/|driver/|data-plane/|runtime/|http/)[^/]+/";
+const DOMAIN = "^lib/(?!gateway/|database/|data-plane/|runtime/|http/)[^/]+/";
 const DATABASE = "^lib/database/";
-const DRIVER = "^lib/driver/";
 const DATA_PLANE = "^lib/data-plane/";
+/** What the data plane keeps to itself: each dialect's modules, its SQL and its time encodings. */
+const DATA_PLANE_DIALECTS = "^lib/data-plane/([^/]*(sqlite|postgres)|[^/]*-(queries|columns)|time|sqlite-pragmas)\\.ts$";
 const RUNTIME = "^lib/runtime/";
 /** lib's own files (config, log, ids, the Prisma client) and lib/http/. */
 const SHARED = "^lib/([^/]+$|http/)";
@@ -112,22 +113,24 @@ module.exports = {
       "lib/database/ (schema, migrations, client generation) sits below lib/<domain>/: it imports nothing from lib/gateway/ or lib's domain folders.",
     ),
     layer(
-      "driver-below-database",
-      DRIVER,
-      `${GATEWAY}|${DOMAIN}|${DATABASE}`,
-      "lib/driver/ (the gateway's connection per dialect) sits below lib/database/: it imports nothing from lib/database/, lib's domain folders or lib/gateway/.",
-    ),
-    layer(
       "data-plane-below-database",
       DATA_PLANE,
       `${GATEWAY}|${DOMAIN}|${DATABASE}`,
-      "lib/data-plane/ (the data plane's queries) sits below lib/database/: it imports nothing from lib/database/, lib's domain folders or lib/gateway/.",
+      "lib/data-plane/ (the gateway's connection per dialect and every raw SQL statement: the stores' interfaces, row types and dialect implementations) sits below lib/database/: it imports nothing from lib/database/, lib's domain folders or lib/gateway/. A type both a store and the domain need belongs in lib/data-plane/.",
     ),
+    {
+      name: "data-plane-dialects-stay-inside",
+      severity: "error",
+      comment:
+        "lib/gateway/ and lib's domain folders use lib/data-plane/ through its interfaces, row types and factories (`createNotificationStore(connection)`, `createRequestLogInsert(databaseUrl)`, …), never a dialect's module, SQL text or time encoding.",
+      from: { path: `${GATEWAY}|${DOMAIN}`, pathNot: TEST_FILE },
+      to: { path: DATA_PLANE_DIALECTS },
+    },
     layer(
-      "runtime-below-driver",
+      "runtime-below-data-plane",
       RUNTIME,
-      `${GATEWAY}|${DOMAIN}|${DATABASE}|${DRIVER}|${DATA_PLANE}`,
-      "lib/runtime/ (how Node runs Gatehouse: hooks, threads, the project root) sits below lib/driver/ and lib/data-plane/: it imports nothing from any other folder of lib/.",
+      `${GATEWAY}|${DOMAIN}|${DATABASE}|${DATA_PLANE}`,
+      "lib/runtime/ (how Node runs Gatehouse: hooks, threads, the project root) sits below lib/data-plane/: it imports nothing from any other folder of lib/.",
     ),
     layer(
       "shared-at-the-bottom",

@@ -13,9 +13,9 @@ import { PrismaClient as PostgresPrismaClient } from "../lib/generated/prisma/po
 import { getNotification } from "../lib/notifications/get-notification";
 import { listNotifications } from "../lib/notifications/list-notifications";
 import { listNotificationsQuerySchema } from "../lib/notifications/schemas";
-import type { NotificationStore } from "../lib/notifications/store";
-import { openDriver } from "../lib/driver/connection";
-import { createNotificationStore } from "../lib/notifications/store-for-connection";
+import type { NotificationStore } from "../lib/data-plane/notifications";
+import { openDriver } from "../lib/data-plane/connection";
+import { createNotificationStore } from "../lib/data-plane/notifications-for-connection";
 import { createPostgresDatabase, createSqliteDatabase, type TestDatabase } from "../lib/database/test-databases";
 import { applyMigrations } from "../lib/database/migrations";
 

@@ -12,7 +12,7 @@ async function rotate(args: ParsedArgs) {
   const [{ db }, { config }, { openDriver }, { createDataPlaneStore }, { rotateSigningKey }, { CLI_ACTOR, recordAudit }] = await Promise.all([
     import("../db"),
     import("../config"),
-    import("../driver/connection"),
+    import("../data-plane/connection"),
     import("../data-plane/store-for-connection"),
     import("../oauth/signing-keys"),
     import("../audit/write-audit"),

@@ -67,6 +67,17 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /**
+ * What went wrong, in one line. Prisma's errors open with the call and an excerpt of the
+ * source around it, and end with the database's reason (for example "Operation has timed
+ * out" when SQLite's write lock stayed taken): an operator needs only the reason.
+ */
+function failureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const isPrisma = typeof (error as { clientVersion?: unknown }).clientVersion === "string";
+  return isPrisma ? (error.message.trim().split("\n").at(-1) ?? error.message) : error.message;
+}
+
+/**
  * Runs one admin command and ends the process: 0 done, 1 failed, 2 a usage or
  * configuration error; the database client a command opened is closed first.
  */
@@ -76,7 +87,7 @@ export async function runAdmin(argv: string[]): Promise<never> {
     code = await main(argv);
   } catch (error) {
     const known = error instanceof UsageError || error instanceof ConfigError;
-    const message = known ? error.message : `error: ${error instanceof Error ? error.message : String(error)}`;
+    const message = known ? error.message : `error: ${failureReason(error)}`;
     // Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
     console.error(database ? `${message} (database: ${database})` : message);
     code = known ? 2 : 1;

@@ -1,6 +1,6 @@
 import "server-only";
 import { config } from "../config";
-import { type DriverConnection, openDriver } from "../driver/connection";
+import { type DriverConnection, openDriver } from "./connection";
 import type { DataPlaneStore } from "./store";
 import { createDataPlaneStore } from "./store-for-connection";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DriverConnection } from "../driver/connection";
+import type { DriverConnection } from "./connection";
 import type { DataPlaneStore } from "./store";
 import { createPostgresDataPlaneStore } from "./store-postgres";
 import { createSqliteDataPlaneStore } from "./store-sqlite";

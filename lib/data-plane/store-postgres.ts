@@ -1,6 +1,7 @@
 import "server-only";
-import { type PostgresConnection, postgresTime } from "../driver/postgres";
+import type { PostgresConnection } from "./postgres";
 import { type AvailabilityRow, type CredentialRow, credentialRows, type DataPlaneStore, type EnvironmentRow, type NewSigningKey, type PublishedKeyRow } from "./store";
+import { postgresTime } from "./time";
 
 const SQL = {
   environments: `SELECT "id", "slug", "name", "credentialType"::text AS "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
@@ -23,7 +24,7 @@ const SQL = {
 
 type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: string | null };
 
-/** The data plane's store on a PostgreSQL connection; times are read as ISO 8601 text (`lib/driver/postgres.ts`). */
+/** The data plane's store on a PostgreSQL connection; times are read as ISO 8601 text (`postgres.ts`). */
 export function createPostgresDataPlaneStore(connection: PostgresConnection): DataPlaneStore {
   const rows = async <Row extends object>(sql: string, values: unknown[] = []) => (await connection.query<Row>(sql, values)).rows;
   const keyValues = (key: NewSigningKey, now: Date) => [key.id, key.environmentId, key.algorithm, key.publicJwk, key.privateKeyEncrypted, postgresTime(now)];

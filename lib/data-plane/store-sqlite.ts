@@ -1,7 +1,8 @@
 import "server-only";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
-import { type SqliteConnection, sqliteIsoTime, sqliteTime } from "../driver/sqlite";
+import type { SqliteConnection } from "./sqlite";
 import { type CredentialRow, credentialRows, type DataPlaneStore, type EnvironmentRow, type NewSigningKey, type PublishedKeyRow } from "./store";
+import { sqliteIsoTime, sqliteTime } from "./time";
 
 /** Ids as one JSON parameter, so a list of any length is one prepared statement. */
 const IDS = "(SELECT value FROM json_each(?))";

@@ -1,7 +1,7 @@
+import { openDriver } from "../data-plane/connection";
 import { createDataPlaneStore } from "../data-plane/store-for-connection";
 import type { DataPlaneStore } from "../data-plane/store";
 import { createDb, type Db } from "../db";
-import { openDriver } from "../driver/connection";
 import { applyMigrations } from "./migrations";
 import { createTestDatabase, type TestDatabase } from "./test-databases";
 

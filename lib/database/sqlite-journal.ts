@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
-import { SQLITE_JOURNAL_MODE } from "../sqlite-pragmas";
+import { SQLITE_JOURNAL_MODE } from "../data-plane/sqlite-pragmas";
 
 /**
  * Whether every migration in `names` is already applied to the SQLite file. Read

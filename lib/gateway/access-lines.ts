@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { RequestLogEntry } from "./request-log-entry";
+import type { RequestLogEntry } from "../data-plane/request-log-entry";
 
 /** Paths are the client's to choose; clipped, a line stays short enough to be written in one piece. */
 const MAX_PATH = 1_000;

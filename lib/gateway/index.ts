@@ -1,5 +1,6 @@
 import "server-only";
 import { config } from "../config";
+import { createNotificationStore } from "../data-plane/notifications-for-connection";
 import { dataPlane } from "../data-plane/process";
 import { processKeys } from "../oauth/process-keys";
 import { requestClientAddress } from "../http/client-address";
@@ -11,7 +12,6 @@ import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
 import { createNotificationRoutes } from "../notifications/operations";
 import { createPageCache } from "../notifications/page-cache";
-import { createNotificationStore } from "../notifications/store-for-connection";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
 import { hashClientSecret } from "../oauth/client-secrets";
 import { createCredentialStates } from "../oauth/credential-states";

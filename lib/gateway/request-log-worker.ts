@@ -3,10 +3,10 @@
 // event loop instead of on it.
 import { parentPort, workerData } from "node:worker_threads";
 import pino from "pino";
+import type { RequestLogEntry } from "../data-plane/request-log-entry";
+import { createRequestLogInsert } from "../data-plane/request-log-insert";
 import { createAccessLog } from "../log";
 import { writeAccessLines } from "./access-lines";
-import type { RequestLogEntry } from "./request-log-entry";
-import { createRequestLogInsert } from "./request-log-insert";
 
 const { databaseUrl, writeTurns } = workerData as { databaseUrl: string; writeTurns: Int32Array };
 

@@ -1,14 +1,12 @@
 import "server-only";
 import type { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import { writeTurns } from "../driver/sqlite-write-turns";
+import type { RequestLogEntry, RequestLogInsert } from "../data-plane/request-log-entry";
+import { createRequestLogInsert } from "../data-plane/request-log-insert";
+import { writeTurns } from "../data-plane/write-turns";
 import { inServerBuild } from "../runtime/server-build";
 import { startThread } from "../runtime/threads";
 import { writeAccessLines } from "./access-lines";
-import type { RequestLogEntry } from "./request-log-entry";
-import { createRequestLogInsert } from "./request-log-insert";
-
-export type { RequestLogEntry } from "./request-log-entry";
 
 export type RequestRecorder = { record(entry: RequestLogEntry): void; flush(): Promise<void> };
 
@@ -24,7 +22,7 @@ type Writer = (batch: RequestLogEntry[]) => Promise<void>;
  * while it has any.
  */
 function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writer {
-  let insert: ReturnType<typeof createRequestLogInsert> | undefined;
+  let insert: RequestLogInsert | undefined;
   const inProcess: Writer = (batch) => {
     writeAccessLines(accessLog, batch);
     insert ??= createRequestLogInsert(databaseUrl);
@@ -69,7 +67,7 @@ export function createRequestRecorder(input: { log: Logger; accessLog: Logger; d
   // Handing the worker 2,000 rows at once held this thread for 1.2-1.4 ms per message, 250 for
   // 0.13-0.15 ms; with 250 the full server held 15-20 MB less under the mix and served as many
   // requests (decision 007, "The request log"). SQLite commits a batch in slices
-  // (request-log-sqlite.ts), PostgreSQL in one statement of one array per column.
+  // (`lib/data-plane/request-log-sqlite.ts`), PostgreSQL in one statement of one array per column.
   const batchSize = input.batchSize ?? 250;
   const write = createWriter(log, input.accessLog, input.databaseUrl);
   let buffer: RequestLogEntry[] = [];

@@ -1,15 +1,13 @@
+import type { NotificationCursor } from "../data-plane/notifications";
 import { validationProblem } from "../http/problem";
 import { isNotificationId } from "./not-found";
 
-/** A position in the newest-first order: the last item a page returned. */
-export type Cursor = { createdAt: Date; id: string };
-
-export function encodeCursor(cursor: Cursor): string {
+export function encodeCursor(cursor: NotificationCursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt.getTime(), cursor.id])).toString("base64url");
 }
 
 /** Anything that is not a cursor we issued is a 400 naming `cursor`, never a 500. */
-export function decodeCursor(value: string): Cursor {
+export function decodeCursor(value: string): NotificationCursor {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));

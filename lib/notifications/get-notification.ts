@@ -1,8 +1,7 @@
 import "server-only";
+import type { NotificationOwner, NotificationStore, StoredNotification } from "../data-plane/notifications";
 import { isNotificationId, notificationNotFound } from "./not-found";
-import { type NotificationOwner, ownerWhere } from "./owner";
-import type { StoredNotification } from "./representation";
-import type { NotificationStore } from "./store";
+import { ownerWhere } from "./owner";
 
 /** One notification of the calling client, in one query; 404 when it is not theirs. */
 export async function getNotification({ store, id, ...owner }: NotificationOwner & { store: NotificationStore; id: string }): Promise<StoredNotification> {

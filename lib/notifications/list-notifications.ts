@@ -1,9 +1,8 @@
 import "server-only";
+import type { NotificationFilter, NotificationOwner, NotificationStore, StoredNotification } from "../data-plane/notifications";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { type NotificationOwner, ownerWhere } from "./owner";
-import type { StoredNotification } from "./representation";
+import { ownerWhere } from "./owner";
 import { DEFAULT_PAGE_SIZE, type ListNotificationsQuery } from "./schemas";
-import type { NotificationFilter, NotificationStore } from "./store";
 
 export type NotificationPage = { items: StoredNotification[]; nextCursor: string | null };
 

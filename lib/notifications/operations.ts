@@ -1,6 +1,7 @@
 import "server-only";
 import { defineOperation, jsonSchema } from "../built-in-apis/operation";
 import type { BuiltInRoute, RouteCall } from "../built-in-apis/route";
+import type { NotificationStore } from "../data-plane/notifications";
 import { validationProblem, zodProblem } from "../http/problem";
 import { ifNoneMatchMatches, notificationEtag } from "./etag";
 import { getNotification } from "./get-notification";
@@ -9,7 +10,6 @@ import type { PageServer } from "./page-cache";
 import { jsonSuccess, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from "./openapi-responses";
 import { toResource } from "./representation";
 import { entityTagListSchema, listNotificationsQuerySchema, NOTIFICATION_EXAMPLE, updateNotificationBodySchema } from "./schemas";
-import type { NotificationStore } from "./store";
 import { updateNotification } from "./update-notification";
 
 export const NOTIFICATIONS_READ_SCOPE = "notifications:read";

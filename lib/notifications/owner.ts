@@ -1,5 +1,4 @@
-/** The client application, in one environment, that notifications belong to. */
-export type NotificationOwner = { environmentId: string; clientId: string };
+import type { NotificationOwner } from "../data-plane/notifications";
 
 /**
  * Prisma reads an `undefined` filter as "no filter", so an owner with a

@@ -1,10 +1,10 @@
 import "server-only";
+import type { NotificationOwner, NotificationStore } from "../data-plane/notifications";
 import { pageFilter, readPage } from "./list-notifications";
-import { type NotificationOwner, ownerWhere } from "./owner";
+import { ownerWhere } from "./owner";
 import { pageKey } from "./page-key";
 import { toResource } from "./representation";
 import type { ListNotificationsQuery } from "./schemas";
-import type { NotificationStore } from "./store";
 
 /** A page as the API answers it: the JSON body, encoded, and the cursor its `Link` header names. */
 export type ServedPage = { body: Uint8Array<ArrayBuffer>; nextCursor: string | null };

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { NotificationOwner } from "./owner";
+import type { NotificationOwner } from "../data-plane/notifications";
 import { listNotificationsQuerySchema } from "./schemas";
 
 function keyPart(value: unknown): string {

@@ -1,11 +1,5 @@
+import type { StoredNotification } from "../data-plane/notifications";
 import type { NotificationResource } from "./schemas";
-
-/**
- * A notification as the store reads it: the resource's fields, times already as the
- * API shows them (ISO 8601 in UTC, formatted by the database), and the version
- * its ETag names.
- */
-export type StoredNotification = NotificationResource & { version: number };
 
 export function toResource(row: StoredNotification): NotificationResource {
   return {

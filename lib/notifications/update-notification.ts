@@ -1,11 +1,10 @@
 import "server-only";
+import type { NotificationOwner, NotificationStore, StoredNotification } from "../data-plane/notifications";
 import { problem, type FieldError, ProblemError, validationProblem } from "../http/problem";
 import { ifMatchSatisfied, notificationEtag } from "./etag";
 import { isNotificationId, notificationNotFound } from "./not-found";
-import { type NotificationOwner, ownerWhere } from "./owner";
-import type { StoredNotification } from "./representation";
+import { ownerWhere } from "./owner";
 import { READ_ONLY_FIELDS, type UpdateNotificationBody } from "./schemas";
-import type { NotificationStore } from "./store";
 
 type UpdateNotificationArgs = NotificationOwner & {
   store: NotificationStore;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite from "better-sqlite3";
 import pg from "pg";
-import { SQLITE_SYNCHRONOUS } from "../../lib/sqlite-pragmas";
+import { SQLITE_SYNCHRONOUS } from "../../lib/data-plane/sqlite-pragmas";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
 import { checkIdenticalAnswers } from "./identical";
 import { measure, measureInTurns, mixTarget } from "./load";

@@ -8,9 +8,9 @@ import { getNotification } from "../../lib/notifications/get-notification";
 import { listNotifications } from "../../lib/notifications/list-notifications";
 import { createPageCache } from "../../lib/notifications/page-cache";
 import { listNotificationsQuerySchema } from "../../lib/notifications/schemas";
-import type { NotificationStore } from "../../lib/notifications/store";
-import { type DriverConnection, openDriver } from "../../lib/driver/connection";
-import { createNotificationStore } from "../../lib/notifications/store-for-connection";
+import type { NotificationStore } from "../../lib/data-plane/notifications";
+import { type DriverConnection, openDriver } from "../../lib/data-plane/connection";
+import { createNotificationStore } from "../../lib/data-plane/notifications-for-connection";
 import { updateNotification } from "../../lib/notifications/update-notification";
 import { seedNotifications } from "../../prisma/seed-notifications";
 import { POSTGRES_SERVER_URL } from "../../lib/database/test-databases";
@@ -47,8 +47,10 @@ async function rejection(promise: Promise<unknown>): Promise<ProblemError> {
   return error as ProblemError;
 }
 
+/** A client with no notifications yet: the credential of a new application in Alice's environment. */
 async function freshClient(): Promise<Owner> {
-  const { applicationId } = await db.credential.findFirstOrThrow({ where: { clientId: alice.clientId } });
+  const applicationId = newId("app");
+  await db.application.create({ data: { id: applicationId, name: `Fresh ${applicationId}` } });
   return addClient(alice.environmentId, applicationId);
 }
 
@@ -67,10 +69,11 @@ beforeAll(async () => {
   connection = openDriver(database.database.url);
   store = createNotificationStore(connection);
   const [qa, prod] = [await addEnvironment("qa"), await addEnvironment("prod")];
-  const application = await db.application.create({ data: { id: newId("app"), name: "Test App" } });
-  alice = await addClient(qa, application.id);
-  bob = await addClient(qa, application.id);
-  aliceElsewhere = await addClient(prod, application.id);
+  // An application has one active credential per environment: Bob's client is another application's.
+  const [application, bobsApplication] = await Promise.all(["Test App", "Bob's App"].map((name) => db.application.create({ data: { id: newId("app"), name } })));
+  alice = await addClient(qa, application!.id);
+  bob = await addClient(qa, bobsApplication!.id);
+  aliceElsewhere = await addClient(prod, application!.id);
 });
 
 afterAll(async () => {

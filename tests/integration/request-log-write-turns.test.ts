@@ -2,9 +2,9 @@ import BetterSqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { sqlitePath } from "../../lib/config";
-import { askForWriteLock, stopAskingForWriteLock, writeTurns } from "../../lib/driver/sqlite-write-turns";
-import type { RequestLogEntry } from "../../lib/gateway/request-log-entry";
-import { createSqliteRequestLogInsert } from "../../lib/gateway/request-log-sqlite";
+import type { RequestLogEntry, RequestLogInsert } from "../../lib/data-plane/request-log-entry";
+import { createRequestLogInsert } from "../../lib/data-plane/request-log-insert";
+import { askForWriteLock, stopAskingForWriteLock, writeTurns } from "../../lib/data-plane/write-turns";
 import { POSTGRES_SERVER_URL, type TestDatabase } from "../../lib/database/test-databases";
 import { migratedDatabase } from "../../lib/database/migrated-database";
 
@@ -41,7 +41,7 @@ function entries(prefix: string, count: number): RequestLogEntry[] {
  * committed while the insert was writing the last one: the last row's time is
  * read as that row is written, and reading it counts what is committed.
  */
-function committedBeforeLastRow(insert: (batch: readonly RequestLogEntry[]) => void, prefix: string, count: number): number {
+async function committedBeforeLastRow(insert: RequestLogInsert, prefix: string, count: number): Promise<number> {
   const reader = new BetterSqlite(sqlitePath(database.url), { readonly: true });
   const countCommitted = reader.prepare(`SELECT count(*) FROM "RequestLog" WHERE "requestId" LIKE ?`).pluck();
   let committed = -1;
@@ -55,7 +55,7 @@ function committedBeforeLastRow(insert: (batch: readonly RequestLogEntry[]) => v
     },
   });
   try {
-    insert(batch);
+    await insert(batch);
   } finally {
     reader.close();
   }
@@ -68,23 +68,23 @@ async function stored(prefix: string): Promise<number> {
 
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the request-log worker's inserts into SQLite", () => {
   it("store every row of a batch larger than one commit", async () => {
-    const insert = createSqliteRequestLogInsert(sqlitePath(database.url), writeTurns);
-    insert(entries("calm", 450));
+    const insert = createRequestLogInsert(database.url, writeTurns);
+    await insert(entries("calm", 450));
     expect(await stored("calm")).toBe(450);
   });
 
   it("commit a small batch at once while no writer waits", async () => {
-    const insert = createSqliteRequestLogInsert(sqlitePath(database.url), writeTurns);
-    expect(committedBeforeLastRow(insert, "whole", 5)).toBe(0);
+    const insert = createRequestLogInsert(database.url, writeTurns);
+    expect(await committedBeforeLastRow(insert, "whole", 5)).toBe(0);
     expect(await stored("whole")).toBe(5);
   });
 
   it("commit each row before writing the next, store every row, and return, while a writer waits for the lock throughout", async () => {
-    const insert = createSqliteRequestLogInsert(sqlitePath(database.url), writeTurns);
+    const insert = createRequestLogInsert(database.url, writeTurns);
     askForWriteLock();
     try {
       // Each row is committed before the next is written, so the waiting writer gets the lock between any two.
-      expect(committedBeforeLastRow(insert, "asked", 5)).toBe(4);
+      expect(await committedBeforeLastRow(insert, "asked", 5)).toBe(4);
     } finally {
       stopAskingForWriteLock();
     }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { NotificationStore } from "../../lib/data-plane/notifications";
 import { createRouteTable } from "../../lib/gateway/route-match";
 import { PROBLEMS } from "../../lib/http/problem-types";
 import { notificationsDocument } from "../../lib/notifications/openapi";
 import { createNotificationRoutes, NOTIFICATION_OPERATIONS } from "../../lib/notifications/operations";
 import { createPageCache } from "../../lib/notifications/page-cache";
-import type { NotificationStore } from "../../lib/notifications/store";
 import { tokenApiDocument } from "../../lib/oauth/openapi";
 import { isTokenServicePath, TOKEN_OPERATIONS } from "../../lib/oauth/operations";
 import { problemOf } from "../support/problems";

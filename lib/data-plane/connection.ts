@@ -12,7 +12,14 @@ import { openSqlite, type SqliteConnection } from "./sqlite";
  */
 export type DriverConnection = SqliteConnection | PostgresConnection;
 
+type DriverOptions = {
+  onQuery?: QueryListener;
+  poolSize?: number;
+  /** On SQLite, the connection of a writer that commits in batches (`SqliteOptions`). */
+  batchWriter?: boolean;
+};
+
 /** On PostgreSQL a pool of `poolSize` connections; on SQLite one connection, as its one writer at a time allows. */
-export function openDriver(databaseUrl: string, { onQuery, poolSize = DEFAULT_DATABASE_POOL_SIZE }: { onQuery?: QueryListener; poolSize?: number } = {}): DriverConnection {
-  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), onQuery) : openPostgres(databaseUrl, poolSize, onQuery);
+export function openDriver(databaseUrl: string, { onQuery, poolSize = DEFAULT_DATABASE_POOL_SIZE, batchWriter }: DriverOptions = {}): DriverConnection {
+  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), { onQuery, batchWriter }) : openPostgres(databaseUrl, poolSize, onQuery);
 }

@@ -1,59 +1,54 @@
 import "server-only";
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
-import { SQLITE_SYNCHRONOUS } from "../sqlite-pragmas";
 import type { QueryListener } from "./query-listener";
-import { askForWriteLock, stopAskingForWriteLock } from "./sqlite-write-turns";
+import { SQLITE_SYNCHRONOUS } from "./sqlite-pragmas";
+import { askForWriteLock, stopAskingForWriteLock } from "./write-turns";
 
-/** Times in the text form Prisma's SQLite adapter stores and compares. */
-export function sqliteTime(date: Date): string {
-  return date.toISOString().replace("Z", "+00:00");
-}
-
-/**
- * The stored text form as ISO 8601 in UTC. Prisma's adapter and the driver's
- * writers store `2026-11-24T09:30:00.000+00:00`, which needs only its zone
- * replaced; anything else a tool may have written goes through Date. In SQL,
- * strftime cost a third of a notification page's read.
- */
-export function sqliteIsoTime(stored: string): string {
-  return stored.length === 29 && stored.endsWith("+00:00") ? `${stored.slice(0, 23)}Z` : new Date(stored).toISOString();
-}
-
+/** How long a statement waits for the write lock at most, as Prisma's connections do (`lib/db.ts`). */
 const BUSY_DEADLINE_MS = 10_000;
 
 function isBusy(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY");
 }
 
-/**
- * Runs `work` now. While another connection holds the write lock (the request-log
- * worker commits a batch, another process writes) it asks the worker to commit
- * early (`sqlite-write-turns.ts`) and tries again, first on the event loop's next
- * turn, then after pauses that grow to 8 ms. SQLite's own busy handler would
- * sleep on the event loop instead, stalling every request in flight for as long
- * as the lock is held.
- */
-async function whenNotBusy<T>(work: () => T): Promise<T> {
-  try {
-    return work();
-  } catch (error) {
-    if (!isBusy(error)) throw error;
-  }
+/** Tries `work` again, first on the event loop's next turn, then after pauses that grow to 8 ms, until it is not refused the lock. */
+async function retryWhileBusy<T>(work: () => T): Promise<T> {
   const deadline = Date.now() + BUSY_DEADLINE_MS;
-  askForWriteLock();
-  try {
-    for (let pauseMs = 0; ; pauseMs = Math.min(Math.max(pauseMs * 2, 1), 8)) {
-      await (pauseMs === 0 ? nextTurn() : sleep(pauseMs));
-      try {
-        return work();
-      } catch (error) {
-        if (!isBusy(error) || Date.now() > deadline) throw error;
-      }
+  for (let pauseMs = 0; ; pauseMs = Math.min(Math.max(pauseMs * 2, 1), 8)) {
+    await (pauseMs === 0 ? nextTurn() : sleep(pauseMs));
+    try {
+      return work();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
     }
-  } finally {
-    stopAskingForWriteLock();
   }
+}
+
+/**
+ * The one busy policy of every connection the data plane opens, the serving thread's
+ * and the request log's: no busy timeout, and a statement refused the lock (another
+ * connection writes) is tried again on a later turn of the thread's event loop, for
+ * BUSY_DEADLINE_MS at most. SQLite's own busy handler would sleep the thread instead,
+ * stalling every request in flight on the serving thread, where the request log is
+ * written too when it has no worker. A connection that asks for turns counts itself
+ * among the waiting writers meanwhile, so that the batch writer gives way (`write-turns.ts`).
+ */
+function busyPolicy(asksForTurns: boolean) {
+  return async function whenNotBusy<T>(work: () => T): Promise<T> {
+    try {
+      return work();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+    if (!asksForTurns) return retryWhileBusy(work);
+    askForWriteLock();
+    try {
+      return await retryWhileBusy(work);
+    } finally {
+      stopAskingForWriteLock();
+    }
+  };
 }
 
 /** How a statement returns rows: as arrays (better-sqlite3's `raw`, cheaper on hot paths) or as objects. */
@@ -74,15 +69,23 @@ export type SqliteConnection = {
   close(): Promise<void>;
 };
 
-/**
- * Opens the file the way Gatehouse keeps it (`lib/sqlite-pragmas.ts`). The
- * connection never checkpoints the write-ahead log itself: the request-log
- * worker's connection, which writes as often, does so off the event loop.
- */
-export function openSqlite(path: string, onQuery?: QueryListener): SqliteConnection {
+export type SqliteOptions = {
+  onQuery?: QueryListener;
+  /**
+   * The connection of a writer that commits rows in batches beside the serving thread's
+   * (the request log): it checkpoints the write-ahead log, which the serving connection
+   * leaves to it so that, from the batch writer's worker, none runs on the serving
+   * thread; and it asks for no turns, being the one that gives way to those who do.
+   */
+  batchWriter?: boolean;
+};
+
+/** Opens the file the way Gatehouse keeps it (`sqlite-pragmas.ts`). */
+export function openSqlite(path: string, { onQuery, batchWriter = false }: SqliteOptions = {}): SqliteConnection {
   const database = new Database(path, { timeout: 0 });
   database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
-  database.pragma("wal_autocheckpoint = 0");
+  if (!batchWriter) database.pragma("wal_autocheckpoint = 0");
+  const whenNotBusy = busyPolicy(!batchWriter);
   const statements = { arrays: new Map<string, Database.Statement>(), objects: new Map<string, Database.Statement>() };
   function statement(sql: string, params: readonly unknown[], shape: RowShape = "objects"): Database.Statement {
     onQuery?.(sql, [...params]);

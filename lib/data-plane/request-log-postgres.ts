@@ -1,6 +1,8 @@
 import "server-only";
-import pg from "pg";
-import { REQUEST_LOG_COLUMNS, type RequestLogEntry, requestLogValues } from "./request-log-entry";
+import type { PostgresConnection } from "./postgres";
+import { REQUEST_LOG_COLUMNS, requestLogValues } from "./request-log-columns";
+import type { RequestLogInsert } from "./request-log-entry";
+import { postgresTime } from "./time";
 
 /** The PostgreSQL types of `REQUEST_LOG_COLUMNS`, in order. */
 const COLUMN_TYPES = ["timestamp(3)", "text", "text", "text", "text", "text", "integer", "double precision", "text", "text"];
@@ -13,21 +15,17 @@ const INSERT = `INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) SELECT * FROM 
  * a multi-row VALUES list through Prisma had ten per row and kept Prisma's client
  * and its query compiler in the worker's memory.
  */
-export function createPostgresRequestLogInsert(connectionString: string): (batch: readonly RequestLogEntry[]) => Promise<void> {
-  const pool = new pg.Pool({ connectionString, max: 1 });
-  // As in lib/driver/postgres.ts: an idle connection the server ended is replaced, not fatal.
-  pool.on("error", () => undefined);
+export function createPostgresRequestLogInsert(connection: PostgresConnection): RequestLogInsert {
   return async (batch) => {
     const columns: unknown[][] = COLUMN_TYPES.map(() => []);
     for (const entry of batch) {
       const values = requestLogValues(entry);
       if (!values) continue;
       const [at, ...rest] = values;
-      // timestamp(3) holds UTC without a zone, as Prisma writes it.
-      columns[0]!.push(at.toISOString().slice(0, -1));
+      columns[0]!.push(postgresTime(at));
       rest.forEach((value, index) => columns[index + 1]!.push(value));
     }
     if (columns[0]!.length === 0) return;
-    await pool.query({ name: "request_log_insert", text: INSERT, values: columns });
+    await connection.query(INSERT, columns);
   };
 }

@@ -1,28 +1,12 @@
 import "server-only";
 import pg from "pg";
 import type { QueryListener } from "./query-listener";
+import { postgresIsoTime } from "./time";
 
 const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;
 
-/**
- * Prisma stores DateTime as `timestamp(3)` in UTC, which PostgreSQL prints as
- * `2026-11-24 09:30:00.12` (trailing zeros of the fraction dropped): read back as
- * ISO 8601 text by a string edit rather than by `Date`, or by `to_char`, which
- * moved the work onto the database server, often on the gateway's machine.
- */
-export function postgresIsoTime(printed: string): string {
-  if (printed.length === 19) return `${printed.slice(0, 10)}T${printed.slice(11)}.000Z`;
-  if (printed.length > 20 && printed.length <= 23 && printed[19] === ".") return `${printed.slice(0, 10)}T${printed.slice(11, 20)}${printed.slice(20).padEnd(3, "0")}Z`;
-  return new Date(`${printed.replace(" ", "T")}Z`).toISOString();
-}
-
 function parseType(oid: number, format?: "text" | "binary") {
   return oid === TIMESTAMP_WITHOUT_TIME_ZONE ? postgresIsoTime : pg.types.getTypeParser(oid, format);
-}
-
-/** A time as a `timestamp(3)` parameter, in UTC as Prisma stores it. */
-export function postgresTime(date: Date): string {
-  return date.toISOString().replace("Z", "");
 }
 
 export type PostgresQuery = <Row extends object>(sql: string, values: readonly unknown[]) => Promise<{ rows: Row[]; rowCount: number }>;

@@ -1,13 +1,12 @@
 import "server-only";
-import { type PostgresConnection, postgresTime } from "../driver/postgres";
-import type { StoredNotification } from "./representation";
-import { changeStatusQuery, changesQuery, type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
+import type { NotificationStore, StoredNotification } from "./notifications";
+import { changeStatusQuery, changesQuery, NOTIFICATION_COLUMNS, PAGE_VERSION_COLUMNS, pageQuery } from "./notifications-queries";
+import type { PostgresConnection } from "./postgres";
+import { postgresTime } from "./time";
 
-const columns = notificationColumns((column) => column);
 const placeholder = (index: number) => `$${index}`;
 const changes = changesQuery(placeholder);
 const changeStatus = changeStatusQuery({
-  columns,
   status: `$1::"NotificationStatus"`,
   statusText: "$1::text",
   at: "$2",
@@ -21,7 +20,7 @@ export function createPostgresNotificationStore(connection: PostgresConnection):
   const query = (sql: string, values: unknown[]) => connection.query<StoredNotification>(sql, values);
   return {
     async findOne(owner, id) {
-      const { rows } = await query(`SELECT ${columns} FROM "Notification" WHERE "id" = $1 AND "environmentId" = $2 AND "clientId" = $3`, [
+      const { rows } = await query(`SELECT ${NOTIFICATION_COLUMNS} FROM "Notification" WHERE "id" = $1 AND "environmentId" = $2 AND "clientId" = $3`, [
         id,
         owner.environmentId,
         owner.clientId,
@@ -29,7 +28,7 @@ export function createPostgresNotificationStore(connection: PostgresConnection):
       return rows[0];
     },
     async findPage(owner, filter) {
-      const { sql, params } = pageQuery(owner, filter, { columns, placeholder, time: postgresTime });
+      const { sql, params } = pageQuery(owner, filter, { columns: NOTIFICATION_COLUMNS, placeholder, time: postgresTime });
       return (await query(sql, params)).rows;
     },
     async findPageVersions(owner, filter) {

@@ -1,8 +1,8 @@
 import "server-only";
-import type { DriverConnection } from "../driver/connection";
-import type { NotificationStore } from "./store";
-import { createPostgresNotificationStore } from "./store-postgres";
-import { createSqliteNotificationStore } from "./store-sqlite";
+import type { DriverConnection } from "./connection";
+import type { NotificationStore } from "./notifications";
+import { createPostgresNotificationStore } from "./notifications-postgres";
+import { createSqliteNotificationStore } from "./notifications-sqlite";
 
 /** The notification store on the connection's dialect. */
 export function createNotificationStore(connection: DriverConnection): NotificationStore {

@@ -1,14 +1,13 @@
 import "server-only";
-import { type SqliteConnection, sqliteIsoTime as isoTime, sqliteTime } from "../driver/sqlite";
-import type { StoredNotification } from "./representation";
-import { changeStatusQuery, changesQuery, type NotificationStore, notificationColumns, PAGE_VERSION_COLUMNS, pageQuery } from "./store";
-
-const columns = notificationColumns((column) => column);
+import type { NotificationStore, StoredNotification } from "./notifications";
+import { changeStatusQuery, changesQuery, NOTIFICATION_COLUMNS, PAGE_VERSION_COLUMNS, pageQuery } from "./notifications-queries";
+import type { SqliteConnection } from "./sqlite";
+import { sqliteIsoTime as isoTime, sqliteTime } from "./time";
 
 type N = StoredNotification;
 type RawRow = [N["id"], N["title"], N["body"], N["category"], N["severity"], N["status"], N["link"], N["createdAt"], N["updatedAt"], N["readAt"], N["version"]];
 
-/** Rows come as arrays (better-sqlite3's `raw`), which cost less than its objects, in `columns`' order. */
+/** Rows come as arrays (better-sqlite3's `raw`), which cost less than its objects, in `NOTIFICATION_COLUMNS`' order. */
 function fromRaw(row: RawRow): StoredNotification {
   const readAt = row[9];
   return {
@@ -29,9 +28,9 @@ function fromRaw(row: RawRow): StoredNotification {
 /** The notification store on a SQLite connection; rows are read as arrays (`fromRaw`). */
 export function createSqliteNotificationStore(connection: SqliteConnection): NotificationStore {
   const { all, get, run } = connection;
-  const one = `SELECT ${columns} FROM "Notification" WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ?`;
+  const one = `SELECT ${NOTIFICATION_COLUMNS} FROM "Notification" WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ?`;
   const changes = changesQuery(() => "?");
-  const changeStatus = changeStatusQuery({ columns, status: "@status", statusText: "@status", at: "@at", id: "@id", environmentId: "@environmentId", clientId: "@clientId" });
+  const changeStatus = changeStatusQuery({ status: "@status", statusText: "@status", at: "@at", id: "@id", environmentId: "@environmentId", clientId: "@clientId" });
   const update = `UPDATE "Notification" SET "status" = ?, "readAt" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ? AND "version" = ?`;
   return {
     async findOne(owner, id) {
@@ -40,7 +39,7 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
       return row && fromRaw(row);
     },
     async findPage(owner, filter) {
-      const { sql, params } = pageQuery(owner, filter, { columns, placeholder: () => "?", time: sqliteTime });
+      const { sql, params } = pageQuery(owner, filter, { columns: NOTIFICATION_COLUMNS, placeholder: () => "?", time: sqliteTime });
       return (await all<RawRow>(sql, params, "arrays")).map(fromRaw);
     },
     async findPageVersions(owner, filter) {

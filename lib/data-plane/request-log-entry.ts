@@ -1,0 +1,21 @@
+/** A gateway request once answered: one access line, and one usage row when its environment is known. */
+export type RequestLogEntry = {
+  at: Date;
+  requestId: string;
+  method: string;
+  /** the path asked for */
+  path: string;
+  /** the route template that served it, when one matched */
+  route: string | null;
+  status: number;
+  latencyMs: number;
+  clientId: string | null;
+  /** set once the path named a known environment; only then does the request count in usage */
+  environment: string | null;
+  api: string | null;
+  /** the code of the problem the gateway answered with, or the token endpoint's OAuth error; null otherwise */
+  problem: string | null;
+};
+
+/** Writes a batch's usage rows; resolves once they are committed. */
+export type RequestLogInsert = (batch: readonly RequestLogEntry[]) => Promise<void>;
