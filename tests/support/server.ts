@@ -47,11 +47,16 @@ function healthy(url: string): Promise<boolean> {
   });
 }
 
+/**
+ * Waits until the child says it listens and `/api/health` answers 200. Both: another test's
+ * server that took the same free port first would answer the health check for a child that
+ * could not listen.
+ */
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
-    if (await healthy(url)) return;
+    if (output().includes("is listening on ") && (await healthy(url))) return;
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new Error(`server did not become healthy:\n${output()}`);
@@ -63,7 +68,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
  * waits until it is healthy.
  */
 export async function startServer(
-  options: { env?: Record<string, string>; database?: TestDatabase; port?: number; nodeArgs?: readonly string[] } = {},
+  options: { env?: Record<string, string>; database?: TestDatabase; port?: number; nodeArgs?: readonly string[]; portsTried?: number } = {},
 ): Promise<TestServer> {
   const port = options.port ?? (await freePort());
   const database = options.database ?? (await createTestDatabase());
@@ -93,6 +98,10 @@ export async function startServer(
     await waitForHealth(url, child, () => output);
   } catch (error) {
     child.kill("SIGKILL");
+    // The port chosen was free when asked, but another test's server took it before this one listened.
+    if (options.port === undefined && output.includes("EADDRINUSE") && (options.portsTried ?? 0) < 3) {
+      return startServer({ ...options, database, portsTried: (options.portsTried ?? 0) + 1 });
+    }
     await database.drop();
     throw error;
   }
