@@ -64,12 +64,7 @@ module.exports = {
       from: { path: "^lib/" },
       to: { path: `^(app|components|server|scripts)/|${ENTRIES}|^proxy\\.ts$` },
     },
-    layer(
-      "entries-below-scripts",
-      ENTRIES,
-      SCRIPTS,
-      "server.ts and gateway-server.ts sit below scripts/: they import nothing from scripts/.",
-    ),
+    layer("entries-below-scripts", ENTRIES, SCRIPTS, "server.ts and gateway-server.ts sit below scripts/: they import nothing from scripts/."),
     layer(
       "server-below-entries",
       SERVER,

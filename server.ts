@@ -21,7 +21,6 @@ import { type Portal, startPortal } from "./server/portal";
 import { prepareDatabase } from "./server/prepare-database";
 import { checkRedis, startupBanner, startupFailure } from "./server/start-up";
 
-
 function ensureBuild(): void {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   const root = projectRoot();

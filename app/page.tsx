@@ -12,8 +12,7 @@ export default function HomePage() {
       <section className="space-y-4">
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Gatehouse developer portal</h1>
         <p className="max-w-2xl text-lg text-slate-700">
-          Find the APIs you need, get credentials for the right environment, and call them through one gateway that
-          checks every request.
+          Find the APIs you need, get credentials for the right environment, and call them through one gateway that checks every request.
         </p>
         <Link href="/apis" className="inline-block rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">
           Browse APIs

@@ -1,6 +1,16 @@
 import { expect, horizontalOverflow, seriousAccessibilityViolations, test } from "./fixtures";
 
-const PAGES = ["/admin/requests", "/admin/credentials", "/admin/apis", "/admin/apis/new", "/admin/environments", "/admin/users", "/admin/notifications", "/admin/audit", "/admin/usage"];
+const PAGES = [
+  "/admin/requests",
+  "/admin/credentials",
+  "/admin/apis",
+  "/admin/apis/new",
+  "/admin/environments",
+  "/admin/users",
+  "/admin/notifications",
+  "/admin/audit",
+  "/admin/usage",
+];
 
 test("an admin rejects a request with a reason the requester then reads", async ({ signInAs }) => {
   const developer = await signInAs("developer");

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { ACCOUNTS, expect, test } from "./fixtures";
 
 /**

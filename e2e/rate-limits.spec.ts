@@ -43,7 +43,9 @@ test("an admin overrides a credential's rate limit, which its developer sees in 
   const token = await platformDevToken(developer);
   await expect.poll(() => appliedPolicy(developer, token), { timeout: 10_000 }).toBe(`"client";q=40;w=2`);
   // 90 calls at once: past the burst of 40 set here unless they took over 2.5 s, within the environment's 100.
-  const statuses = await Promise.all(Array.from({ length: 90 }, () => developer.request.get(CALLED, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status())));
+  const statuses = await Promise.all(
+    Array.from({ length: 90 }, () => developer.request.get(CALLED, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status())),
+  );
   expect(statuses).toContain(429);
   await developer.goto("/settings/credentials");
   const credential = developer.getByRole("listitem", { name: "Demo Application in Platform Development" });

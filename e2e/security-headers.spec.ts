@@ -44,7 +44,10 @@ test("no CSP violation while working the catalog and Swagger UI, including Execu
   test.slow();
   const violations = await watchCspViolations(page);
   await page.goto("/apis");
-  await page.getByRole("link", { name: /Notifications/ }).first().click();
+  await page
+    .getByRole("link", { name: /Notifications/ })
+    .first()
+    .click();
   await page.getByRole("link", { name: "Reference" }).click();
   const list = page.locator(".swagger-ui #operations-Notifications-listNotifications");
   await list.locator(".opblock-summary").click();

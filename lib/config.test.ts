@@ -45,7 +45,9 @@ describe("configuration", () => {
 
   it("names every bad variable", () => {
     expect(() => parseConfig({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(/PORT:[\s\S]*DATABASE_URL: must start with file: or postgres/);
-    expect(() => parseConfig({ OIDC_ISSUER: "https://sso.example.com" })).toThrow(/OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together/);
+    expect(() => parseConfig({ OIDC_ISSUER: "https://sso.example.com" })).toThrow(
+      /OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together/,
+    );
   });
 
   it("holds the seed passwords to the portal's 12-character rule", () => {

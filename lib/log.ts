@@ -17,7 +17,7 @@ export const REDACTED_PATHS = [
   "*.access_token",
   "*.headers.authorization",
   "*.headers.cookie",
-  "*.headers[\"set-cookie\"]",
+  '*.headers["set-cookie"]',
 ];
 
 export function createLogger(options: { level?: string; destination: pino.DestinationStream }) {

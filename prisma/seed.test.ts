@@ -33,17 +33,17 @@ describe("demo seed", () => {
       ["sso-qa", "Global SSO QA", "GLOBAL_SSO", true],
     ]);
     const slugOf = new Map(data.environments.map((env) => [env.id, env.slug]));
-    expect(
-      data.apis.map((api) => [api.slug, api.name, api.isPublic, api.environments.map((row) => slugOf.get(row.environmentId)).sort()]),
-    ).toEqual([
+    expect(data.apis.map((api) => [api.slug, api.name, api.isPublic, api.environments.map((row) => slugOf.get(row.environmentId)).sort()])).toEqual([
       ["global-sso-token", "Global SSO Access Token", true, ["sso-prod", "sso-qa"]],
       ["notifications", "Notifications API", false, ["platform-dev", "platform-prod", "sso-prod", "sso-qa"]],
       ["platform-token", "Platform Access Token", true, ["platform-dev", "platform-prod"]],
     ]);
-    expect(data.apis.find((api) => api.slug === "notifications")?.scopes.map((scope) => scope.name).sort()).toEqual([
-      "notifications:read",
-      "notifications:write",
-    ]);
+    expect(
+      data.apis
+        .find((api) => api.slug === "notifications")
+        ?.scopes.map((scope) => scope.name)
+        .sort(),
+    ).toEqual(["notifications:read", "notifications:write"]);
     expect(data.users.map((user) => [user.email, user.role])).toEqual([
       ["admin@example.com", "ADMIN"],
       ["developer@example.com", "DEVELOPER"],

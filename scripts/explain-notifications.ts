@@ -49,7 +49,9 @@ function capturing<T extends { $on(event: "query", listener: (event: { query: st
 async function sqliteDialect(database: TestDatabase): Promise<Dialect> {
   const path = sqlitePath(database.url);
   const raw = new Database(path);
-  raw.exec(`INSERT INTO "Environment" (id, slug, name, "credentialType", "updatedAt") VALUES ('${ENVIRONMENT}', 'explain', 'Explain', 'PLATFORM', '2026-01-01T00:00:00.000+00:00')`);
+  raw.exec(
+    `INSERT INTO "Environment" (id, slug, name, "credentialType", "updatedAt") VALUES ('${ENVIRONMENT}', 'explain', 'Explain', 'PLATFORM', '2026-01-01T00:00:00.000+00:00')`,
+  );
   raw.exec(`
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${TOTAL_ROWS})
     INSERT INTO "Notification" (id, "environmentId", "clientId", title, body, category, severity, status, "createdAt", "updatedAt")
@@ -85,7 +87,9 @@ async function sqliteDialect(database: TestDatabase): Promise<Dialect> {
 async function postgresDialect(database: TestDatabase): Promise<Dialect> {
   const raw = new pg.Client({ connectionString: database.url });
   await raw.connect();
-  await raw.query(`INSERT INTO "Environment" (id, slug, name, "credentialType", "updatedAt") VALUES ('${ENVIRONMENT}', 'explain', 'Explain', 'PLATFORM', now())`);
+  await raw.query(
+    `INSERT INTO "Environment" (id, slug, name, "credentialType", "updatedAt") VALUES ('${ENVIRONMENT}', 'explain', 'Explain', 'PLATFORM', now())`,
+  );
   await raw.query(`
     INSERT INTO "Notification" (id, "environmentId", "clientId", title, body, category, severity, status, "createdAt", "updatedAt")
     SELECT 'ntf_' || lpad(i::text, 10, '0'), '${ENVIRONMENT}',
@@ -142,7 +146,10 @@ async function check(dialect: Dialect): Promise<boolean> {
         return listNotifications({ store: dialect.store, ...owner, query: listNotificationsQuerySchema.parse({ cursor }) });
       },
     ],
-    ["filtered: status=unread, limit=100", () => listNotifications({ store: dialect.store, ...owner, query: listNotificationsQuerySchema.parse({ status: "unread", limit: "100" }) })],
+    [
+      "filtered: status=unread, limit=100",
+      () => listNotifications({ store: dialect.store, ...owner, query: listNotificationsQuerySchema.parse({ status: "unread", limit: "100" }) }),
+    ],
     ["one notification by id", () => getNotification({ store: dialect.store, ...owner, id: "ntf_0000500000" })],
   ];
   let good = true;

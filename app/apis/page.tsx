@@ -22,8 +22,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
       <div className="space-y-2">
         <h1 className="text-3xl font-bold tracking-tight">API catalog</h1>
         <p className="max-w-2xl text-slate-700">
-          Every API you can call through the Gatehouse gateway. Open one to read its reference, try it out and learn how to
-          get credentials for it.
+          Every API you can call through the Gatehouse gateway. Open one to read its reference, try it out and learn how to get credentials for it.
         </p>
       </div>
       <CatalogFilters filter={filter} environments={environments} />

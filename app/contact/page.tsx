@@ -15,8 +15,8 @@ export default async function ContactPage({ searchParams }: { searchParams: Prom
     <div className="mx-auto max-w-2xl space-y-6">
       <h1 className="text-2xl font-bold">Contact Us</h1>
       <p className="text-slate-700">
-        Ask for credentials in an environment that needs approval, for access to an API, or anything else. An
-        administrator answers; signed-in users follow their requests under Settings.
+        Ask for credentials in an environment that needs approval, for access to an API, or anything else. An administrator answers; signed-in users follow
+        their requests under Settings.
       </p>
       <ContactForm
         choices={choices}

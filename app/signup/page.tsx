@@ -17,12 +17,18 @@ export default async function SignupPage() {
       <h1 className="text-2xl font-bold">Sign up</h1>
       {mode === "closed" ? (
         <p className="text-slate-800">
-          Sign-up is closed on this portal. Ask an administrator for an account, or <Link href="/contact" className="text-blue-700 underline">contact us</Link>.
+          Sign-up is closed on this portal. Ask an administrator for an account, or{" "}
+          <Link href="/contact" className="text-blue-700 underline">
+            contact us
+          </Link>
+          .
         </p>
       ) : (
         <>
           <p className="text-slate-800">
-            {mode === "approval" ? "An administrator reviews each new developer account before it can sign in." : "Create a developer account and sign in right away."}
+            {mode === "approval"
+              ? "An administrator reviews each new developer account before it can sign in."
+              : "Create a developer account and sign in right away."}
           </p>
           <SignupForm passwordMinLength={PASSWORD_MIN_LENGTH} />
         </>

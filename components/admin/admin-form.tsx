@@ -15,7 +15,17 @@ export type FormField = {
 };
 
 /** A form posted as JSON to one admin route, with the server's field errors shown beside each field. */
-export function AdminForm({ action, fields, submitLabel, successMessage }: { action: string; fields: FormField[]; submitLabel: string; successMessage: string }) {
+export function AdminForm({
+  action,
+  fields,
+  submitLabel,
+  successMessage,
+}: {
+  action: string;
+  fields: FormField[];
+  submitLabel: string;
+  successMessage: string;
+}) {
   const router = useRouter();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState({ text: "", ok: false });
@@ -38,7 +48,13 @@ export function AdminForm({ action, fields, submitLabel, successMessage }: { act
     <form onSubmit={submit} noValidate className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2">
       {fields.map((field) => {
         const id = `${action.replaceAll("/", "-")}-${field.name}`;
-        const common = { id, name: field.name, defaultValue: field.defaultValue, className: INPUT_CLASS, "aria-describedby": errors[field.name] ? `${id}-error` : undefined };
+        const common = {
+          id,
+          name: field.name,
+          defaultValue: field.defaultValue,
+          className: INPUT_CLASS,
+          "aria-describedby": errors[field.name] ? `${id}-error` : undefined,
+        };
         return (
           <div key={field.name} className={field.type === "textarea" ? "sm:col-span-2" : undefined}>
             <Field id={id} label={field.label} error={errors[field.name]} hint={field.hint}>

@@ -22,7 +22,17 @@ export type ApiFormValues = {
 type Environment = { slug: string; name: string };
 
 /** Create or edit an API; the server validates everything, including the OpenAPI document. */
-export function ApiForm({ initial, environments, editing, proxied }: { initial: ApiFormValues; environments: Environment[]; editing: boolean; proxied: boolean }) {
+export function ApiForm({
+  initial,
+  environments,
+  editing,
+  proxied,
+}: {
+  initial: ApiFormValues;
+  environments: Environment[];
+  editing: boolean;
+  proxied: boolean;
+}) {
   const router = useRouter();
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -52,7 +62,14 @@ export function ApiForm({ initial, environments, editing, proxied }: { initial: 
   const envError = (index: number, field: string) => errors[`environments.${index}.${field}`];
   const text = (name: keyof ApiFormValues, label: string, options: { hint?: string; disabled?: boolean } = {}) => (
     <Field id={`api-${name}`} label={label} error={errors[name]} hint={options.hint}>
-      <input id={`api-${name}`} value={values[name] as string} onChange={set(name)} disabled={options.disabled} className={INPUT_CLASS} aria-describedby={errors[name] ? `api-${name}-error` : undefined} />
+      <input
+        id={`api-${name}`}
+        value={values[name] as string}
+        onChange={set(name)}
+        disabled={options.disabled}
+        className={INPUT_CLASS}
+        aria-describedby={errors[name] ? `api-${name}-error` : undefined}
+      />
     </Field>
   );
 
@@ -79,8 +96,20 @@ export function ApiForm({ initial, environments, editing, proxied }: { initial: 
           </select>
         </Field>
       </div>
-      <Field id="api-description" label="Description" error={errors.description} hint="Markdown: headings, lists, `code`, **bold**, links (http(s) or relative). HTML is shown as text.">
-        <textarea id="api-description" aria-describedby={errors.description ? "api-description-hint api-description-error" : "api-description-hint"} value={values.description} onChange={set("description")} rows={3} className={INPUT_CLASS} />
+      <Field
+        id="api-description"
+        label="Description"
+        error={errors.description}
+        hint="Markdown: headings, lists, `code`, **bold**, links (http(s) or relative). HTML is shown as text."
+      >
+        <textarea
+          id="api-description"
+          aria-describedby={errors.description ? "api-description-hint api-description-error" : "api-description-hint"}
+          value={values.description}
+          onChange={set("description")}
+          rows={3}
+          className={INPUT_CLASS}
+        />
       </Field>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">Environments{proxied ? " and upstream URLs" : ""}</legend>
@@ -120,7 +149,14 @@ export function ApiForm({ initial, environments, editing, proxied }: { initial: 
             <input id="api-openapi-file" type="file" accept=".json,.yaml,.yml,application/json" onChange={upload} className="text-sm" />
           </Field>
           <Field id="api-openapiDocument" label="OpenAPI document (JSON or YAML)" error={errors.openapiDocument}>
-            <textarea id="api-openapiDocument" aria-describedby={errors.openapiDocument ? "api-openapiDocument-error" : undefined} value={values.openapiDocument} onChange={set("openapiDocument")} rows={10} className={`${INPUT_CLASS} font-mono text-xs`} />
+            <textarea
+              id="api-openapiDocument"
+              aria-describedby={errors.openapiDocument ? "api-openapiDocument-error" : undefined}
+              value={values.openapiDocument}
+              onChange={set("openapiDocument")}
+              rows={10}
+              className={`${INPUT_CLASS} font-mono text-xs`}
+            />
           </Field>
         </>
       ) : (

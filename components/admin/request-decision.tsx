@@ -36,7 +36,15 @@ export function RequestDecision({ id }: { id: string }) {
       {rejecting ? (
         <div className="space-y-2">
           <Field id={`reason-${id}`} label="Reason for rejecting" error={error.reason}>
-            <textarea id={`reason-${id}`} aria-describedby={error.reason ? `reason-${id}-error` : undefined} value={reason} onChange={(event) => setReason(event.target.value)} rows={2} maxLength={1000} className={INPUT_CLASS} />
+            <textarea
+              id={`reason-${id}`}
+              aria-describedby={error.reason ? `reason-${id}-error` : undefined}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              rows={2}
+              maxLength={1000}
+              className={INPUT_CLASS}
+            />
           </Field>
           <button type="button" disabled={pending} onClick={() => decide("reject")} className={SECONDARY_BUTTON_CLASS}>
             Reject request

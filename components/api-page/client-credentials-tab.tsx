@@ -55,9 +55,9 @@ export function ClientCredentialsTab({ api, env, envParam, publicUrl, firstCall 
           {`Call it from a program (${env.name})`}
         </h2>
         <p className="text-slate-800">
-          Each sample is a complete program: it reads <code className="font-mono">CLIENT_ID</code> and{" "}
-          <code className="font-mono">CLIENT_SECRET</code> from the environment, exchanges them for an access token at{" "}
-          <span className="break-all font-mono">{tokenEndpoint}</span>, makes the call and prints the response body.
+          Each sample is a complete program: it reads <code className="font-mono">CLIENT_ID</code> and <code className="font-mono">CLIENT_SECRET</code> from the
+          environment, exchanges them for an access token at <span className="break-all font-mono">{tokenEndpoint}</span>, makes the call and prints the
+          response body.
         </p>
         {firstCall ? (
           <CodeSamples

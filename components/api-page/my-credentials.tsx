@@ -26,7 +26,9 @@ export async function MyCredentials({ api, env, envParam }: { api: CatalogApi; e
   if (credentials.length === 0) {
     return env.selfService ? (
       <div className="space-y-3">
-        <p className="text-slate-800">You have no credential for {api.name} in {env.name} yet. Create one here; the secret is shown once.</p>
+        <p className="text-slate-800">
+          You have no credential for {api.name} in {env.name} yet. Create one here; the secret is shown once.
+        </p>
         <CreateCredentialHere environment={env.slug} environmentName={env.name} idPrefix="credentials-tab" />
       </div>
     ) : (
@@ -49,11 +51,21 @@ export async function MyCredentials({ api, env, envParam }: { api: CatalogApi; e
         <caption className="sr-only">{`Your credentials for ${api.name} in ${env.name}`}</caption>
         <thead className="border-b border-slate-300 text-slate-700">
           <tr>
-            <th scope="col" className="py-2 pr-4">Application</th>
-            <th scope="col" className="py-2 pr-4">Client ID</th>
-            <th scope="col" className="py-2 pr-4">Status</th>
-            <th scope="col" className="py-2 pr-4">Secret expires</th>
-            <th scope="col" className="py-2 pr-4">Last used</th>
+            <th scope="col" className="py-2 pr-4">
+              Application
+            </th>
+            <th scope="col" className="py-2 pr-4">
+              Client ID
+            </th>
+            <th scope="col" className="py-2 pr-4">
+              Status
+            </th>
+            <th scope="col" className="py-2 pr-4">
+              Secret expires
+            </th>
+            <th scope="col" className="py-2 pr-4">
+              Last used
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -12,9 +12,8 @@ export function OperationSamples({ operations, tokenEndpoint, serverUrl, envName
         {`Code samples (${envName})`}
       </h2>
       <p className="text-slate-800">
-        Each program reads <code className="font-mono">CLIENT_ID</code> and <code className="font-mono">CLIENT_SECRET</code> from
-        the environment, gets a token at <span className="break-all font-mono">{tokenEndpoint}</span> and makes the call.
-        Path parameters come from environment variables too.
+        Each program reads <code className="font-mono">CLIENT_ID</code> and <code className="font-mono">CLIENT_SECRET</code> from the environment, gets a token
+        at <span className="break-all font-mono">{tokenEndpoint}</span> and makes the call. Path parameters come from environment variables too.
       </p>
       <ul className="space-y-2">
         {operations.map((operation) => (

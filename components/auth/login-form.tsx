@@ -45,14 +45,25 @@ export function LoginForm({ returnTo, globalSso, initialError }: { returnTo: str
           <label htmlFor="password" className="block text-sm font-medium">
             Password
           </label>
-          <input id="password" name="password" type="password" autoComplete="current-password" required className="w-full rounded border border-slate-400 px-3 py-2" />
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            className="w-full rounded border border-slate-400 px-3 py-2"
+          />
         </div>
         {error ? (
           <p role="alert" className="text-sm text-red-700">
             {error}
           </p>
         ) : null}
-        <button type="submit" disabled={pending} className="w-full rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="w-full rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        >
           Sign in
         </button>
       </form>

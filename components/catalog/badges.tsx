@@ -10,9 +10,5 @@ export function AccessBadge({ isPublic }: { isPublic: boolean }) {
 }
 
 export function CredentialTypeBadge({ type }: { type: CredentialType }) {
-  return (
-    <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-900">
-      {CREDENTIAL_TYPE_LABELS[type]}
-    </span>
-  );
+  return <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-900">{CREDENTIAL_TYPE_LABELS[type]}</span>;
 }

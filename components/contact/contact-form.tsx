@@ -40,7 +40,11 @@ export function ContactForm({ choices, signedIn, initial }: Props) {
         <p className="font-medium">Thank you. Your message was sent (reference {sent}).</p>
         {signedIn ? (
           <p className="mt-1">
-            Follow its status under <Link href="/settings/requests" className="text-blue-700 underline">Settings → Requests</Link>.
+            Follow its status under{" "}
+            <Link href="/settings/requests" className="text-blue-700 underline">
+              Settings → Requests
+            </Link>
+            .
           </p>
         ) : (
           <p className="mt-1">An administrator will answer by email.</p>
@@ -83,7 +87,12 @@ export function ContactForm({ choices, signedIn, initial }: Props) {
           </select>
         </Field>
       </div>
-      <Field id="application" label="Application" error={errors.application} hint="The application the credentials are for; it is created if it does not exist.">
+      <Field
+        id="application"
+        label="Application"
+        error={errors.application}
+        hint="The application the credentials are for; it is created if it does not exist."
+      >
         <input id="application" name="application" maxLength={100} aria-describedby={describedBy("application")} className={INPUT_CLASS} />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">

@@ -61,12 +61,22 @@ export function CredentialActions({ clientId, hasSecret }: { clientId: string; h
                 ))}
               </select>
             </div>
-            <button type="button" disabled={pending} onClick={() => run("rotate", { graceHours: Number(graceHours), expiresInDays: Number(expiresInDays) }, true)} className={SECONDARY_BUTTON_CLASS}>
+            <button
+              type="button"
+              disabled={pending}
+              onClick={() => run("rotate", { graceHours: Number(graceHours), expiresInDays: Number(expiresInDays) }, true)}
+              className={SECONDARY_BUTTON_CLASS}
+            >
               Rotate secret
             </button>
           </>
         ) : (
-          <button type="button" disabled={pending} onClick={() => run("secret", { expiresInDays: Number(expiresInDays) }, true)} className={SECONDARY_BUTTON_CLASS}>
+          <button
+            type="button"
+            disabled={pending}
+            onClick={() => run("secret", { expiresInDays: Number(expiresInDays) }, true)}
+            className={SECONDARY_BUTTON_CLASS}
+          >
             Generate secret
           </button>
         )}

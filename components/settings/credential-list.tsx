@@ -19,7 +19,7 @@ export function describeRateLimit(rateLimit: CredentialView["rateLimit"]): strin
   return `${rateLimit.perSecond} requests per second, bursts of ${rateLimit.burst} (${origin})`;
 }
 
-const formatTime = (value: string | null) => (value ? new Date(value).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "Never");
+const formatTime = (value: string | null) => (value ? `${new Date(value).toISOString().replace("T", " ").slice(0, 16)} UTC` : "Never");
 
 export function CredentialList({ applications }: { applications: ApplicationView[] }) {
   if (applications.length === 0) return <p className="text-slate-700">You have no applications yet. Create a credential above to start.</p>;
@@ -40,7 +40,9 @@ export function CredentialList({ applications }: { applications: ApplicationView
               >
                 <div className="flex flex-wrap items-center gap-2">
                   <h3 className="font-medium">{credential.environment.name}</h3>
-                  <span className={`rounded px-2 py-0.5 text-xs font-semibold ${credential.status === "ACTIVE" ? "bg-green-100 text-green-900" : "bg-slate-200 text-slate-800"}`}>
+                  <span
+                    className={`rounded px-2 py-0.5 text-xs font-semibold ${credential.status === "ACTIVE" ? "bg-green-100 text-green-900" : "bg-slate-200 text-slate-800"}`}
+                  >
                     {credential.status === "ACTIVE" ? "Active" : "Revoked"}
                   </span>
                   <span className="text-xs text-slate-600">{credential.environment.credentialType === "GLOBAL_SSO" ? "Global SSO" : "Platform"}</span>
@@ -61,7 +63,11 @@ export function CredentialList({ applications }: { applications: ApplicationView
                   <dt className="font-medium">Secrets</dt>
                   <dd>
                     {credential.secrets.length === 0 ? (
-                      credential.status === "ACTIVE" ? "No secret yet" : "None"
+                      credential.status === "ACTIVE" ? (
+                        "No secret yet"
+                      ) : (
+                        "None"
+                      )
                     ) : (
                       <ul>
                         {credential.secrets.map((secret) => (

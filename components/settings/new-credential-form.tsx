@@ -47,7 +47,14 @@ export function NewCredentialForm({
       {secret ? <SecretOnce secret={secret} onDismiss={() => setSecret(null)} /> : null}
       <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-3 sm:items-start">
         <Field id="application" label="Application" error={errors.application}>
-          <input id="application" name="application" list="application-names" maxLength={100} className={INPUT_CLASS} aria-describedby={errors.application ? "application-error" : undefined} />
+          <input
+            id="application"
+            name="application"
+            list="application-names"
+            maxLength={100}
+            className={INPUT_CLASS}
+            aria-describedby={errors.application ? "application-error" : undefined}
+          />
           <datalist id="application-names">
             {applications.map((name) => (
               <option key={name} value={name} />

@@ -18,7 +18,8 @@ export async function portalFetch<T>(url: string, method: string, body?: unknown
     for (const error of (payload.errors ?? []) as { field: string; message: string }[]) {
       fieldErrors[error.field] = fieldErrors[error.field] ? `${fieldErrors[error.field]}\n${error.message}` : error.message;
     }
-    const message = Object.keys(fieldErrors).length > 0 ? "Check the fields marked below." : (payload.detail ?? payload.title ?? `Request failed (${response.status})`);
+    const message =
+      Object.keys(fieldErrors).length > 0 ? "Check the fields marked below." : (payload.detail ?? payload.title ?? `Request failed (${response.status})`);
     return { ok: false, message, fieldErrors };
   } catch {
     return { ok: false, message: "The portal could not be reached. Try again.", fieldErrors: {} };

@@ -18,7 +18,11 @@ export function TestTokenButton({ candidates, autoApply = false }: { candidates:
 
   async function applyToken() {
     setPending(true);
-    const result = await portalFetch<{ accessToken: string; expiresIn: number }>(`/api/portal/credentials/${encodeURIComponent(clientId)}/test-token`, "POST", {});
+    const result = await portalFetch<{ accessToken: string; expiresIn: number }>(
+      `/api/portal/credentials/${encodeURIComponent(clientId)}/test-token`,
+      "POST",
+      {},
+    );
     setPending(false);
     if (!result.ok) return setStatus({ text: Object.values(result.fieldErrors)[0] ?? result.message, ok: false });
     authorizeReference(result.data.accessToken);

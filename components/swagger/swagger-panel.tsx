@@ -96,7 +96,11 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme, expandOper
   }, []);
 
   return (
-    <section ref={container} aria-label="Interactive API reference" className="gatehouse-swagger min-w-0 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <section
+      ref={container}
+      aria-label="Interactive API reference"
+      className="gatehouse-swagger min-w-0 overflow-x-auto rounded-lg border border-slate-200 bg-white"
+    >
       <SwaggerUI
         spec={shownSpec}
         plugins={plugins}

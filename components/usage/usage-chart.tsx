@@ -19,7 +19,10 @@ export function UsageChart({ title, points, unit, secondaryName }: { title: stri
   return (
     <figure className="min-w-0 space-y-2 rounded-lg border border-slate-200 bg-white p-4">
       <figcaption className="font-medium">
-        {title} <span className="text-sm font-normal text-slate-600">(max {round(max)} {unit})</span>
+        {title}{" "}
+        <span className="text-sm font-normal text-slate-600">
+          (max {round(max)} {unit})
+        </span>
       </figcaption>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" className="h-32 w-full" aria-hidden="true">
         {points.map((point) => (
@@ -39,7 +42,11 @@ export function UsageChart({ title, points, unit, secondaryName }: { title: stri
           />
         ) : null}
       </svg>
-      {secondaryName ? <p className="text-xs text-slate-600">Bars: {title.toLowerCase()}; line: {secondaryName}.</p> : null}
+      {secondaryName ? (
+        <p className="text-xs text-slate-600">
+          Bars: {title.toLowerCase()}; line: {secondaryName}.
+        </p>
+      ) : null}
       <table className="sr-only">
         <caption>{title}</caption>
         <tbody>

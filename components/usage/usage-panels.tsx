@@ -42,7 +42,15 @@ export function UsagePanels({ report }: { report: UsageReport }) {
       <div className="grid gap-4 lg:grid-cols-3">
         <UsageChart title={`Requests per ${step}`} unit="requests" points={points((point) => point.requests)} />
         <UsageChart title={`Error rate per ${step}`} unit="%" points={points((point) => (point.requests ? (point.errors / point.requests) * 100 : 0))} />
-        <UsageChart title="Latency p95" unit="ms" points={points((point) => point.p95Ms, (point) => point.p50Ms)} secondaryName="p50" />
+        <UsageChart
+          title="Latency p95"
+          unit="ms"
+          points={points(
+            (point) => point.p95Ms,
+            (point) => point.p50Ms,
+          )}
+          secondaryName="p50"
+        />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="overflow-x-auto">
@@ -50,16 +58,26 @@ export function UsagePanels({ report }: { report: UsageReport }) {
             <caption className="p-2 text-left font-medium">Error rate by problem type</caption>
             <thead>
               <tr className="border-b border-slate-300">
-                <th scope="col" className={CELL}>Problem type</th>
-                <th scope="col" className={CELL}>Status</th>
-                <th scope="col" className={CELL}>Requests</th>
-                <th scope="col" className={CELL}>Share of all</th>
+                <th scope="col" className={CELL}>
+                  Problem type
+                </th>
+                <th scope="col" className={CELL}>
+                  Status
+                </th>
+                <th scope="col" className={CELL}>
+                  Requests
+                </th>
+                <th scope="col" className={CELL}>
+                  Share of all
+                </th>
               </tr>
             </thead>
             <tbody>
               {report.byProblem.length === 0 ? (
                 <tr>
-                  <td colSpan={4} className={`${CELL} text-slate-600`}>No errors</td>
+                  <td colSpan={4} className={`${CELL} text-slate-600`}>
+                    No errors
+                  </td>
                 </tr>
               ) : (
                 report.byProblem.map((row) => (
@@ -86,16 +104,26 @@ export function UsagePanels({ report }: { report: UsageReport }) {
             <caption className="p-2 text-left font-medium">Top operations</caption>
             <thead>
               <tr className="border-b border-slate-300">
-                <th scope="col" className={CELL}>Operation</th>
-                <th scope="col" className={CELL}>Requests</th>
-                <th scope="col" className={CELL}>Errors</th>
-                <th scope="col" className={CELL}>p95</th>
+                <th scope="col" className={CELL}>
+                  Operation
+                </th>
+                <th scope="col" className={CELL}>
+                  Requests
+                </th>
+                <th scope="col" className={CELL}>
+                  Errors
+                </th>
+                <th scope="col" className={CELL}>
+                  p95
+                </th>
               </tr>
             </thead>
             <tbody>
               {report.topOperations.length === 0 ? (
                 <tr>
-                  <td colSpan={4} className={`${CELL} text-slate-600`}>No requests</td>
+                  <td colSpan={4} className={`${CELL} text-slate-600`}>
+                    No requests
+                  </td>
                 </tr>
               ) : (
                 report.topOperations.map((operation) => (

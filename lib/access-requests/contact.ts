@@ -10,9 +10,24 @@ import { recordAudit } from "../audit/write-audit";
 export const contactSchema = z
   .object({
     topic: z.enum(["CREDENTIALS", "API_ACCESS", "OTHER"], { message: "Choose a topic" }),
-    api: z.string().trim().max(100).optional().transform((value) => value || undefined),
-    environment: z.string().trim().max(100).optional().transform((value) => value || undefined),
-    application: z.string().trim().max(100).optional().transform((value) => value || undefined),
+    api: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .transform((value) => value || undefined),
+    environment: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .transform((value) => value || undefined),
+    application: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .transform((value) => value || undefined),
     name: z.string().trim().min(1, "Enter your name").max(200),
     email: z.email("Enter an email address").max(320),
     message: z.string().trim().min(1, "Write a message").max(4000, "Keep the message under 4000 characters"),
@@ -67,12 +82,16 @@ export async function submitContact({ db, input, requester, headers }: { db: DbC
         message: data.message,
       },
     });
-    await recordAudit(tx, { userId: requester?.id, label: requester?.email ?? `visitor ${data.email}` }, {
-      action: "access-request.created",
-      targetType: "access-request",
-      targetId: request.id,
-      details: { topic: data.topic, api: data.api ?? null, environment: data.environment ?? null },
-    });
+    await recordAudit(
+      tx,
+      { userId: requester?.id, label: requester?.email ?? `visitor ${data.email}` },
+      {
+        action: "access-request.created",
+        targetType: "access-request",
+        targetId: request.id,
+        details: { topic: data.topic, api: data.api ?? null, environment: data.environment ?? null },
+      },
+    );
     return { id: request.id, status: request.status };
   });
 }

@@ -87,7 +87,11 @@ describe("approving an access request", () => {
     const approved = await approveAccessRequest({ db, admin, id: request.id });
 
     expect(approved).toMatchObject({ status: "APPROVED", clientId: expect.stringMatching(/^gci_/) });
-    expect(await footprint()).toMatchObject({ applications: before.applications + 1, credentials: before.credentials + 1, notifications: before.notifications });
+    expect(await footprint()).toMatchObject({
+      applications: before.applications + 1,
+      credentials: before.credentials + 1,
+      notifications: before.notifications,
+    });
     expect(await db.accessRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "APPROVED", decidedById: admin.id });
   });
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { config } from "../config";
 import { type DbClient, inTransaction, type Tx } from "../db";
-import { problem, ProblemError, zodProblem } from "../http/problem";
+import { problem, type ProblemError, zodProblem } from "../http/problem";
 import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
 import { type Actor, recordAudit } from "../audit/write-audit";
@@ -108,7 +108,14 @@ async function provision(tx: Tx, request: ProvisionedRequest, ownerId: string, a
       await recordAudit(tx, actor, { action: "credential.grant", targetType: "credential", targetId: clientId, details: { api: request.api.slug, scopes } });
     }
   } else {
-    const { credential } = await createCredential({ db: tx, actor, applicationId: application.id, envSlug: environment.slug, scopes: apiScopes, withSecret: false });
+    const { credential } = await createCredential({
+      db: tx,
+      actor,
+      applicationId: application.id,
+      envSlug: environment.slug,
+      scopes: apiScopes,
+      withSecret: false,
+    });
     ({ clientId, id: credentialId } = credential);
   }
   await tx.accessRequest.update({ where: { id: request.id }, data: { credentialId } });
@@ -151,7 +158,12 @@ export async function rejectAccessRequest({ db, admin, id, input }: Decision & {
       await decideSignup({ db: tx, request, approved: false, actor: actorOf(admin) });
       return { id, status: "REJECTED" as const };
     }
-    await recordAudit(tx, actorOf(admin), { action: "access-request.reject", targetType: "access-request", targetId: id, details: { reason: parsed.data.reason } });
+    await recordAudit(tx, actorOf(admin), {
+      action: "access-request.reject",
+      targetType: "access-request",
+      targetId: id,
+      details: { reason: parsed.data.reason },
+    });
     return { id, status: "REJECTED" as const };
   });
 }

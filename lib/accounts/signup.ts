@@ -3,7 +3,7 @@ import { z } from "zod";
 import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
 import type { Config } from "../config";
 import { type DbClient, inTransaction } from "../db";
-import { problem, ProblemError, zodProblem } from "../http/problem";
+import { problem, type ProblemError, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { passwordSchema } from "../password-policy";
 import { type Actor, recordAudit } from "../audit/write-audit";

@@ -28,7 +28,9 @@ const validate = command({ usage: "api validate <file>", summary: "Validates an 
   const { checkOpenApiDocument, describeOpenApiErrors } = await import("../api-registry/openapi-check");
   const result = await checkOpenApiDocument(text);
   if (result.ok) return { file, valid: true, version: result.version };
-  throw new CommandFailed(args.json ? { file, valid: false, errors: result.errors } : `${file} is not a valid OpenAPI document:\n${describeOpenApiErrors(result.errors)}`);
+  throw new CommandFailed(
+    args.json ? { file, valid: false, errors: result.errors } : `${file} is not a valid OpenAPI document:\n${describeOpenApiErrors(result.errors)}`,
+  );
 });
 
 export const commands: CommandGroup = { list, validate };

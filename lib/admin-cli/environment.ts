@@ -22,7 +22,10 @@ const POLICY_FLAGS = { burst: "--burst", perSecond: "--per-second" };
 
 /** The default rate limit of the environment's credentials. */
 const rateLimit = command(
-  { usage: "environment rate-limit <env> --burst <N> --per-second <N>", summary: "Sets the rate-limit policy every credential of the environment gets by default." },
+  {
+    usage: "environment rate-limit <env> --burst <N> --per-second <N>",
+    summary: "Sets the rate-limit policy every credential of the environment gets by default.",
+  },
   async (args) => {
     const [envSlug, ...rest] = args.positionals;
     if (!envSlug || rest.length > 0) throw new UsageError("usage: admin environment rate-limit <env> --burst N --per-second N");

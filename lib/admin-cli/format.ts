@@ -21,5 +21,13 @@ function table(rows: Record<string, unknown>[]): string {
   const columns = Object.keys(rows[0]!);
   const cells = [columns, ...rows.map((row) => columns.map((column) => cell(row[column])))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
-  return cells.map((line) => `  ${line.map((text, i) => text.padEnd(widths[i]!)).join("  ").trimEnd()}`).join("\n");
+  return cells
+    .map(
+      (line) =>
+        `  ${line
+          .map((text, i) => text.padEnd(widths[i]!))
+          .join("  ")
+          .trimEnd()}`,
+    )
+    .join("\n");
 }

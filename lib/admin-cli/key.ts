@@ -18,7 +18,9 @@ async function rotate(args: ParsedArgs) {
     import("../audit/write-audit"),
   ]);
   const connection = openDriver(config().databaseUrl, { poolSize: config().databasePoolSize });
-  const rotated = await rotateSigningKey({ store: createDataPlaneStore(connection), envSlug, authSecret: config().authSecret }).finally(() => connection.close());
+  const rotated = await rotateSigningKey({ store: createDataPlaneStore(connection), envSlug, authSecret: config().authSecret }).finally(() =>
+    connection.close(),
+  );
   if (!rotated) throw new UsageError(`--env: no environment "${envSlug}"`);
   await recordAudit(db(), CLI_ACTOR, {
     action: "key.rotate",

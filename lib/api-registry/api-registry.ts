@@ -21,7 +21,18 @@ export const apiInputSchema = z.object({
   summary: z.string().trim().min(1, "Write a one-line summary").max(200),
   description: z.string().trim().max(10_000).default(""),
   version: z.string().trim().min(1, "Enter a version").max(40),
-  tags: z.string().max(500).default("").transform((value) => [...new Set(value.split(",").map((tag) => tag.trim().toLowerCase()).filter(Boolean))]),
+  tags: z
+    .string()
+    .max(500)
+    .default("")
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(",")
+          .map((tag) => tag.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ]),
   scopes: z
     .string()
     .max(1000)
@@ -29,7 +40,10 @@ export const apiInputSchema = z.object({
     .transform((value) => [...new Set(value.split(/[\s,]+/).filter(Boolean))])
     .pipe(z.array(z.string().regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"))),
   visibility: z.enum(["public", "protected"], { message: "Choose public or protected" }),
-  credentialType: z.enum(["", "GLOBAL_SSO", "PLATFORM"]).default("").transform((value) => value || null),
+  credentialType: z
+    .enum(["", "GLOBAL_SSO", "PLATFORM"])
+    .default("")
+    .transform((value) => value || null),
   environments: z
     .array(z.object({ slug: z.string(), upstreamUrl: z.string().trim().max(2000).default("") }))
     .min(1, "Offer the API in at least one environment")
@@ -54,7 +68,8 @@ async function validated(db: DbClient, input: unknown) {
   const environments = await db.environment.findMany({ where: { slug: { in: data.environments.map((env) => env.slug) } } });
   const errors: { in: "body"; field: string; message: string }[] = [];
   data.environments.forEach((env, index) => {
-    if (!environments.some((known) => known.slug === env.slug)) errors.push({ in: "body", field: `environments.${index}.slug`, message: "There is no such environment" });
+    if (!environments.some((known) => known.slug === env.slug))
+      errors.push({ in: "body", field: `environments.${index}.slug`, message: "There is no such environment" });
     if (env.upstreamUrl && !/^https?:\/\/[^\s]+$/.test(env.upstreamUrl)) {
       errors.push({ in: "body", field: `environments.${index}.upstreamUrl`, message: "Enter an http(s) URL" });
     }
@@ -63,7 +78,10 @@ async function validated(db: DbClient, input: unknown) {
   if (data.openapiDocument.trim()) {
     const checked = await checkOpenApiDocument(data.openapiDocument);
     if (checked.ok) document = checked.json;
-    else errors.push(...checked.errors.map((error) => ({ in: "body" as const, field: "openapiDocument", message: `${error.pointer || "(document)"}: ${error.message}` })));
+    else
+      errors.push(
+        ...checked.errors.map((error) => ({ in: "body" as const, field: "openapiDocument", message: `${error.pointer || "(document)"}: ${error.message}` })),
+      );
   }
   if (errors.length > 0) throw validationProblem(errors);
   const environmentIds = new Map(environments.map((env) => [env.slug, env.id]));
@@ -129,7 +147,11 @@ export async function updateApi({ db, admin, slug, input }: { db: DbClient; admi
     });
     await tx.apiEnvironment.deleteMany({ where: { apiId: existing.id } });
     await tx.apiEnvironment.createMany({
-      data: data.environments.map((env) => ({ apiId: existing.id, environmentId: environmentIds.get(env.slug)!, upstreamUrl: proxied ? env.upstreamUrl : null })),
+      data: data.environments.map((env) => ({
+        apiId: existing.id,
+        environmentId: environmentIds.get(env.slug)!,
+        upstreamUrl: proxied ? env.upstreamUrl : null,
+      })),
     });
     if (proxied) {
       await tx.apiScope.deleteMany({ where: { apiId: existing.id, name: { notIn: data.scopes } } });
@@ -141,7 +163,11 @@ export async function updateApi({ db, admin, slug, input }: { db: DbClient; admi
       action: "api.update",
       targetType: "api",
       targetId: slug,
-      details: { environments: data.environments.map((env) => env.slug), isPublic: data.visibility === "public", documentReplaced: proxied && document !== existing.openapiDocument },
+      details: {
+        environments: data.environments.map((env) => env.slug),
+        isPublic: data.visibility === "public",
+        documentReplaced: proxied && document !== existing.openapiDocument,
+      },
     });
   });
   return { slug };

@@ -39,7 +39,7 @@ export async function verifyPasswordSignIn(input: {
   const user = await db.user.findUnique({ where: { email: emailKey } });
   const stored = user?.passwordHash ?? (await (dummyHash ??= hashPassword("not-a-real-password")));
   const matches = await verifyPassword(password, stored);
-  if (!user || !user.passwordHash || user.disabledAt || !matches) {
+  if (!user?.passwordHash || user.disabledAt || !matches) {
     await Promise.all([failures().record(pairKey), failures().record(addressKey)]);
     return null;
   }

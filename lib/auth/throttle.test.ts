@@ -9,14 +9,34 @@ describe("retryAfter", () => {
     await short.record("a");
     await long.record("a");
     await long.record("a");
-    expect(await retryAfter([{ throttle: short, key: "a", limit: 2 }, { throttle: long, key: "a", limit: 3 }])).toBe(0);
+    expect(
+      await retryAfter([
+        { throttle: short, key: "a", limit: 2 },
+        { throttle: long, key: "a", limit: 3 },
+      ]),
+    ).toBe(0);
     await short.record("a");
-    expect(await retryAfter([{ throttle: short, key: "a", limit: 2 }, { throttle: long, key: "a", limit: 3 }])).toBe(60);
+    expect(
+      await retryAfter([
+        { throttle: short, key: "a", limit: 2 },
+        { throttle: long, key: "a", limit: 3 },
+      ]),
+    ).toBe(60);
     await long.record("a");
-    expect(await retryAfter([{ throttle: short, key: "a", limit: 2 }, { throttle: long, key: "a", limit: 3 }])).toBe(600);
+    expect(
+      await retryAfter([
+        { throttle: short, key: "a", limit: 2 },
+        { throttle: long, key: "a", limit: 3 },
+      ]),
+    ).toBe(600);
     await long.clear("a");
     await short.clear("a");
-    expect(await retryAfter([{ throttle: short, key: "a", limit: 2 }, { throttle: long, key: "a", limit: 3 }])).toBe(0);
+    expect(
+      await retryAfter([
+        { throttle: short, key: "a", limit: 2 },
+        { throttle: long, key: "a", limit: 3 },
+      ]),
+    ).toBe(0);
   });
 });
 

@@ -22,7 +22,12 @@ export function sharedThrottle(name: string, windowSeconds: number): FailureCoun
     const { redisUrl, redisKeyPrefix } = config();
     const memory = createMemoryFailureCounter(windowSeconds);
     throttle = redisUrl
-      ? createRedisFailureCounter((globalForThrottles.gatehouseThrottleRedis ??= connectRedis(redisUrl, `${redisKeyPrefix}throttles`, log)), `${redisKeyPrefix}${name}:`, windowSeconds, memory)
+      ? createRedisFailureCounter(
+          (globalForThrottles.gatehouseThrottleRedis ??= connectRedis(redisUrl, `${redisKeyPrefix}throttles`, log)),
+          `${redisKeyPrefix}${name}:`,
+          windowSeconds,
+          memory,
+        )
       : memory;
     throttles.set(name, throttle);
   }

@@ -2,10 +2,7 @@ import { z } from "zod";
 import type { CredentialType } from "../generated/prisma/sqlite/enums";
 
 /** Credential types as they appear in URLs (`?type=global-sso`). */
-export const CREDENTIAL_TYPE_PARAMS = { "global-sso": "GLOBAL_SSO", platform: "PLATFORM" } as const satisfies Record<
-  string,
-  CredentialType
->;
+export const CREDENTIAL_TYPE_PARAMS = { "global-sso": "GLOBAL_SSO", platform: "PLATFORM" } as const satisfies Record<string, CredentialType>;
 export type CredentialTypeParam = keyof typeof CREDENTIAL_TYPE_PARAMS;
 
 export const CREDENTIAL_TYPE_LABELS: Record<CredentialType, string> = { GLOBAL_SSO: "Global SSO", PLATFORM: "Platform" };
@@ -18,7 +15,14 @@ const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value)
  */
 export const catalogFilterSchema = z.object({
   q: z.preprocess(firstValue, z.string().trim().max(200).catch("")).default(""),
-  env: z.preprocess(firstValue, z.string().regex(/^[a-z0-9-]{1,64}$/).optional().catch(undefined)),
+  env: z.preprocess(
+    firstValue,
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,64}$/)
+      .optional()
+      .catch(undefined),
+  ),
   type: z.preprocess(firstValue, z.enum(["global-sso", "platform"]).optional().catch(undefined)),
 });
 export type CatalogFilter = z.infer<typeof catalogFilterSchema>;
@@ -65,9 +69,7 @@ export function filterCatalog<T extends Filterable>(apis: T[], filter: CatalogFi
     (api) =>
       matchesSearch(api, filter.q) &&
       api.environments.some(
-        (env) =>
-          (filter.env === undefined || env.slug === filter.env) &&
-          (credentialType === undefined || env.credentialType === credentialType),
+        (env) => (filter.env === undefined || env.slug === filter.env) && (credentialType === undefined || env.credentialType === credentialType),
       ),
   );
 }

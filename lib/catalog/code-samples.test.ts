@@ -15,7 +15,11 @@ describe("code samples", () => {
   });
 
   it("read path parameters from the environment and quote URLs for each language", () => {
-    const [curl, javascript, python] = codeSamples({ ...LOCAL, serverUrl: "http://h/it's", operation: { method: "PUT", path: "/v1/items/{item-id}", bodyExample: { status: "read" } } });
+    const [curl, javascript, python] = codeSamples({
+      ...LOCAL,
+      serverUrl: "http://h/it's",
+      operation: { method: "PUT", path: "/v1/items/{item-id}", bodyExample: { status: "read" } },
+    });
     expect(curl!.code).toContain(`curl -sS --fail-with-body -X PUT 'http://h/it'\\''s/v1/items/'"$ITEM_ID"`);
     expect(curl!.code).toContain(`--data-raw '{"status":"read"}'`);
     expect(javascript!.code).toContain(`fetch("http://h/it's/v1/items/" + encodeURIComponent(process.env.ITEM_ID), {`);
@@ -27,7 +31,10 @@ describe("code samples", () => {
 describe("operations", () => {
   const document = {
     paths: {
-      "/v1/items/{id}": { get: { summary: "One item", tags: ["Items"] }, put: { summary: "Change it", requestBody: { content: { "application/json": { examples: { a: { value: { x: 1 } } } } } } } },
+      "/v1/items/{id}": {
+        get: { summary: "One item", tags: ["Items"] },
+        put: { summary: "Change it", requestBody: { content: { "application/json": { examples: { a: { value: { x: 1 } } } } } } },
+      },
       "/v1/items": { get: { summary: "All items", operationId: "listItems" }, post: {} },
     },
   };

@@ -20,7 +20,16 @@ function urlParts(serverUrl: string, path: string): UrlPart[] {
   return `${serverUrl}${path}`
     .split(/(\{[^}]+\})/)
     .filter((part) => part !== "")
-    .map((part) => (part.startsWith("{") ? { variable: part.slice(1, -1).replace(/[^A-Za-z0-9]/g, "_").toUpperCase() } : { text: part }));
+    .map((part) =>
+      part.startsWith("{")
+        ? {
+            variable: part
+              .slice(1, -1)
+              .replace(/[^A-Za-z0-9]/g, "_")
+              .toUpperCase(),
+          }
+        : { text: part },
+    );
 }
 
 function variablesOf(parts: UrlPart[]): string[] {
@@ -42,9 +51,7 @@ function curlSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string
     .map((part) => ("text" in part ? shellQuote(part.text) : `"$${part.variable}"`))
     .join("");
   const body =
-    operation.bodyExample === undefined
-      ? []
-      : [`  -H 'Content-Type: application/json'`, `  --data-raw ${shellQuote(JSON.stringify(operation.bodyExample))}`];
+    operation.bodyExample === undefined ? [] : [`  -H 'Content-Type: application/json'`, `  --data-raw ${shellQuote(JSON.stringify(operation.bodyExample))}`];
   return [
     `# Needs ${needs(urlParts(serverUrl, operation.path))} in the environment.`,
     `TOKEN_RESPONSE=$(curl -sS -X POST ${shellQuote(tokenEndpoint)} \\`,
@@ -65,6 +72,7 @@ function javascriptSample({ tokenEndpoint, serverUrl, operation }: SampleCall): 
     operation.bodyExample === undefined
       ? ""
       : `\n    headers: { authorization: \`Bearer \${access_token}\`, "content-type": "application/json" },\n    body: JSON.stringify(${JSON.stringify(operation.bodyExample)}),`;
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder belongs to the generated JavaScript, not to this file
   const headers = operation.bodyExample === undefined ? "\n    headers: { authorization: `Bearer ${access_token}` }," : "";
   return `// Runs with plain \`node\` 20+; needs ${needs(parts)} in the environment.
 for (const name of [${required}]) {
@@ -94,10 +102,7 @@ main();`;
 function pythonSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string {
   const parts = urlParts(serverUrl, operation.path);
   const url = parts.map((part) => ("text" in part ? JSON.stringify(part.text) : `urllib.parse.quote(os.environ["${part.variable}"], safe="")`)).join(" + ");
-  const body =
-    operation.bodyExample === undefined
-      ? ""
-      : `\n    data=${JSON.stringify(JSON.stringify(operation.bodyExample))}.encode(),`;
+  const body = operation.bodyExample === undefined ? "" : `\n    data=${JSON.stringify(JSON.stringify(operation.bodyExample))}.encode(),`;
   const contentType = operation.bodyExample === undefined ? "" : `, "Content-Type": "application/json"`;
   return `# Python 3 standard library only; needs ${needs(parts)} in the environment.
 import base64

@@ -14,9 +14,7 @@ describe("problem advice", () => {
   });
 
   it("advises on gateway problems and token endpoint errors, and on nothing else", () => {
-    expect(adviceForResponseBody({ type: "http://localhost:3000/problems/scope-missing", status: 403 })?.title).toBe(
-      "Token lacks the required scope",
-    );
+    expect(adviceForResponseBody({ type: "http://localhost:3000/problems/scope-missing", status: 403 })?.title).toBe("Token lacks the required scope");
     expect(adviceForResponseBody({ error: "invalid_client" })?.code).toBe("invalid_client");
     expect(adviceForResponseBody({ error: "toString" })).toBeUndefined();
     expect(adviceForResponseBody({ items: [] })).toBeUndefined();

@@ -23,9 +23,7 @@ export function withSingleServer(document: OpenApiDocument, server: { url: strin
     Object.entries(paths).map(([path, item]) => {
       const cleaned = withoutServers(item);
       if (!isRecord(cleaned)) return [path, cleaned];
-      const operations = Object.fromEntries(
-        Object.entries(cleaned).map(([key, value]) => [key, OPERATION_KEYS.includes(key) ? withoutServers(value) : value]),
-      );
+      const operations = Object.fromEntries(Object.entries(cleaned).map(([key, value]) => [key, OPERATION_KEYS.includes(key) ? withoutServers(value) : value]));
       return [path, operations];
     }),
   );

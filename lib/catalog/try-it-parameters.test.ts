@@ -17,9 +17,15 @@ describe("Try it out parameters", () => {
         },
       },
     };
-    const parameters = (withoutOptionalParameterExamples(spec).paths["/things/{id}"] as typeof spec.paths["/things/{id}"]).get.parameters;
+    const parameters = (withoutOptionalParameterExamples(spec).paths["/things/{id}"] as (typeof spec.paths)["/things/{id}"]).get.parameters;
     expect(parameters[0]).toEqual(spec.paths["/things/{id}"].get.parameters[0]);
-    expect(parameters[1]).toEqual({ name: "status", in: "query", required: false, description: "Filter by status.\n\nExample: `unread,read`", schema: { type: "string" } });
+    expect(parameters[1]).toEqual({
+      name: "status",
+      in: "query",
+      required: false,
+      description: "Filter by status.\n\nExample: `unread,read`",
+      schema: { type: "string" },
+    });
     expect(parameters[2]).toEqual({ name: "since", in: "query", description: "Example: `2022-12-01T00:00:00Z`", schema: { type: "string" } });
   });
 
@@ -27,7 +33,9 @@ describe("Try it out parameters", () => {
     const document = notificationsDocument({ gatewayUrl: "https://gateway.example.com/gw/sso-qa/notifications" });
     expect(JSON.stringify(document)).toContain('"example":"unread,read"');
     const shown = withoutOptionalParameterExamples(document) as { paths: Record<string, Record<string, { parameters?: Record<string, unknown>[] }>> };
-    const optional = Object.values(shown.paths).flatMap((item) => Object.values(item).flatMap((operation) => operation.parameters ?? [])).filter((p) => p.required !== true);
+    const optional = Object.values(shown.paths)
+      .flatMap((item) => Object.values(item).flatMap((operation) => operation.parameters ?? []))
+      .filter((p) => p.required !== true);
     expect(optional.length).toBeGreaterThan(0);
     for (const parameter of optional) expect(JSON.stringify(parameter)).not.toContain('"example"');
   });

@@ -42,13 +42,22 @@ export function withoutOptionalParameterExamples<T extends Json>(spec: T): T {
       Object.entries(paths).map(([path, item]) => {
         if (!isObject(item)) return [path, item];
         const operations = Object.entries(item).map(([key, value]) =>
-          key === "parameters" ? [key, parameterList(value)] : METHODS.includes(key) && isObject(value) ? [key, { ...value, parameters: parameterList(value.parameters) }] : [key, value],
+          key === "parameters"
+            ? [key, parameterList(value)]
+            : METHODS.includes(key) && isObject(value)
+              ? [key, { ...value, parameters: parameterList(value.parameters) }]
+              : [key, value],
         );
         return [path, Object.fromEntries(operations.map(([key, value]) => [key, value]).filter(([, value]) => value !== undefined))];
       }),
     ),
     ...(components && sharedParameters
-      ? { components: { ...components, parameters: Object.fromEntries(Object.entries(sharedParameters).map(([name, p]) => [name, isObject(p) ? withoutExample(p) : p])) } }
+      ? {
+          components: {
+            ...components,
+            parameters: Object.fromEntries(Object.entries(sharedParameters).map(([name, p]) => [name, isObject(p) ? withoutExample(p) : p])),
+          },
+        }
       : {}),
   };
 }

@@ -18,7 +18,12 @@ export type MyApiCredential = {
  * public API (a token endpoint) every credential there, since any of them
  * asks it for tokens.
  */
-export async function myApiCredentials(input: { db: DbClient; user: PortalUser; envSlug: string; api: { slug: string; isPublic: boolean } }): Promise<MyApiCredential[]> {
+export async function myApiCredentials(input: {
+  db: DbClient;
+  user: PortalUser;
+  envSlug: string;
+  api: { slug: string; isPublic: boolean };
+}): Promise<MyApiCredential[]> {
   const { db, user, envSlug, api } = input;
   const credentials = await listUserCredentials({ db, userId: user.id });
   return credentials

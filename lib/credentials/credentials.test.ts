@@ -47,11 +47,18 @@ describe("credential services", () => {
 
   it("narrows grants to the scopes given and rejects unknown ones", async () => {
     const application = await newApplication("Reader App");
-    const { credential } = await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: "platform-dev", scopes: ["notifications:read"] });
+    const { credential } = await createCredential({
+      db,
+      actor: CLI_ACTOR,
+      applicationId: application.id,
+      envSlug: "platform-dev",
+      scopes: ["notifications:read"],
+    });
     expect(credential.grants.map((grant) => grant.scopes)).toEqual([["notifications:read"]]);
-    await expect(
-      createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: "sso-qa", scopes: ["nope:write"] }),
-    ).rejects.toMatchObject({ status: 400, code: "validation-failed" });
+    await expect(createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: "sso-qa", scopes: ["nope:write"] })).rejects.toMatchObject({
+      status: 400,
+      code: "validation-failed",
+    });
   });
 
   it("keeps one active credential per application and environment", async () => {

@@ -150,13 +150,7 @@ function parseExpiry(expiresAt: Date | null | undefined, now: Date): Date | null
   return expiresAt;
 }
 
-async function insertSecret(
-  db: DbClient,
-  credentialId: string,
-  clientId: string,
-  expiresAt: Date | null,
-  authSecret: string,
-): Promise<IssuedSecret> {
+async function insertSecret(db: DbClient, credentialId: string, clientId: string, expiresAt: Date | null, authSecret: string): Promise<IssuedSecret> {
   const clientSecret = generateClientSecret();
   const hint = secretHint(clientSecret);
   const secretId = newId("sec");
@@ -244,7 +238,13 @@ function assertActive(credential: CredentialSummary): void {
 }
 
 /** The first secret of a credential that has none that works (e.g. one provisioned by an approved request). */
-export async function issueSecret(input: { db: DbClient; actor: Actor; clientId: string; expiresAt?: Date | null; authSecret?: string }): Promise<IssuedSecret> {
+export async function issueSecret(input: {
+  db: DbClient;
+  actor: Actor;
+  clientId: string;
+  expiresAt?: Date | null;
+  authSecret?: string;
+}): Promise<IssuedSecret> {
   const { db, actor, clientId } = input;
   const expiresAt = parseExpiry(input.expiresAt, new Date());
   const credential = await credentialOrThrow(db, clientId);
@@ -274,35 +274,39 @@ export async function rotateSecret(input: {
   }
   const now = new Date();
   const expiresAt = parseExpiry(input.expiresAt, now);
-  return inTransaction(db, async (tx) => {
-    // Writing the credential's row first locks it (PostgreSQL's row lock, SQLite's write lock)
-    // until the end of the transaction, so concurrent rotations take turns and each reads the
-    // secrets the one before left: never more than two live secrets.
-    await tx.credential.updateMany({ where: { clientId }, data: { updatedAt: now } });
-    const credential = await credentialOrThrow(tx, clientId);
-    assertActive(credential);
-    const [newest, ...older] = credential.secrets;
-    const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
-    const previousSecretValidUntil = newest && graceSeconds > 0 ? (newest.expiresAt && newest.expiresAt < graceEnd ? newest.expiresAt : graceEnd) : null;
-    const ending = [...older, ...(newest && !previousSecretValidUntil ? [newest] : [])].map((secret) => secret.id);
-    if (ending.length > 0) await tx.credentialSecret.updateMany({ where: { id: { in: ending } }, data: { revokedAt: now } });
-    if (newest && previousSecretValidUntil) {
-      await tx.credentialSecret.update({ where: { id: newest.id }, data: { expiresAt: previousSecretValidUntil } });
-    }
-    const issued = await insertSecret(tx, credential.id, clientId, expiresAt, input.authSecret ?? config().authSecret);
-    await recordAudit(tx, actor, {
-      action: "credential.secret.rotate",
-      targetType: "credential",
-      targetId: clientId,
-      details: {
-        hint: issued.hint,
-        expiresAt: expiresAt?.toISOString() ?? null,
-        previousHint: newest?.hint ?? null,
-        previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
-      },
-    });
-    return { ...issued, previousSecretValidUntil };
-  }, { timeoutMs: ROTATION_TIMEOUT_MS });
+  return inTransaction(
+    db,
+    async (tx) => {
+      // Writing the credential's row first locks it (PostgreSQL's row lock, SQLite's write lock)
+      // until the end of the transaction, so concurrent rotations take turns and each reads the
+      // secrets the one before left: never more than two live secrets.
+      await tx.credential.updateMany({ where: { clientId }, data: { updatedAt: now } });
+      const credential = await credentialOrThrow(tx, clientId);
+      assertActive(credential);
+      const [newest, ...older] = credential.secrets;
+      const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
+      const previousSecretValidUntil = newest && graceSeconds > 0 ? (newest.expiresAt && newest.expiresAt < graceEnd ? newest.expiresAt : graceEnd) : null;
+      const ending = [...older, ...(newest && !previousSecretValidUntil ? [newest] : [])].map((secret) => secret.id);
+      if (ending.length > 0) await tx.credentialSecret.updateMany({ where: { id: { in: ending } }, data: { revokedAt: now } });
+      if (newest && previousSecretValidUntil) {
+        await tx.credentialSecret.update({ where: { id: newest.id }, data: { expiresAt: previousSecretValidUntil } });
+      }
+      const issued = await insertSecret(tx, credential.id, clientId, expiresAt, input.authSecret ?? config().authSecret);
+      await recordAudit(tx, actor, {
+        action: "credential.secret.rotate",
+        targetType: "credential",
+        targetId: clientId,
+        details: {
+          hint: issued.hint,
+          expiresAt: expiresAt?.toISOString() ?? null,
+          previousHint: newest?.hint ?? null,
+          previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
+        },
+      });
+      return { ...issued, previousSecretValidUntil };
+    },
+    { timeoutMs: ROTATION_TIMEOUT_MS },
+  );
 }
 
 /** Ends the credential and all its secrets at once; the gateway refuses its tokens within seconds. */
@@ -347,7 +351,12 @@ export async function listAllCredentials(input: { db: DbClient; filter?: Credent
     ...(envSlug === undefined ? {} : { environment: { slug: envSlug } }),
     ...(applicationName === undefined && ownerEmail === undefined
       ? {}
-      : { application: { ...(applicationName === undefined ? {} : { name: applicationName }), ...(ownerEmail === undefined ? {} : { owner: { email: ownerEmail } }) } }),
+      : {
+          application: {
+            ...(applicationName === undefined ? {} : { name: applicationName }),
+            ...(ownerEmail === undefined ? {} : { owner: { email: ownerEmail } }),
+          },
+        }),
   });
   return rows.map((row) => summarize(row));
 }

@@ -40,7 +40,11 @@ export const PAGE_VERSION_COLUMNS = `"id", "version"`;
  * after a cursor a range on createdAt minus the cursor's own tie group up to its id
  * (`lib/notifications/list-notifications.ts` says why), newest first.
  */
-export function pageQuery(owner: NotificationOwner, filter: NotificationFilter, dialect: { columns: string; placeholder: (index: number) => string; time: (date: Date) => unknown }) {
+export function pageQuery(
+  owner: NotificationOwner,
+  filter: NotificationFilter,
+  dialect: { columns: string; placeholder: (index: number) => string; time: (date: Date) => unknown },
+) {
   const { columns, placeholder, time } = dialect;
   const params: unknown[] = [owner.environmentId, owner.clientId];
   const next = (value: unknown) => {

@@ -30,7 +30,14 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
   const { all, get, run } = connection;
   const one = `SELECT ${NOTIFICATION_COLUMNS} FROM "Notification" WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ?`;
   const changes = changesQuery(() => "?");
-  const changeStatus = changeStatusQuery({ status: "@status", statusText: "@status", at: "@at", id: "@id", environmentId: "@environmentId", clientId: "@clientId" });
+  const changeStatus = changeStatusQuery({
+    status: "@status",
+    statusText: "@status",
+    at: "@at",
+    id: "@id",
+    environmentId: "@environmentId",
+    clientId: "@clientId",
+  });
   const update = `UPDATE "Notification" SET "status" = ?, "readAt" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ? AND "version" = ?`;
   return {
     async findOne(owner, id) {
@@ -50,7 +57,15 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
       return (await get<[number]>(changes, [owner.environmentId, owner.clientId], "arrays"))?.[0] ?? 0;
     },
     async setStatus(owner, id, version, change) {
-      const params = [change.status, change.readAt && sqliteTime(change.readAt), sqliteTime(change.updatedAt), id, owner.environmentId, owner.clientId, version];
+      const params = [
+        change.status,
+        change.readAt && sqliteTime(change.readAt),
+        sqliteTime(change.updatedAt),
+        id,
+        owner.environmentId,
+        owner.clientId,
+        version,
+      ];
       return (await run(update, params)) === 1;
     },
     async changeStatus(owner, id, status, at) {

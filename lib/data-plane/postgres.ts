@@ -29,13 +29,15 @@ export function openPostgres(connectionString: string, poolSize: number, onQuery
   // pool's error event would end the process.
   pool.on("error", () => undefined);
   const names = new Map<string, string>();
-  const on = (client: pg.Pool | pg.PoolClient): PostgresQuery => async (sql, values) => {
-    onQuery?.(sql, [...values]);
-    let name = names.get(sql);
-    if (!name) names.set(sql, (name = `gatehouse_${names.size}`));
-    const { rows, rowCount } = await client.query({ name, text: sql, values: [...values] });
-    return { rows, rowCount: rowCount ?? 0 };
-  };
+  const on =
+    (client: pg.Pool | pg.PoolClient): PostgresQuery =>
+    async (sql, values) => {
+      onQuery?.(sql, [...values]);
+      let name = names.get(sql);
+      if (!name) names.set(sql, (name = `gatehouse_${names.size}`));
+      const { rows, rowCount } = await client.query({ name, text: sql, values: [...values] });
+      return { rows, rowCount: rowCount ?? 0 };
+    };
   return {
     dialect: "postgresql",
     query: on(pool),

@@ -12,7 +12,9 @@ import { giveWayToWaitingWriters, writersAreWaiting } from "./write-turns";
  */
 const ROWS_PER_COMMIT = 200;
 
-const INSERT = `INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) VALUES (${REQUEST_LOG_COLUMNS.split(",").map(() => "?").join(", ")})`;
+const INSERT = `INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) VALUES (${REQUEST_LOG_COLUMNS.split(",")
+  .map(() => "?")
+  .join(", ")})`;
 
 /**
  * The request log's inserts into SQLite through SQLite's own driver, with one

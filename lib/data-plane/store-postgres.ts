@@ -1,6 +1,14 @@
 import "server-only";
 import type { PostgresConnection } from "./postgres";
-import { type AvailabilityRow, type CredentialRow, credentialRows, type DataPlaneStore, type EnvironmentRow, type NewSigningKey, type PublishedKeyRow } from "./store";
+import {
+  type AvailabilityRow,
+  type CredentialRow,
+  credentialRows,
+  type DataPlaneStore,
+  type EnvironmentRow,
+  type NewSigningKey,
+  type PublishedKeyRow,
+} from "./store";
 import { postgresTime } from "./time";
 
 const SQL = {
@@ -68,7 +76,12 @@ export function createPostgresDataPlaneStore(connection: PostgresConnection): Da
     replaceSigningKeys(key, { now, publishedUntil }) {
       return connection.transaction(async (query) => {
         await query(SQL.addSigningKey, keyValues(key, now));
-        const { rows: retired } = await query<{ id: string }>(SQL.retireSigningKeys, [postgresTime(now), postgresTime(publishedUntil), key.environmentId, key.id]);
+        const { rows: retired } = await query<{ id: string }>(SQL.retireSigningKeys, [
+          postgresTime(now),
+          postgresTime(publishedUntil),
+          key.environmentId,
+          key.id,
+        ]);
         return retired.map((row) => row.id);
       });
     },

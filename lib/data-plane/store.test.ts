@@ -64,7 +64,14 @@ describe("the data plane's store, beside Prisma on one database", () => {
     const revoked = await addSecret(credential.id, { revokedAt: new Date() });
     const [row] = await fixture.store.credentials([credential.clientId, "gci_unknown"], new Date(Date.now() + 2_000));
     const stored = await fixture.db.credential.findUniqueOrThrow({ where: { clientId: credential.clientId }, include: { grants: true, secrets: true } });
-    expect(row).toMatchObject({ id: stored.id, clientId: stored.clientId, environmentId: stored.environmentId, status: "ACTIVE", rateLimitBurst: null, rateLimitPerSecond: null });
+    expect(row).toMatchObject({
+      id: stored.id,
+      clientId: stored.clientId,
+      environmentId: stored.environmentId,
+      status: "ACTIVE",
+      rateLimitBurst: null,
+      rateLimitPerSecond: null,
+    });
     expect(row!.grants).toEqual(stored.grants.map(({ apiId, scopes }) => ({ apiId, scopes })));
     const secretIds = row!.secrets.map((secret) => secret.id);
     expect(secretIds).toContain(live.id);

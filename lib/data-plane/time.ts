@@ -26,6 +26,7 @@ export function postgresTime(date: Date): string {
  */
 export function postgresIsoTime(printed: string): string {
   if (printed.length === 19) return `${printed.slice(0, 10)}T${printed.slice(11)}.000Z`;
-  if (printed.length > 20 && printed.length <= 23 && printed[19] === ".") return `${printed.slice(0, 10)}T${printed.slice(11, 20)}${printed.slice(20).padEnd(3, "0")}Z`;
+  if (printed.length > 20 && printed.length <= 23 && printed[19] === ".")
+    return `${printed.slice(0, 10)}T${printed.slice(11, 20)}${printed.slice(20).padEnd(3, "0")}Z`;
   return new Date(`${printed.replace(" ", "T")}Z`).toISOString();
 }

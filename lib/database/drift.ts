@@ -35,7 +35,7 @@ const POSTGRES_CATALOG = `
 
 type CatalogRow = { tbl: string; kind: string; name: string; def: string };
 
-function describe(rows: CatalogRow[]): Set<string> {
+function catalogLines(rows: CatalogRow[]): Set<string> {
   return new Set(
     rows
       .filter((row) => !row.tbl.replaceAll('"', "").startsWith("_prisma_migrations") && row.tbl !== "sqlite_sequence")
@@ -59,8 +59,8 @@ async function sqliteDrift(): Promise<string[]> {
     fromSchema.exec(await schemaScript("sqlite"));
     const viaMigrations = new Database(migrated);
     const result = difference(
-      describe(viaMigrations.prepare(SQLITE_CATALOG).all() as CatalogRow[]),
-      describe(fromSchema.prepare(SQLITE_CATALOG).all() as CatalogRow[]),
+      catalogLines(viaMigrations.prepare(SQLITE_CATALOG).all() as CatalogRow[]),
+      catalogLines(fromSchema.prepare(SQLITE_CATALOG).all() as CatalogRow[]),
     );
     viaMigrations.close();
     fromSchema.close();
@@ -91,11 +91,11 @@ async function withPostgresDatabase<T>(serverUrl: string, use: (url: string, cli
 async function postgresDrift(serverUrl: string): Promise<string[]> {
   const viaMigrations = await withPostgresDatabase(serverUrl, async (url, client) => {
     await applyMigrations(url);
-    return describe((await client.query<CatalogRow>(POSTGRES_CATALOG)).rows);
+    return catalogLines((await client.query<CatalogRow>(POSTGRES_CATALOG)).rows);
   });
   const fromSchema = await withPostgresDatabase(serverUrl, async (_url, client) => {
     await client.query(await schemaScript("postgresql"));
-    return describe((await client.query<CatalogRow>(POSTGRES_CATALOG)).rows);
+    return catalogLines((await client.query<CatalogRow>(POSTGRES_CATALOG)).rows);
   });
   return difference(viaMigrations, fromSchema);
 }

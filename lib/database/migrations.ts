@@ -46,7 +46,10 @@ export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   const migrationsList = readMigrations(dialect);
   if (dialect === "sqlite") {
     const path = sqlitePath(databaseUrl);
-    const pending = !sqliteMigrationsApplied(path, migrationsList.migrationDirectories.map((directory) => directory.path));
+    const pending = !sqliteMigrationsApplied(
+      path,
+      migrationsList.migrationDirectories.map((directory) => directory.path),
+    );
     const applied = pending ? await withSchemaEngine(databaseUrl, (engine) => engine.applyMigrations({ migrationsList, filters: NO_FILTER })) : undefined;
     useSqliteJournalMode(path);
     return applied?.appliedMigrationNames ?? [];

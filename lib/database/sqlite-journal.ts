@@ -15,10 +15,7 @@ export function sqliteMigrationsApplied(path: string, names: readonly string[]):
     const table = database.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
     if (!table) return false;
     const applied = new Set(
-      database
-        .prepare(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)
-        .pluck()
-        .all() as string[],
+      database.prepare(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).pluck().all() as string[],
     );
     return names.every((name) => applied.has(name));
   } finally {

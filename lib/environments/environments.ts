@@ -18,7 +18,11 @@ export const environmentSettingsSchema = z.object({
 });
 
 export const newEnvironmentSchema = environmentSettingsSchema.extend({
-  slug: z.string().trim().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Use lowercase letters, digits and single dashes").max(40),
+  slug: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Use lowercase letters, digits and single dashes")
+    .max(40),
 });
 
 export function listEnvironments({ db }: { db: DbClient }) {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { IncomingRequest } from "../http/message";
-import { problem, ProblemError } from "../http/problem";
+import { problem, type ProblemError } from "../http/problem";
 import { TokenRejection, type VerifiedAccessToken } from "../oauth/access-tokens";
 import type { CredentialState, CredentialStates } from "../oauth/credential-states";
 import type { RevocationList } from "../oauth/revoked-tokens";
@@ -40,7 +40,12 @@ export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment, 
  * (signature, algorithm, typ, iss, aud, exp/nbf), jti not revoked, credential
  * still active. Each failure names its check in the problem type.
  */
-export function createAuthenticator(deps: { verify: TokenVerifier; revocations: RevocationList; states: CredentialStates; lastUsed: LastUsedMarks }): Authenticator {
+export function createAuthenticator(deps: {
+  verify: TokenVerifier;
+  revocations: RevocationList;
+  states: CredentialStates;
+  lastUsed: LastUsedMarks;
+}): Authenticator {
   return async (request, env, attribution = {}) => {
     const header = request.headers.get("authorization");
     if (header === null) {
@@ -70,7 +75,7 @@ export function createAuthenticator(deps: { verify: TokenVerifier; revocations: 
       throw invalidToken(env, "token-revoked", "The token has been revoked.");
     }
     const credential = await deps.states.get(token.clientId);
-    if (!credential || !credential.active || credential.environmentId !== env.id) {
+    if (!credential?.active || credential.environmentId !== env.id) {
       throw invalidToken(env, "token-revoked", "The client credential of this token has been revoked.");
     }
     deps.lastUsed.mark(credential.id);

@@ -3,7 +3,13 @@ import type { Authenticated } from "./authenticate";
 import { bearerChallenge } from "./authenticate";
 import type { GatewayApi, GatewayEnvironment } from "./directory";
 
-function forbidden(env: GatewayEnvironment, code: "api-not-granted" | "scope-missing", detail: string, scope: string | undefined, extensions?: Record<string, unknown>) {
+function forbidden(
+  env: GatewayEnvironment,
+  code: "api-not-granted" | "scope-missing",
+  detail: string,
+  scope: string | undefined,
+  extensions?: Record<string, unknown>,
+) {
   return problem(code, {
     detail,
     extensions,

@@ -85,7 +85,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
     });
   }
 
-  async function serveApi(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, outcome: Outcome) {
+  async function serveApi(
+    request: IncomingRequest,
+    url: URL,
+    env: GatewayEnvironment,
+    api: GatewayApi,
+    remainder: string,
+    requestId: string,
+    outcome: Outcome,
+  ) {
     if (api.kind === "TOKEN") throw notFound(`"${api.slug}" is served at ${url.origin}/gw/${env.slug}/oauth2/token.`);
     // A public proxied API is open to anyone: no token, and so no client to grant, scope or rate-limit.
     if (api.kind === "PROXY" && api.isPublic) {

@@ -11,7 +11,16 @@ import { type UpstreamAnswer, UpstreamExchange } from "./upstream-exchange";
 const SET_BY_UNDICI = new Set(["host", "expect"]);
 
 /** Identity the gateway vouches for; whatever the client sent under these names is dropped. */
-const IDENTITY = new Set(["authorization", "x-client-id", "x-request-id", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"]);
+const IDENTITY = new Set([
+  "authorization",
+  "x-client-id",
+  "x-request-id",
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-real-ip",
+]);
 
 /** Request fields passed on: all but the connection's own, undici's and the identity the gateway sets. */
 function forwardableRequestHeaders(headers: HeaderReader, withBody: boolean): string[] {

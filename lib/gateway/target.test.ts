@@ -3,7 +3,11 @@ import { parseTarget } from "./target";
 
 describe("parseTarget", () => {
   it("splits environment, API and the rest", () => {
-    expect(parseTarget("/gw/sso-qa/notifications/v1/notifications/1")).toEqual({ envSlug: "sso-qa", apiSlug: "notifications", remainder: "/v1/notifications/1" });
+    expect(parseTarget("/gw/sso-qa/notifications/v1/notifications/1")).toEqual({
+      envSlug: "sso-qa",
+      apiSlug: "notifications",
+      remainder: "/v1/notifications/1",
+    });
     expect(parseTarget("/gw/sso-qa/oauth2/token")).toEqual({ envSlug: "sso-qa", apiSlug: "oauth2", remainder: "/token" });
     expect(parseTarget("/gw/sso-qa")).toEqual({ envSlug: "sso-qa", apiSlug: "", remainder: "" });
   });

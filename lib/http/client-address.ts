@@ -17,7 +17,10 @@ function plainAddress(address: string): string {
  * Throws on an entry that is neither, so a typo cannot silently trust nobody.
  */
 export function parseTrustedProxies(list: string | undefined): TrustedProxies {
-  const entries = (list ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = (list ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (entries.length === 0) return () => false;
   const blocks = new BlockList();
   for (const entry of entries) {
@@ -64,7 +67,11 @@ function forwardedFor(value: string): string[] {
 /** The hops a proxy chain reports, nearest last: X-Forwarded-For, or `Forwarded` when there is none. */
 function reportedHops(headers: Pick<HeaderReader, "get">): string[] {
   const xff = headers.get("x-forwarded-for");
-  if (xff !== null) return xff.split(",").map((hop) => hop.trim()).filter(Boolean);
+  if (xff !== null)
+    return xff
+      .split(",")
+      .map((hop) => hop.trim())
+      .filter(Boolean);
   const forwarded = headers.get("forwarded");
   return forwarded === null ? [] : forwardedFor(forwarded);
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { log } from "../log";
-import { problem, ProblemError, problemPlainResponse } from "./problem";
+import { problem, type ProblemError, problemPlainResponse } from "./problem";
 import { newRequestId } from "./request-id";
 
 /** A request line longer than this, when Node's header limit trips, is a URL problem rather than a header one. */

@@ -34,7 +34,10 @@ class NodeRequest implements IncomingRequest {
   readonly remoteAddress: string | undefined;
   #body: ReadableStream<Uint8Array> | null | undefined;
 
-  constructor(private readonly req: IncomingMessage, origin: string) {
+  constructor(
+    private readonly req: IncomingMessage,
+    origin: string,
+  ) {
     this.method = req.method ?? "GET";
     this.url = `${origin}${req.url ?? "/"}`;
     this.headers = nodeHeaders(req);

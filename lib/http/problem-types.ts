@@ -44,15 +44,13 @@ export const PROBLEMS = {
     status: 401,
     explanation: "The token was valid once, but its lifetime (usually one hour) is over.",
     advice:
-      "Request a new token from the token endpoint. Clients should keep the token until shortly before `expires_in` " +
-      "runs out and then fetch the next one.",
+      "Request a new token from the token endpoint. Clients should keep the token until shortly before `expires_in` " + "runs out and then fetch the next one.",
   },
   "token-wrong-environment": {
     title: "Token belongs to another environment",
     status: 401,
     explanation:
-      "The token was issued by the token endpoint of a different environment than the one called. Each environment " +
-      "has its own keys and credentials.",
+      "The token was issued by the token endpoint of a different environment than the one called. Each environment " + "has its own keys and credentials.",
     advice:
       "Either call the environment the token belongs to, or get a token from the token endpoint of the environment " +
       "you are calling, with a credential created for that environment. The environment switcher on the API page " +
@@ -90,8 +88,7 @@ export const PROBLEMS = {
     title: "Not found",
     status: 404,
     explanation:
-      "The environment, the API or the resource does not exist, or the resource belongs to another client " +
-      "(which looks exactly the same on purpose).",
+      "The environment, the API or the resource does not exist, or the resource belongs to another client " + "(which looks exactly the same on purpose).",
     advice: "Check the environment and API in the URL and the id of the resource; list resources first to find valid ids.",
   },
   "validation-failed": {
@@ -136,7 +133,7 @@ export const PROBLEMS = {
     explanation: "The service that implements the API did not answer within the gateway's timeout.",
     advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
   },
-  "conflict": {
+  conflict: {
     title: "Changed by someone else meanwhile",
     status: 409,
     explanation: "The resource kept changing while your update was applied, so it was not applied.",
@@ -166,13 +163,13 @@ export const PROBLEMS = {
     explanation: "The metrics of this Gatehouse are read with the bearer token its operators set in `METRICS_TOKEN`.",
     advice: "Send `Authorization: Bearer <METRICS_TOKEN>`, as the scrape example in the README does.",
   },
-  "unauthenticated": {
+  unauthenticated: {
     title: "Sign in first",
     status: 401,
     explanation: "This portal action needs a signed-in user, and the request carried no valid session.",
     advice: "Sign in to the portal and try again; sessions end after a while or when you sign out.",
   },
-  "forbidden": {
+  forbidden: {
     title: "Not allowed for your role",
     status: 403,
     explanation: "You are signed in, but this portal action needs another role, such as administrator.",
@@ -217,7 +214,8 @@ export const PROBLEMS = {
   "requester-without-account": {
     title: "Requester has no account",
     status: 409,
-    explanation: "Approving provisions a credential for the requester's account, but the request was sent without signing in (or by a disabled account), so it names no account to provision into.",
+    explanation:
+      "Approving provisions a credential for the requester's account, but the request was sent without signing in (or by a disabled account), so it names no account to provision into.",
     advice: "Ask the requester to sign in and send the request again from Contact Us, then approve that one.",
   },
   "own-account": {

@@ -29,7 +29,10 @@ describe("Markdown", () => {
 
   it("keeps raw HTML as text and drops link targets that are not http(s) or relative", () => {
     expect(parseInline('<img src=x onerror="alert(1)">')).toEqual([{ kind: "text", text: '<img src=x onerror="alert(1)">' }]);
-    expect(parseInline("[click](javascript:alert(1))")).toEqual([{ kind: "text", text: "click" }, { kind: "text", text: ")" }]);
+    expect(parseInline("[click](javascript:alert(1))")).toEqual([
+      { kind: "text", text: "click" },
+      { kind: "text", text: ")" },
+    ]);
     for (const href of ["javascript:alert(1)", "JAVASCRIPT:x", "data:text/html,x", "vbscript:x", "java\tscript:x", " javascript:x", "\\\\evil"]) {
       expect(safeHref(href)).toBeUndefined();
     }

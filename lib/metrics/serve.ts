@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { config } from "../config";
-import { problem, ProblemError, problemPlainResponse } from "../http/problem";
+import { problem, type ProblemError, problemPlainResponse } from "../http/problem";
 import { nodeHeaders, writePlainResponse } from "../http/node-message";
 import { requestIdFrom } from "../http/request-id";
 import { processMetrics } from "./registry";
@@ -38,7 +38,12 @@ function answer(req: IncomingMessage, res: ServerResponse, token: string | undef
   const { registry } = processMetrics();
   registry
     .metrics()
-    .then((text) => writePlainResponse({ status: 200, headers: { "content-type": registry.contentType, "cache-control": "no-store", "x-request-id": requestId }, body: text }, res))
+    .then((text) =>
+      writePlainResponse(
+        { status: 200, headers: { "content-type": registry.contentType, "cache-control": "no-store", "x-request-id": requestId }, body: text },
+        res,
+      ),
+    )
     .catch(() => refuse(problem("internal-error", { detail: "The metrics could not be collected." })));
 }
 
@@ -61,7 +66,14 @@ export function startMetricsListener(log: Logger): Server | undefined {
   if (metricsPort === undefined) return undefined;
   const server = createServer((req, res) => {
     if (METRICS_PATH.test(req.url ?? "")) answer(req, res, metricsToken);
-    else void writePlainResponse(problemPlainResponse(problem("not-found", { detail: "This listener serves /metrics only." }), { instance: "/", requestId: requestIdFrom(nodeHeaders(req)) }), res);
+    else
+      void writePlainResponse(
+        problemPlainResponse(problem("not-found", { detail: "This listener serves /metrics only." }), {
+          instance: "/",
+          requestId: requestIdFrom(nodeHeaders(req)),
+        }),
+        res,
+      );
   });
   server.listen(metricsPort, "127.0.0.1", () => log.info({ port: metricsPort }, "metrics listen on 127.0.0.1"));
   return server;

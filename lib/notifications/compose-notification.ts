@@ -9,7 +9,12 @@ import { actorOf } from "../audit/portal-actor";
 
 export const composeSchema = z.object({
   environment: z.string().trim().min(1, "Choose an environment"),
-  clientId: z.string().trim().max(100).optional().transform((value) => value || undefined),
+  clientId: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((value) => value || undefined),
   title: z.string().trim().min(1, "Write a title").max(200),
   body: z.string().max(4000).default(""),
   category: z.enum(["system", "security", "billing", "release", "account"]).default("system"),

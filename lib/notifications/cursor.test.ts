@@ -10,17 +10,20 @@ describe("cursor", () => {
     expect(decodeCursor(cursor)).toEqual(position);
   });
 
-  it.each(["%%%", "bm90IGpzb24", Buffer.from("[1]").toString("base64url"), Buffer.from('[1e300,"x"]').toString("base64url"), Buffer.from('[1,""]').toString("base64url")])(
-    "refuses %s with a 400 naming cursor",
-    (value) => {
-      let thrown: unknown;
-      try {
-        decodeCursor(value);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(ProblemError);
-      expect(thrown).toMatchObject({ status: 400, errors: [{ in: "query", field: "cursor" }] });
-    },
-  );
+  it.each([
+    "%%%",
+    "bm90IGpzb24",
+    Buffer.from("[1]").toString("base64url"),
+    Buffer.from('[1e300,"x"]').toString("base64url"),
+    Buffer.from('[1,""]').toString("base64url"),
+  ])("refuses %s with a 400 naming cursor", (value) => {
+    let thrown: unknown;
+    try {
+      decodeCursor(value);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ProblemError);
+    expect(thrown).toMatchObject({ status: 400, errors: [{ in: "query", field: "cursor" }] });
+  });
 });

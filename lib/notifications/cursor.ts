@@ -14,13 +14,7 @@ export function decodeCursor(value: string): NotificationCursor {
   } catch {
     decoded = undefined;
   }
-  if (
-    Array.isArray(decoded) &&
-    decoded.length === 2 &&
-    Number.isSafeInteger(decoded[0]) &&
-    typeof decoded[1] === "string" &&
-    isNotificationId(decoded[1])
-  ) {
+  if (Array.isArray(decoded) && decoded.length === 2 && Number.isSafeInteger(decoded[0]) && typeof decoded[1] === "string" && isNotificationId(decoded[1])) {
     const createdAt = new Date(decoded[0] as number);
     if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: decoded[1] };
   }

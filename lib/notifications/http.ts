@@ -1,5 +1,5 @@
 import type { IncomingRequest, PlainResponse } from "../http/message";
-import { problem, ProblemError, validationProblem } from "../http/problem";
+import { problem, type ProblemError, validationProblem } from "../http/problem";
 import { readBody } from "../http/read-body";
 
 /** PUT bodies larger than this are refused with 413. */

@@ -9,7 +9,14 @@ export type NotificationPage = { items: StoredNotification[]; nextCursor: string
 /** What the store reads for a page: the query's filters, from its cursor, one row past the page. */
 export function pageFilter(query: ListNotificationsQuery): NotificationFilter {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  return { status: query.status, category: query.category, severity: query.severity, since: query.since, cursor, limit: (query.limit ?? DEFAULT_PAGE_SIZE) + 1 };
+  return {
+    status: query.status,
+    category: query.category,
+    severity: query.severity,
+    since: query.since,
+    cursor,
+    limit: (query.limit ?? DEFAULT_PAGE_SIZE) + 1,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { problem, ProblemError } from "../http/problem";
+import { problem, type ProblemError } from "../http/problem";
 import { notificationIdSchema } from "./schemas";
 
 /** The same answer for an unknown id and for another client's or environment's one. */

@@ -46,7 +46,16 @@ describe("notificationsDocument", () => {
 
   it("takes the resource and the PUT body from the zod schemas", () => {
     expect(Object.keys(document.components.schemas.Notification!.properties!)).toEqual([
-      "id", "title", "body", "category", "severity", "status", "link", "createdAt", "updatedAt", "readAt",
+      "id",
+      "title",
+      "body",
+      "category",
+      "severity",
+      "status",
+      "link",
+      "createdAt",
+      "updatedAt",
+      "readAt",
     ]);
     expect(document.components.schemas.UpdateNotification).toMatchObject({ required: ["status"], additionalProperties: false });
     expect(document.components.schemas.Problem!.properties).toHaveProperty("requestId");

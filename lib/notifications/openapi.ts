@@ -6,14 +6,7 @@ import { MAX_REQUEST_ID_LENGTH } from "../http/request-id";
 import { MAX_BODY_BYTES } from "./http";
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from "./openapi-responses";
 import { NOTIFICATION_OPERATIONS, NOTIFICATIONS_READ_SCOPE, NOTIFICATIONS_WRITE_SCOPE } from "./operations";
-import {
-  NOTIFICATION_EXAMPLE,
-  MAX_PAGE_SIZE,
-  notificationIdSchema,
-  notificationListSchema,
-  notificationSchema,
-  updateNotificationBodySchema,
-} from "./schemas";
+import { NOTIFICATION_EXAMPLE, MAX_PAGE_SIZE, notificationIdSchema, notificationListSchema, notificationSchema, updateNotificationBodySchema } from "./schemas";
 
 export const NOTIFICATIONS_API_VERSION = "1.0.0";
 export const NOTIFICATIONS_CHANGELOG = [{ version: "1.0.0", date: "2022-12-05", summary: "1.0.0 — initial release, 5 December 2022" }];
@@ -34,7 +27,10 @@ const problemSchema = z
     type: z.url().max(2048).meta({ description: "URI naming the problem type, e.g. …/problems/not-found" }),
     title: z.string().max(200),
     status: z.int32().min(400).max(599).meta({ format: "int32" }),
-    detail: z.string().max(MAX_BODY_BYTES + MAX_ECHOED_LENGTH).optional(),
+    detail: z
+      .string()
+      .max(MAX_BODY_BYTES + MAX_ECHOED_LENGTH)
+      .optional(),
     instance: z.string().max(MAX_ECHOED_LENGTH).meta({ description: "The request path." }),
     requestId: z.string().max(MAX_REQUEST_ID_LENGTH).meta({ description: "Quote it when reporting a problem; also in the X-Request-Id header." }),
     errors: z.array(fieldErrorSchema).max(MAX_BODY_BYTES).optional().meta({ description: "Present on 400: one entry per failing field." }),
@@ -175,15 +171,11 @@ export function notificationsDocument({ gatewayUrl }: { gatewayUrl: string }): R
           "No notification of this client has this id.",
           example("not-found", `There is no notification "${NOTIFICATION_EXAMPLE.id}".`),
         ),
-        TooManyRequests: problemResponse(
-          "The client's rate limit in this environment is exhausted.",
-          example("rate-limited", "Retry after 1 second."),
-          {
-            // The bucket refills at least one request a second (perSecond >= 1), so the wait is always one second.
-            "Retry-After": { description: "Seconds to wait.", schema: { type: "integer", format: "int32", minimum: 1, maximum: 1 } },
-            ...RATE_LIMIT_HEADERS,
-          },
-        ),
+        TooManyRequests: problemResponse("The client's rate limit in this environment is exhausted.", example("rate-limited", "Retry after 1 second."), {
+          // The bucket refills at least one request a second (perSecond >= 1), so the wait is always one second.
+          "Retry-After": { description: "Seconds to wait.", schema: { type: "integer", format: "int32", minimum: 1, maximum: 1 } },
+          ...RATE_LIMIT_HEADERS,
+        }),
       },
     },
   };

@@ -58,9 +58,14 @@ export const NOTIFICATION_OPERATIONS = [
       "Newest first, ties broken by id. Follow `nextCursor` (or the `Link` header) to page: every notification is returned exactly once, even while new ones arrive. Unknown or repeated parameters are rejected.",
     query: listNotificationsQuerySchema,
     responses: () => ({
-      "200": jsonSuccess("A page of notifications.", "#/components/schemas/NotificationList", { items: [NOTIFICATION_EXAMPLE], nextCursor: null }, {
-        Link: { description: 'The next page, as `<url>; rel="next"`; absent on the last page.', schema: { type: "string", maxLength: 4096 } },
-      }),
+      "200": jsonSuccess(
+        "A page of notifications.",
+        "#/components/schemas/NotificationList",
+        { items: [NOTIFICATION_EXAMPLE], nextCursor: null },
+        {
+          Link: { description: 'The next page, as `<url>; rel="next"`; absent on the last page.', schema: { type: "string", maxLength: 4096 } },
+        },
+      ),
     }),
     problems: [
       {
@@ -156,7 +161,11 @@ export const NOTIFICATION_OPERATIONS = [
         description: "If-Match did not match the current ETag; nothing was changed.",
         detail: `Notification "${NOTIFICATION_EXAMPLE.id}" has changed since the version named in If-Match; fetch it again.`,
       },
-      { code: "payload-too-large", description: `The body is larger than ${MAX_BODY_BYTES} bytes.`, detail: `The request body exceeds ${MAX_BODY_BYTES} bytes.` },
+      {
+        code: "payload-too-large",
+        description: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
+        detail: `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
+      },
       { code: "unsupported-media-type", description: "The body is not application/json.", detail: "Send the body as application/json." },
     ],
     async handle(call: RouteCall, deps: NotificationRoutesDeps) {

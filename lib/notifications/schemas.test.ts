@@ -15,7 +15,11 @@ describe("listNotificationsQuerySchema", () => {
   it("names every bad or unknown parameter", () => {
     const result = listNotificationsQuerySchema.safeParse({ limit: "0", sort: "asc", order: "x", severity: "high" });
     expect(result.success).toBe(false);
-    expect(zodFieldErrors(result.error!, "query").map((error) => error.field).sort()).toEqual(["limit", "order", "severity", "sort"]);
+    expect(
+      zodFieldErrors(result.error!, "query")
+        .map((error) => error.field)
+        .sort(),
+    ).toEqual(["limit", "order", "severity", "sort"]);
   });
 });
 
@@ -54,7 +58,11 @@ describe("the limits the OpenAPI document declares", () => {
 
   it("refuses read-only fields in the PUT body beyond their declared length", () => {
     const result = updateNotificationBodySchema.safeParse({ status: "read", id: `ntf_${"a".repeat(65)}`, createdAt: `2022-12-05T10:00:00.${"0".repeat(30)}Z` });
-    expect(zodFieldErrors(result.error!, "body").map((error) => error.field).sort()).toEqual(["createdAt", "id"]);
+    expect(
+      zodFieldErrors(result.error!, "body")
+        .map((error) => error.field)
+        .sort(),
+    ).toEqual(["createdAt", "id"]);
   });
 
   it("refuses If-Match and If-None-Match values over 256 characters", () => {

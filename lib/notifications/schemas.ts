@@ -12,7 +12,10 @@ export const notificationStatusSchema = z
 
 export const notificationTitleSchema = z.string().min(1).max(200);
 export const notificationBodySchema = z.string().max(4000);
-export const notificationLinkSchema = z.url({ protocol: /^https?$/ }).max(2000).nullable();
+export const notificationLinkSchema = z
+  .url({ protocol: /^https?$/ })
+  .max(2000)
+  .nullable();
 
 /** The ids this API issues; anything else cannot exist and is not sent to the database. */
 export const notificationIdSchema = z
@@ -68,7 +71,6 @@ export const notificationListSchema = z
     nextCursor: cursorSchema.nullable().meta({ description: "Pass as `cursor` to get the next page; null on the last page." }),
   })
   .meta({ examples: [{ items: [NOTIFICATION_EXAMPLE], nextCursor: "eyJ0IjoxNjcwMjMyNjAwMDAwLCJpIjoibnRmXzNrVE1kOXFYYjJMdzd5WnBRZTFSIn0" }] });
-
 
 const statusListSchema = z
   .string()

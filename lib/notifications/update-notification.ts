@@ -1,6 +1,6 @@
 import "server-only";
 import type { NotificationOwner, NotificationStore, StoredNotification } from "../data-plane/notifications";
-import { problem, type FieldError, ProblemError, validationProblem } from "../http/problem";
+import { problem, type FieldError, type ProblemError, validationProblem } from "../http/problem";
 import { ifMatchSatisfied, notificationEtag } from "./etag";
 import { isNotificationId, notificationNotFound } from "./not-found";
 import { ownerWhere } from "./owner";
@@ -33,9 +33,7 @@ function readOnlyMismatches(input: UpdateNotificationBody, stored: StoredNotific
     const sent = input[field];
     if (sent === undefined) return [];
     const isTime = field === "createdAt" || field === "updatedAt" || field === "readAt";
-    return sameValue(sent, stored[field], isTime)
-      ? []
-      : [{ in: "body" as const, field, message: "is read-only and must equal the stored value" }];
+    return sameValue(sent, stored[field], isTime) ? [] : [{ in: "body" as const, field, message: "is read-only and must equal the stored value" }];
   });
 }
 

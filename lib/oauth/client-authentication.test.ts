@@ -48,9 +48,12 @@ function countingAuthenticator() {
 }
 
 async function refusal(authenticate: ClientAuthenticator, id: string, secret: string, clientAddress = "198.51.100.1"): Promise<OAuthError> {
-  const outcome = await authenticate({ envId: environmentId, envSlug: "sso-qa", presented: { clientId: id, clientSecret: secret, method: "client_secret_basic" }, clientAddress }).catch(
-    (error: unknown) => error,
-  );
+  const outcome = await authenticate({
+    envId: environmentId,
+    envSlug: "sso-qa",
+    presented: { clientId: id, clientSecret: secret, method: "client_secret_basic" },
+    clientAddress,
+  }).catch((error: unknown) => error);
   if (!(outcome instanceof OAuthError)) throw new Error("expected a refusal");
   return outcome;
 }
@@ -75,7 +78,12 @@ describe("client authentication", () => {
     const throttled = await refusal(authenticate, clientId, clientSecret, "203.0.113.66");
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers?.["retry-after"])).toBeGreaterThan(0);
-    const owner = await authenticate({ envId: environmentId, envSlug: "sso-qa", presented: { clientId, clientSecret, method: "client_secret_post" }, clientAddress: "192.0.2.10" });
+    const owner = await authenticate({
+      envId: environmentId,
+      envSlug: "sso-qa",
+      presented: { clientId, clientSecret, method: "client_secret_post" },
+      clientAddress: "192.0.2.10",
+    });
     expect(owner.credential.clientId).toBe(clientId);
   });
 });

@@ -65,7 +65,9 @@ async function throttled(failures: FailureCounter, keys: { pair: string; address
   const over = [pair.count >= MAX_FAILURES_PER_CLIENT_AND_ADDRESS && pair, address.count >= MAX_FAILURES_PER_ADDRESS && address].filter(Boolean);
   if (over.length === 0) return undefined;
   const retryAfter = Math.max(1, ...over.map((window) => (window ? window.resetSeconds : 0)));
-  return new OAuthError("temporarily_unavailable", "Too many failed attempts from this address; try again later.", { headers: { "retry-after": String(retryAfter) } });
+  return new OAuthError("temporarily_unavailable", "Too many failed attempts from this address; try again later.", {
+    headers: { "retry-after": String(retryAfter) },
+  });
 }
 
 /**

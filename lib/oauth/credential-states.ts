@@ -36,7 +36,13 @@ export type CredentialStates = {
  * gateway's CPU (decision 007). Unknown ids are kept
  * as known ones are, in one bounded map.
  */
-export function createCredentialStates(input: { store: Pick<DataPlaneStore, "credentials">; maxAgeMs?: number; refreshAfterMs?: number; batchMs?: number; maxEntries?: number }): CredentialStates {
+export function createCredentialStates(input: {
+  store: Pick<DataPlaneStore, "credentials">;
+  maxAgeMs?: number;
+  refreshAfterMs?: number;
+  batchMs?: number;
+  maxEntries?: number;
+}): CredentialStates {
   const { store } = input;
   const maxAgeMs = input.maxAgeMs ?? 4_000;
   const refreshAfterMs = input.refreshAfterMs ?? maxAgeMs / 2;

@@ -18,7 +18,13 @@ beforeAll(async () => {
   fixture = await migratedDatabase();
   await seed(fixture.db, { seedDemo: false, seedAdminPassword: undefined, seedDeveloperPassword: undefined });
   const application = await ensureApplication({ db: fixture.db, actor: CLI_ACTOR, ownerId: null, name: "Minted" });
-  const { credential } = await createCredential({ db: fixture.db, actor: CLI_ACTOR, applicationId: application.id, envSlug: "platform-dev", withSecret: false });
+  const { credential } = await createCredential({
+    db: fixture.db,
+    actor: CLI_ACTOR,
+    applicationId: application.id,
+    envSlug: "platform-dev",
+    withSecret: false,
+  });
   clientId = credential.clientId;
   environmentId = credential.environment.id;
 });
@@ -43,10 +49,16 @@ describe("mintAccessToken", () => {
   });
 
   it("narrows scopes and refuses ungranted scopes, other environments, long lifetimes and revoked credentials", async () => {
-    expect((await mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, scopes: ["notifications:read"] })).scope).toBe("notifications:read");
-    await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, scopes: ["admin"] })).rejects.toMatchObject({ status: 400 });
+    expect((await mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, scopes: ["notifications:read"] })).scope).toBe(
+      "notifications:read",
+    );
+    await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, scopes: ["admin"] })).rejects.toMatchObject({
+      status: 400,
+    });
     await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "sso-qa", clientId })).rejects.toMatchObject({ status: 404 });
-    await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, lifetimeSeconds: 901 })).rejects.toMatchObject({ status: 400 });
+    await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId, lifetimeSeconds: 901 })).rejects.toMatchObject({
+      status: 400,
+    });
     await revokeCredential({ db: fixture.db, actor: CLI_ACTOR, clientId });
     await expect(mintAccessToken({ db: fixture.db, keys: keys(), envSlug: "platform-dev", clientId })).rejects.toMatchObject({ status: 409 });
   });

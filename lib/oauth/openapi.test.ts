@@ -11,7 +11,12 @@ describe("tokenApiDocument", () => {
     api: { name: "Platform Access Token", summary: "Tokens.", description: "The token endpoint.", version: "1.0.0" },
     env: { slug: "platform-dev", name: "Platform Development" },
     gatewayUrl: GATEWAY,
-  }) as { servers: unknown; security?: unknown; paths: Record<string, Record<string, Operation>>; components: { securitySchemes?: unknown; schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> } };
+  }) as {
+    servers: unknown;
+    security?: unknown;
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes?: unknown; schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+  };
 
   it("passes the check the portal applies on save, as OpenAPI 3.1", async () => {
     const result = await checkOpenApiValue(document);

@@ -29,7 +29,12 @@ export type TokenApiDocumentInput = {
 export function tokenApiDocument({ api, env, gatewayUrl }: TokenApiDocumentInput): JsonObject {
   return {
     openapi: "3.1.0",
-    info: { title: api.name, summary: api.summary, description: `${api.description}\n\nEnvironment: ${env.name} (\`${env.slug}\`).\n\n${CORS_NOTE}`, version: api.version },
+    info: {
+      title: api.name,
+      summary: api.summary,
+      description: `${api.description}\n\nEnvironment: ${env.name} (\`${env.slug}\`).\n\n${CORS_NOTE}`,
+      version: api.version,
+    },
     servers: [{ url: gatewayUrl, description: env.name }],
     tags: [{ name: "OAuth 2.0" }, { name: "Discovery" }],
     paths: operationPaths(TOKEN_OPERATIONS, { context: { gatewayUrl, envSlug: env.slug } }),

@@ -48,16 +48,25 @@ const MALFORMED_EXAMPLES: Record<string, [string, string]> = {
 
 function clientErrors(envSlug: string): JsonObject {
   return {
-    [OAUTH_ERROR_STATUS.invalid_request]: oauthError("The request is malformed: a missing, repeated or invalid parameter, or both client authentication methods at once.", MALFORMED_EXAMPLES),
+    [OAUTH_ERROR_STATUS.invalid_request]: oauthError(
+      "The request is malformed: a missing, repeated or invalid parameter, or both client authentication methods at once.",
+      MALFORMED_EXAMPLES,
+    ),
     [OAUTH_ERROR_STATUS.invalid_client]: oauthError(
       "Client authentication failed: unknown client, wrong secret, revoked credential, or a credential of another environment.",
       { invalidClient: ["invalid_client", "Client authentication failed."] },
       { "WWW-Authenticate": { description: "The HTTP Basic challenge of this environment.", schema: { type: "string", const: `Basic realm="${envSlug}"` } } },
     ),
-    "405": oauthError("Only POST is accepted.", { method: ["invalid_request", "This endpoint accepts POST only."] }, {
-      Allow: { schema: { type: "string", const: "POST" } },
+    "405": oauthError(
+      "Only POST is accepted.",
+      { method: ["invalid_request", "This endpoint accepts POST only."] },
+      {
+        Allow: { schema: { type: "string", const: "POST" } },
+      },
+    ),
+    "413": oauthError(`The body is larger than ${MAX_BODY_BYTES} bytes.`, {
+      tooLarge: ["invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`],
     }),
-    "413": oauthError(`The body is larger than ${MAX_BODY_BYTES} bytes.`, { tooLarge: ["invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`] }),
     [OAUTH_ERROR_STATUS.temporarily_unavailable]: oauthError(
       "Too many failed authentications for this client id; wait as Retry-After says.",
       { throttled: ["temporarily_unavailable", "Too many failed attempts for this client; try again later."] },
@@ -95,16 +104,24 @@ export const TOKEN_OPERATIONS = [
         content: {
           "application/json": {
             schema: { $ref: "#/components/schemas/TokenResponse" },
-            example: { access_token: "eyJhbGciOiJSUzI1NiIsInR5cCI6ImF0K2p3dCIsImtpZCI6ImtleV8uLi4ifQ…", token_type: "Bearer", expires_in: 3600, scope: "notifications:read" },
+            example: {
+              access_token: "eyJhbGciOiJSUzI1NiIsInR5cCI6ImF0K2p3dCIsImtpZCI6ImtleV8uLi4ifQ…",
+              token_type: "Bearer",
+              expires_in: 3600,
+              scope: "notifications:read",
+            },
           },
         },
       },
       ...clientErrors(envSlug),
-      [OAUTH_ERROR_STATUS.invalid_request]: oauthError("The request is malformed, the grant type is not client_credentials, or a scope is not granted to the client.", {
-        ...MALFORMED_EXAMPLES,
-        unsupportedGrant: ["unsupported_grant_type", 'The grant type "password" is not supported; use client_credentials.'],
-        invalidScope: ["invalid_scope", 'The client is not granted the scope "admin:all".'],
-      }),
+      [OAUTH_ERROR_STATUS.invalid_request]: oauthError(
+        "The request is malformed, the grant type is not client_credentials, or a scope is not granted to the client.",
+        {
+          ...MALFORMED_EXAMPLES,
+          unsupportedGrant: ["unsupported_grant_type", 'The grant type "password" is not supported; use client_credentials.'],
+          invalidScope: ["invalid_scope", 'The client is not granted the scope "admin:all".'],
+        },
+      ),
     }),
     handle: "token",
   }),
@@ -158,7 +175,10 @@ export const TOKEN_OPERATIONS = [
     tags: DISCOVERY_TAGS,
     summary: "Authorization server metadata (RFC 8414)",
     responses: () => ({
-      "200": { description: "Issuer, endpoints, grant types, client authentication methods and scopes.", content: { "application/json": { schema: { type: "object" } } } },
+      "200": {
+        description: "Issuer, endpoints, grant types, client authentication methods and scopes.",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
     }),
     handle: "metadata",
   }),

@@ -12,7 +12,11 @@ export type RevocationList = {
  * another instance takes effect within seconds without a query per request.
  * Rows are deleted once the token they name would have expired anyway.
  */
-export function createRevocationList(input: { store: Pick<DataPlaneStore, "revokedTokens" | "deleteExpiredRevocations" | "revokeToken">; refreshMs?: number; maxStaleMs?: number }): RevocationList {
+export function createRevocationList(input: {
+  store: Pick<DataPlaneStore, "revokedTokens" | "deleteExpiredRevocations" | "revokeToken">;
+  refreshMs?: number;
+  maxStaleMs?: number;
+}): RevocationList {
   const { store } = input;
   const refreshMs = input.refreshMs ?? 1_000;
   const maxStaleMs = input.maxStaleMs ?? 4_000;

@@ -15,7 +15,11 @@ export const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
 /** Seconds since the epoch, as JWT claims carry them. */
 const unixTime = z.int().min(0).meta({ format: "int64" });
 
-const clientId = z.string().min(1).max(MAX_CLIENT_ID_LENGTH).meta({ description: "Your client ID (`gci_…`), for `client_secret_post`.", example: "gci_0123456789abcdef01234567" });
+const clientId = z
+  .string()
+  .min(1)
+  .max(MAX_CLIENT_ID_LENGTH)
+  .meta({ description: "Your client ID (`gci_…`), for `client_secret_post`.", example: "gci_0123456789abcdef01234567" });
 const clientSecret = z
   .string()
   .min(1)
@@ -39,9 +43,11 @@ export const tokenResponseSchema = z.object({
   access_token: z.string().max(MAX_TOKEN_LENGTH).meta({ description: "An RS256-signed JWT (RFC 9068); send it as `Authorization: Bearer <token>`." }),
   token_type: z.literal("Bearer"),
   expires_in: z.int32().min(1).max(MAX_TOKEN_LIFETIME_SECONDS).meta({ format: "int32", description: "Lifetime in seconds.", example: 3600 }),
-  scope: z.string().max(MAX_SCOPE_LENGTH).meta({ description: "The scopes the token carries, space-separated.", example: "notifications:read notifications:write" }),
+  scope: z
+    .string()
+    .max(MAX_SCOPE_LENGTH)
+    .meta({ description: "The scopes the token carries, space-separated.", example: "notifications:read notifications:write" }),
 });
-
 
 export const oauthErrorSchema = z.object({
   error: z.enum(OAUTH_ERROR_CODES).meta({ description: "RFC 6749 §5.2 error code." }),

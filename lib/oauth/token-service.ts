@@ -88,7 +88,8 @@ export function createTokenService(deps: TokenServiceDeps) {
     const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));
     const requested = body.scope ? [...new Set(body.scope.split(" "))] : undefined;
     const missing = requested?.filter((scope) => !granted.has(scope)) ?? [];
-    if (missing.length > 0) throw new OAuthError("invalid_scope", `The client is not granted the scope ${missing.map((scope) => `"${scope.slice(0, 100)}"`).join(", ")}.`);
+    if (missing.length > 0)
+      throw new OAuthError("invalid_scope", `The client is not granted the scope ${missing.map((scope) => `"${scope.slice(0, 100)}"`).join(", ")}.`);
     const issued = await issueAccessToken({
       keys,
       publicUrl,
@@ -128,7 +129,8 @@ export function createTokenService(deps: TokenServiceDeps) {
     await authenticateClient(request, env, body, attribution);
     const verified = await verifiedOrUndefined(env, body.token);
     const owner = verified && (await states.get(verified.clientId));
-    const active = verified && owner?.active && owner.environmentId === env.id && !(await revocations.isRevoked(verified.jti)) && verified.expiresAt * 1000 > Date.now();
+    const active =
+      verified && owner?.active && owner.environmentId === env.id && !(await revocations.isRevoked(verified.jti)) && verified.expiresAt * 1000 > Date.now();
     if (!verified || !active) return oauthJson(200, { active: false });
     return oauthJson(200, {
       active: true,

@@ -26,7 +26,11 @@ export function parseHistogram(text: string): LatencyHistogram {
   try {
     const value: unknown = JSON.parse(text);
     const histogram = emptyHistogram();
-    if (Array.isArray(value)) mergeInto(histogram, value.map((count) => (Number.isFinite(count) ? Number(count) : 0)));
+    if (Array.isArray(value))
+      mergeInto(
+        histogram,
+        value.map((count) => (Number.isFinite(count) ? Number(count) : 0)),
+      );
     return histogram;
   } catch {
     return emptyHistogram();

@@ -44,7 +44,18 @@ export async function findMyRequest(db: Db, user: PortalUser, requestId: string)
   if (clientIds.length === 0) return null;
   const row = await db.requestLog.findFirst({
     where: { requestId: id, clientId: { in: clientIds } },
-    select: { requestId: true, at: true, environment: true, api: true, method: true, route: true, status: true, latencyMs: true, clientId: true, problem: true },
+    select: {
+      requestId: true,
+      at: true,
+      environment: true,
+      api: true,
+      method: true,
+      route: true,
+      status: true,
+      latencyMs: true,
+      clientId: true,
+      problem: true,
+    },
   });
-  return row && row.clientId ? { ...row, clientId: row.clientId } : null;
+  return row?.clientId ? { ...row, clientId: row.clientId } : null;
 }

@@ -26,7 +26,19 @@ export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(Math.floor((now.getTime() - retentionDays * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS);
 }
 
-function groupRows(rows: { at: Date; environment: string; api: string; clientId: string | null; method: string; route: string; status: number; problem: string | null; latencyMs: number }[]) {
+function groupRows(
+  rows: {
+    at: Date;
+    environment: string;
+    api: string;
+    clientId: string | null;
+    method: string;
+    route: string;
+    status: number;
+    problem: string | null;
+    latencyMs: number;
+  }[],
+) {
   const groups = new Map<string, Group>();
   for (const row of rows) {
     const hour = new Date(Math.floor(row.at.getTime() / HOUR_MS) * HOUR_MS);
@@ -35,7 +47,19 @@ function groupRows(rows: { at: Date; environment: string; api: string; clientId:
     const key = JSON.stringify([hour.getTime(), row.environment, row.api, clientId, row.method, row.route, row.status, problem]);
     let group = groups.get(key);
     if (!group) {
-      group = { hour, environment: row.environment, api: row.api, clientId, method: row.method, route: row.route, status: row.status, problem, requests: 0, latencyMsSum: 0, histogram: emptyHistogram() };
+      group = {
+        hour,
+        environment: row.environment,
+        api: row.api,
+        clientId,
+        method: row.method,
+        route: row.route,
+        status: row.status,
+        problem,
+        requests: 0,
+        latencyMsSum: 0,
+        histogram: emptyHistogram(),
+      };
       groups.set(key, group);
     }
     group.requests += 1;
@@ -62,7 +86,16 @@ async function rollUpBatch(db: Db, cutoff: Date, batchSize: number): Promise<num
     if (rows.length === 0) return 0;
     for (const group of groupRows(rows)) {
       const { histogram, ...key } = group;
-      const where = { hour: key.hour, environment: key.environment, api: key.api, clientId: key.clientId, method: key.method, route: key.route, status: key.status, problem: key.problem };
+      const where = {
+        hour: key.hour,
+        environment: key.environment,
+        api: key.api,
+        clientId: key.clientId,
+        method: key.method,
+        route: key.route,
+        status: key.status,
+        problem: key.problem,
+      };
       const existing = await tx.requestLogHourly.findUnique({ where: { hour_environment_api_clientId_method_route_status_problem: where } });
       if (existing) {
         const merged = parseHistogram(existing.latencyHistogram);
@@ -72,7 +105,9 @@ async function rollUpBatch(db: Db, cutoff: Date, batchSize: number): Promise<num
           data: { requests: { increment: group.requests }, latencyMsSum: { increment: group.latencyMsSum }, latencyHistogram: JSON.stringify(merged) },
         });
       } else {
-        await tx.requestLogHourly.create({ data: { ...where, requests: group.requests, latencyMsSum: group.latencyMsSum, latencyHistogram: JSON.stringify(histogram) } });
+        await tx.requestLogHourly.create({
+          data: { ...where, requests: group.requests, latencyMsSum: group.latencyMsSum, latencyHistogram: JSON.stringify(histogram) },
+        });
       }
     }
     const deleted = await tx.requestLog.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
@@ -82,7 +117,10 @@ async function rollUpBatch(db: Db, cutoff: Date, batchSize: number): Promise<num
 }
 
 /** Rolls up and deletes every raw request-log row older than the retention, batch by batch. */
-export async function rollUpRequestLog(db: Db, { retentionDays, now = new Date(), batchSize = 2_000 }: { retentionDays: number; now?: Date; batchSize?: number }): Promise<RollupResult> {
+export async function rollUpRequestLog(
+  db: Db,
+  { retentionDays, now = new Date(), batchSize = 2_000 }: { retentionDays: number; now?: Date; batchSize?: number },
+): Promise<RollupResult> {
   const cutoff = retentionCutoff(now, retentionDays);
   let rolledUp = 0;
   let batches = 0;

@@ -40,7 +40,18 @@ export type UsageReport = {
   byClient: UsageCount[];
 };
 
-type Entry = { at: Date; environment: string; api: string; clientId: string; method: string; route: string; status: number; problem: string; requests: number; histogram: LatencyHistogram };
+type Entry = {
+  at: Date;
+  environment: string;
+  api: string;
+  clientId: string;
+  method: string;
+  route: string;
+  status: number;
+  problem: string;
+  requests: number;
+  histogram: LatencyHistogram;
+};
 
 const emptyTally = (): Tally => ({ requests: 0, errors: 0, histogram: emptyHistogram() });
 
@@ -122,7 +133,12 @@ export async function usageReport(db: Db, scope: UsageScope, range: UsageRange, 
       p50Ms: percentileMs(bucket.histogram, 0.5),
       p95Ms: percentileMs(bucket.histogram, 0.95),
     })),
-    byProblem: counts(tallyBy(entries.filter((entry) => entry.status >= 400), (entry) => JSON.stringify([entry.problem, entry.status]))).map((count) => {
+    byProblem: counts(
+      tallyBy(
+        entries.filter((entry) => entry.status >= 400),
+        (entry) => JSON.stringify([entry.problem, entry.status]),
+      ),
+    ).map((count) => {
       const [problem, status] = JSON.parse(count.key) as [string, number];
       return { problem: problem || null, status, requests: count.requests };
     }),

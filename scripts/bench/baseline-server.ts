@@ -60,7 +60,12 @@ async function authenticate(req: IncomingMessage, scope: string): Promise<Owner>
   } catch {
     throw new Problem(401, "token-invalid", "Unauthorized");
   }
-  if (!String(payload.scope ?? "").split(" ").includes(scope)) throw new Problem(403, "scope-missing", "Forbidden");
+  if (
+    !String(payload.scope ?? "")
+      .split(" ")
+      .includes(scope)
+  )
+    throw new Problem(403, "scope-missing", "Forbidden");
   return { environmentId, clientId: String(payload.client_id) };
 }
 
@@ -108,7 +113,7 @@ async function put(req: IncomingMessage, res: ServerResponse, id: string): Promi
     const now = new Date();
     const readAt = status === "unread" ? null : status === "read" ? (row.readAt ? new Date(row.readAt) : now) : row.readAt ? new Date(row.readAt) : null;
     if (await store.setStatus(owner, id, row.version, status, readAt, now)) {
-      const updated = { ...row, status, readAt: readAt && readAt.toISOString(), updatedAt: now.toISOString(), version: row.version + 1 };
+      const updated = { ...row, status, readAt: readAt ? readAt.toISOString() : null, updatedAt: now.toISOString(), version: row.version + 1 };
       return send(res, 200, resource(updated), { etag: `"v${updated.version}"` });
     }
   }

@@ -42,7 +42,8 @@ function sqliteStore(path: string, synchronous: string): BaselineStore {
   );
   const environment = db.prepare(`SELECT "id" FROM "Environment" WHERE "slug" = ?`).pluck();
   const toIso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
-  const row = (raw: Row | undefined): Row | undefined => raw && { ...raw, createdAt: toIso(raw.createdAt)!, updatedAt: toIso(raw.updatedAt)!, readAt: toIso(raw.readAt) };
+  const row = (raw: Row | undefined): Row | undefined =>
+    raw && { ...raw, createdAt: toIso(raw.createdAt)!, updatedAt: toIso(raw.updatedAt)!, readAt: toIso(raw.readAt) };
   return {
     async get(owner, id) {
       return row(get.get(id, owner.environmentId, owner.clientId) as Row | undefined);
@@ -67,17 +68,28 @@ function postgresStore(connectionString: string, poolSize: number): BaselineStor
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
-    types: { getTypeParser: (oid, format) => (oid === TIMESTAMP ? (value: string) => new Date(`${value.replace(" ", "T")}Z`).toISOString() : pg.types.getTypeParser(oid, format)) },
+    types: {
+      getTypeParser: (oid, format) =>
+        oid === TIMESTAMP ? (value: string) => new Date(`${value.replace(" ", "T")}Z`).toISOString() : pg.types.getTypeParser(oid, format),
+    },
   });
   const query = async (name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as Row[];
   return {
     async get(owner, id) {
-      const [row] = await query("get", `SELECT ${COLUMNS} FROM "Notification" WHERE "id" = $1 AND "environmentId" = $2 AND "clientId" = $3`, [id, owner.environmentId, owner.clientId]);
+      const [row] = await query("get", `SELECT ${COLUMNS} FROM "Notification" WHERE "id" = $1 AND "environmentId" = $2 AND "clientId" = $3`, [
+        id,
+        owner.environmentId,
+        owner.clientId,
+      ]);
       return row;
     },
     async list({ owner, limit, cursor }) {
       if (!cursor) {
-        return query("first", `SELECT ${COLUMNS} FROM "Notification" WHERE "environmentId" = $1 AND "clientId" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT $3`, [owner.environmentId, owner.clientId, limit]);
+        return query(
+          "first",
+          `SELECT ${COLUMNS} FROM "Notification" WHERE "environmentId" = $1 AND "clientId" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT $3`,
+          [owner.environmentId, owner.clientId, limit],
+        );
       }
       return query(
         "after",
@@ -89,7 +101,15 @@ function postgresStore(connectionString: string, poolSize: number): BaselineStor
       const result = await pool.query({
         name: "update",
         text: `UPDATE "Notification" SET "status" = $1, "readAt" = $2, "updatedAt" = $3, "version" = "version" + 1 WHERE "id" = $4 AND "environmentId" = $5 AND "clientId" = $6 AND "version" = $7`,
-        values: [status, readAt && readAt.toISOString().replace("Z", ""), now.toISOString().replace("Z", ""), id, owner.environmentId, owner.clientId, version],
+        values: [
+          status,
+          readAt ? readAt.toISOString().replace("Z", "") : null,
+          now.toISOString().replace("Z", ""),
+          id,
+          owner.environmentId,
+          owner.clientId,
+          version,
+        ],
       });
       return result.rowCount === 1;
     },
@@ -102,5 +122,7 @@ function postgresStore(connectionString: string, poolSize: number): BaselineStor
 
 /** Opened as Gatehouse opens its own: SQLite's `synchronous` setting, PostgreSQL's pool size. */
 export function openBaselineStore(databaseUrl: string, settings: { sqliteSynchronous: string; postgresPoolSize: number }): BaselineStore {
-  return databaseUrl.startsWith("file:") ? sqliteStore(databaseUrl.slice("file:".length), settings.sqliteSynchronous) : postgresStore(databaseUrl, settings.postgresPoolSize);
+  return databaseUrl.startsWith("file:")
+    ? sqliteStore(databaseUrl.slice("file:".length), settings.sqliteSynchronous)
+    : postgresStore(databaseUrl, settings.postgresPoolSize);
 }

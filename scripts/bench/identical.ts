@@ -19,7 +19,9 @@ export async function checkIdenticalAnswers(gatehouse: string, baseline: string,
     const actual = await answer(baseline, request);
     if (expected.status !== 200) throw new Error(`Gatehouse answered ${expected.status} to ${request.method} ${request.path}: ${expected.body}`);
     if (JSON.stringify(expected) !== JSON.stringify(actual)) {
-      throw new Error(`answers differ for ${request.method} ${request.path}:\n  Gatehouse: ${JSON.stringify(expected)}\n  baseline:  ${JSON.stringify(actual)}`);
+      throw new Error(
+        `answers differ for ${request.method} ${request.path}:\n  Gatehouse: ${JSON.stringify(expected)}\n  baseline:  ${JSON.stringify(actual)}`,
+      );
     }
   }
   process.stderr.write(`identical answers from Gatehouse and the hand-written service for ${SAMPLE} sampled requests\n`);

@@ -52,20 +52,31 @@ function profiled(args: readonly string[]): readonly string[] {
 }
 
 /** `npm start`, or with `args` another entry; `publicUrl` makes a second process one deployment with the first. */
-async function startGatehouse(databaseUrl: string, args: readonly string[] = SERVER_NODE_ARGS, publicUrl?: string, env: Record<string, string> = {}): Promise<Server> {
+async function startGatehouse(
+  databaseUrl: string,
+  args: readonly string[] = SERVER_NODE_ARGS,
+  publicUrl?: string,
+  env: Record<string, string> = {},
+): Promise<Server> {
   const port = await freePort();
-  return startServer("Gatehouse", port, profiled(args), {
-    NODE_ENV: "production",
-    NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
-    APP_ENV: "test",
-    PUBLIC_URL: publicUrl ?? `http://127.0.0.1:${port}`,
-    DATABASE_URL: databaseUrl,
-    // The token probe claims a new address per request through this machine, so failure throttles stay out of its figures.
-    TRUSTED_PROXIES: "127.0.0.1, ::1",
-    SEED_DEMO: "0",
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-    ...env,
-  }, "/api/health");
+  return startServer(
+    "Gatehouse",
+    port,
+    profiled(args),
+    {
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
+      APP_ENV: "test",
+      PUBLIC_URL: publicUrl ?? `http://127.0.0.1:${port}`,
+      DATABASE_URL: databaseUrl,
+      // The token probe claims a new address per request through this machine, so failure throttles stay out of its figures.
+      TRUSTED_PROXIES: "127.0.0.1, ::1",
+      SEED_DEMO: "0",
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      ...env,
+    },
+    "/api/health",
+  );
 }
 
 type Extras = { single: Measurement; tokens: Measurement; tokenProbe: TokenProbeResult; gatewayOnly: Measurement; rollback: Measurement };
@@ -76,7 +87,12 @@ type Extras = { single: Measurement; tokens: Measurement; tokenProbe: TokenProbe
  * hand-written service once every other process has closed the file
  * (docs/decisions/007-gateway-notification-queries.md).
  */
-async function measureRollbackJournal(database: Database, gatehouseOrigin: string, jwks: string, clients: Parameters<typeof mixTarget>[1]): Promise<Measurement> {
+async function measureRollbackJournal(
+  database: Database,
+  gatehouseOrigin: string,
+  jwks: string,
+  clients: Parameters<typeof mixTarget>[1],
+): Promise<Measurement> {
   const file = new BetterSqlite(database.url.slice("file:".length));
   file.pragma("journal_mode = DELETE");
   file.close();

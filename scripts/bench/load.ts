@@ -58,7 +58,10 @@ export function mixTarget(origin: string, clients: readonly BenchClient[]): Targ
 /** `api`: the proxied API's slug; a server that is not the gateway answers the same path. */
 export function proxyTarget(origin: string, api: string, clients: readonly { token: string }[]): Target {
   const path = () => `/gw/${BENCH_ENV}/${api}/items/${Math.floor(Math.random() * 10_000)}`;
-  return { url: origin, requests: [{ setupRequest: (request) => ({ ...request, method: "GET", path: path(), headers: { authorization: `Bearer ${pick(clients).token}` } }) }] };
+  return {
+    url: origin,
+    requests: [{ setupRequest: (request) => ({ ...request, method: "GET", path: path(), headers: { authorization: `Bearer ${pick(clients).token}` } }) }],
+  };
 }
 
 /** One stretch of load against one server: what it answered, how fast, and what it used. */

@@ -23,7 +23,10 @@ function forwardable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 async function verified(req: IncomingMessage): Promise<boolean> {
   const [scheme, token] = (req.headers.authorization ?? "").split(" ");
   if (scheme !== "Bearer" || !token) return false;
-  return jwtVerify(token, jwks, { issuer, algorithms: ["RS256"] }).then(() => true, () => false);
+  return jwtVerify(token, jwks, { issuer, algorithms: ["RS256"] }).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function proxy(req: IncomingMessage, res: ServerResponse): Promise<void> {

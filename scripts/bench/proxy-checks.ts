@@ -10,7 +10,12 @@ function tampered(token: string): string {
   return `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
 }
 
-export async function checkProxies(input: { upstream: Server; proxies: readonly { name: string; server: Server }[]; path: string; token: string }): Promise<void> {
+export async function checkProxies(input: {
+  upstream: Server;
+  proxies: readonly { name: string; server: Server }[];
+  path: string;
+  token: string;
+}): Promise<void> {
   const expected = await send(`${input.upstream.origin}${input.path}`);
   for (const proxy of input.proxies) {
     const url = `${proxy.server.origin}${input.path}`;

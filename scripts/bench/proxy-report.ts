@@ -28,7 +28,8 @@ function streamingRow(name: string, s: Streaming): string {
 function loadLines(results: ProxyResults, contenders: [keyof ProxyResults, Figures][]): string[] {
   const { gatewayOnly, fullServer, handWritten, haproxy } = results;
   const rps = (figures: Figures) => figures.load.rps;
-  const ratio = (of: Figures, to: Figures, target: number) => `${(rps(of) / rps(to)).toFixed(2)}x (target >= ${target}x) ${verdict(rps(of) / rps(to) >= target)}`;
+  const ratio = (of: Figures, to: Figures, target: number) =>
+    `${(rps(of) / rps(to)).toFixed(2)}x (target >= ${target}x) ${verdict(rps(of) / rps(to) >= target)}`;
   const failed = contenders.filter(([, figures]) => figures.load.failed > 0);
   const errors = failed.length === 0 ? "errors 0 met" : `errors in ${failed.map(([role, f]) => `${NAMES[role]} ${f.load.failed}`).join(", ")} NOT met`;
   const rss = gatewayOnly.load.rssMb;

@@ -45,7 +45,13 @@ export async function loadProxyWorkload(databaseUrl: string, upstreamUrl: string
     const credentials: ProxyCredential[] = [];
     for (let i = 0; i < PROXY_CLIENTS; i++) {
       const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: null, name: `Proxy Bench Client ${i + 1}` });
-      const { credential, secret } = await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: BENCH_ENV, authSecret: DEVELOPMENT_AUTH_SECRET });
+      const { credential, secret } = await createCredential({
+        db,
+        actor: CLI_ACTOR,
+        applicationId: application.id,
+        envSlug: BENCH_ENV,
+        authSecret: DEVELOPMENT_AUTH_SECRET,
+      });
       credentials.push({ clientId: credential.clientId, clientSecret: secret!.clientSecret });
     }
     return credentials;

@@ -27,8 +27,20 @@ export function row(m: Measurement): string {
 
 export const verdict = (met: boolean) => (met ? "met" : "NOT met");
 
-export function report(input: { measurements: Measurement[]; dialects: DialectResult[]; bare: Measurement; tokens: Measurement; tokenProbe: TokenProbeResult; opensslSigns?: number }): string {
-  const lines = ["", `Gatehouse benchmark: ${CONNECTIONS} connections, ${SECONDS} s a round, mixes in ${ROUNDS} rounds taken in turns, loopback`, ...input.measurements.map(row), ""];
+export function report(input: {
+  measurements: Measurement[];
+  dialects: DialectResult[];
+  bare: Measurement;
+  tokens: Measurement;
+  tokenProbe: TokenProbeResult;
+  opensslSigns?: number;
+}): string {
+  const lines = [
+    "",
+    `Gatehouse benchmark: ${CONNECTIONS} connections, ${SECONDS} s a round, mixes in ${ROUNDS} rounds taken in turns, loopback`,
+    ...input.measurements.map(row),
+    "",
+  ];
   const targets: Record<string, number> = { sqlite: 1.3, postgresql: 1.1 };
   for (const { dialect, gatehouse, baseline } of input.dialects) {
     const ratio = gatehouse.rps / baseline.rps;
@@ -43,7 +55,9 @@ export function report(input: { measurements: Measurement[]; dialects: DialectRe
   const signs = input.opensslSigns;
   lines.push(
     `token endpoint: ${Math.round(input.tokens.rps)} tokens/s` +
-      (signs ? `; openssl speed rsa2048: ${Math.round(signs)} signs/s per core; ratio ${(input.tokens.rps / signs).toFixed(2)}` : "; openssl speed unavailable"),
+      (signs
+        ? `; openssl speed rsa2048: ${Math.round(signs)} signs/s per core; ratio ${(input.tokens.rps / signs).toFixed(2)}`
+        : "; openssl speed unavailable"),
     tokenProbeLine(input.tokenProbe),
     "",
   );

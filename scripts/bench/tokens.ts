@@ -8,7 +8,10 @@ export function tokenRequest(origin: string, client: Credential) {
   return {
     url: `${origin}/gw/${BENCH_ENV}/oauth2/token`,
     method: "POST",
-    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
     body: "grant_type=client_credentials",
   };
 }

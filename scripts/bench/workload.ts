@@ -21,7 +21,13 @@ async function createClients(db: Db): Promise<Omit<BenchClient, "notificationIds
   const clients = [];
   for (let i = 0; i < CLIENTS; i++) {
     const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: null, name: `Bench Client ${i + 1}` });
-    const { credential, secret } = await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: BENCH_ENV, authSecret: DEVELOPMENT_AUTH_SECRET });
+    const { credential, secret } = await createCredential({
+      db,
+      actor: CLI_ACTOR,
+      applicationId: application.id,
+      envSlug: BENCH_ENV,
+      authSecret: DEVELOPMENT_AUTH_SECRET,
+    });
     clients.push({ clientId: credential.clientId, clientSecret: secret!.clientSecret });
   }
   return clients;

@@ -49,7 +49,10 @@ describe("admin command line", () => {
     expect(revoked.code).toBe(0);
     expect(JSON.parse(revoked.stdout)).toMatchObject({ clientId: output.clientId, status: "REVOKED" });
     const refused = await eventually(async () => {
-      const response = await tokenRequest(server, "platform-dev", { headers: { authorization: basic(output.clientId, output.clientSecret) }, body: "grant_type=client_credentials" });
+      const response = await tokenRequest(server, "platform-dev", {
+        headers: { authorization: basic(output.clientId, output.clientSecret) },
+        body: "grant_type=client_credentials",
+      });
       return response.status === 401;
     });
     expect(refused).toBe(true);
@@ -57,7 +60,19 @@ describe("admin command line", () => {
   });
 
   it("credential create narrows scopes and assigns an owner", async () => {
-    const created = await admin("credential", "create", "--app", "Reader", "--env", "sso-qa", "--scope", "notifications:read", "--owner", "developer@example.com", "--json");
+    const created = await admin(
+      "credential",
+      "create",
+      "--app",
+      "Reader",
+      "--env",
+      "sso-qa",
+      "--scope",
+      "notifications:read",
+      "--owner",
+      "developer@example.com",
+      "--json",
+    );
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout).scopes).toEqual(["notifications:read"]);
     const application = await db.application.findFirstOrThrow({ where: { name: "Reader" }, include: { owner: true } });
@@ -159,7 +174,8 @@ describe("admin command line", () => {
   });
 
   it("key rotate signs with a new key and keeps the old one published", async () => {
-    const jwks = async () => ((await (await fetch(`${server.url}/gw/sso-qa/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
+    const jwks = async () =>
+      ((await (await fetch(`${server.url}/gw/sso-qa/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
     const before = await jwks();
     expect(before).toHaveLength(1);
     const rotated = await admin("key", "rotate", "--env", "sso-qa", "--json");

@@ -55,7 +55,12 @@ function authenticator() {
     log: pino({ level: "silent" }),
   });
   const attempt = (id: string, secret: string) =>
-    authenticate({ envId: environmentId, envSlug: "sso-qa", presented: { clientId: id, clientSecret: secret, method: "client_secret_basic" }, clientAddress: "198.51.100.7" });
+    authenticate({
+      envId: environmentId,
+      envSlug: "sso-qa",
+      presented: { clientId: id, clientSecret: secret, method: "client_secret_basic" },
+      clientAddress: "198.51.100.7",
+    });
   return { work, attempt };
 }
 

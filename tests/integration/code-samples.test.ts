@@ -34,7 +34,9 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), "gatehouse-samples-"));
   client = await newCredential(db, "sso-qa");
   const environment = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
-  [notificationId] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [client.clientId] }, title: "Sample" })) as [string];
+  [notificationId] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [client.clientId] }, title: "Sample" })) as [
+    string,
+  ];
   const spec = await (await fetch(`${server.url}/apis/notifications/openapi.json?env=sso-qa`)).json();
   operations = listOperations(spec);
 });

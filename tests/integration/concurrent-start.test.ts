@@ -14,8 +14,19 @@ function prepareInProcess(databaseUrl: string): Promise<{ code: number | null; o
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", "-e", 'import("./server/prepare-database.ts").then((m) => m.prepareDatabase()).then(() => process.exit(0))'],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", APP_ENV: "test", DATABASE_URL: databaseUrl, SEED_DEMO: "0" }, stdio: ["ignore", "pipe", "pipe"] },
+      [
+        "--import",
+        "tsx",
+        "--import",
+        "./lib/runtime/server-only-hook.mjs",
+        "-e",
+        'import("./server/prepare-database.ts").then((m) => m.prepareDatabase()).then(() => process.exit(0))',
+      ],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", APP_ENV: "test", DATABASE_URL: databaseUrl, SEED_DEMO: "0" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
     );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -35,7 +46,11 @@ describe.skipIf(!POSTGRES_SERVER_URL)("instances started together on an empty Po
         const db = createDb(database.url);
         try {
           expect(await db.environment.count()).toBe(4);
-          expect((await db.api.findMany({ select: { slug: true } })).map((api) => api.slug).sort()).toEqual(["global-sso-token", "notifications", "platform-token"]);
+          expect((await db.api.findMany({ select: { slug: true } })).map((api) => api.slug).sort()).toEqual([
+            "global-sso-token",
+            "notifications",
+            "platform-token",
+          ]);
           const applied = await db.$queryRawUnsafe<{ count: bigint }[]>("SELECT count(*) AS count FROM _prisma_migrations");
           expect(Number(applied[0]!.count)).toBe(migrations);
         } finally {

@@ -15,7 +15,12 @@ import { freePort } from "../support/server";
 const ROOT = join(import.meta.dirname, "..", "..");
 const run = promisify(execFile);
 /** The db and admin scripts' arguments with absolute paths, since they run in the folder of the `.env`. */
-const NODE_IMPORTS = ["--import", pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href, "--import", pathToFileURL(join(ROOT, "lib/runtime/server-only-hook.mjs")).href];
+const NODE_IMPORTS = [
+  "--import",
+  pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href,
+  "--import",
+  pathToFileURL(join(ROOT, "lib/runtime/server-only-hook.mjs")).href,
+];
 /** `npm start`'s command with its paths made absolute. */
 const SERVER_ARGS = SERVER_NODE_ARGS.map((arg) => (arg.startsWith("-") ? arg : join(ROOT, arg)));
 /** Nothing Gatehouse reads: only what a shell has, and what `npm start` sets. */
@@ -38,7 +43,10 @@ async function waitUntilListening(): Promise<void> {
 }
 
 async function nodeScript(script: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [...NODE_IMPORTS, join(ROOT, script), ...args], { cwd: folder, env: { ...BARE_ENV, NODE_ENV: "production", LOG_LEVEL: "silent" } });
+  const { stdout } = await run(process.execPath, [...NODE_IMPORTS, join(ROOT, script), ...args], {
+    cwd: folder,
+    env: { ...BARE_ENV, NODE_ENV: "production", LOG_LEVEL: "silent" },
+  });
   return stdout;
 }
 

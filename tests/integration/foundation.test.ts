@@ -24,7 +24,11 @@ describe("production server", () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain("Gatehouse developer portal");
-    for (const [href, label] of [["/apis", "APIs"], ["/settings", "Settings"], ["/contact", "Contact Us"]]) {
+    for (const [href, label] of [
+      ["/apis", "APIs"],
+      ["/settings", "Settings"],
+      ["/contact", "Contact Us"],
+    ]) {
       expect(html).toMatch(new RegExp(`href="${href}"[^>]*>${label}<`));
     }
   });

@@ -27,7 +27,10 @@ afterAll(async () => {
 const LIST = "/gw/sso-qa/notifications/v1/notifications";
 
 function call(authorization: string | undefined, path = LIST, init: RequestInit = {}) {
-  return fetch(`${server.url}${path}`, { ...init, headers: { ...(authorization === undefined ? {} : { authorization }), ...(init.headers as Record<string, string>) } });
+  return fetch(`${server.url}${path}`, {
+    ...init,
+    headers: { ...(authorization === undefined ? {} : { authorization }), ...(init.headers as Record<string, string>) },
+  });
 }
 
 async function expectProblem(response: Response, status: number, code: string) {
@@ -35,7 +38,14 @@ async function expectProblem(response: Response, status: number, code: string) {
   expect(response.headers.get("content-type")).toBe("application/problem+json");
   expect(response.headers.get("x-request-id")).toBeTruthy();
   const body = await response.json();
-  expect(body).toMatchObject({ type: `${server.url}/problems/${code}`, status, title: expect.any(String), detail: expect.any(String), instance: expect.any(String), requestId: response.headers.get("x-request-id") });
+  expect(body).toMatchObject({
+    type: `${server.url}/problems/${code}`,
+    status,
+    title: expect.any(String),
+    detail: expect.any(String),
+    instance: expect.any(String),
+    requestId: response.headers.get("x-request-id"),
+  });
   expect(JSON.stringify(body)).not.toMatch(/at .*\.ts:\d+/);
   return body;
 }
@@ -161,7 +171,11 @@ describe("authorization failures", () => {
 
   it("403 scope-missing naming the scope the operation needs", async () => {
     const readOnly = await accessToken(server, "sso-qa", client, "notifications:read");
-    const response = await call(`Bearer ${readOnly}`, `${LIST}/ntf_anything`, { method: "PUT", headers: { "content-type": "application/json" }, body: '{"status":"read"}' });
+    const response = await call(`Bearer ${readOnly}`, `${LIST}/ntf_anything`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: '{"status":"read"}',
+    });
     expect(response.headers.get("www-authenticate")).toBe('Bearer realm="sso-qa", error="insufficient_scope", scope="notifications:write"');
     const body = await expectProblem(response, 403, "scope-missing");
     expect(body.requiredScope).toBe("notifications:write");
@@ -204,7 +218,14 @@ describe("routing", () => {
     const answeredAt = Date.now();
     expect(await eventually(async () => (await db.requestLog.count({ where: { requestId } })) === 1, 5_000)).toBe(true);
     const row = await db.requestLog.findFirstOrThrow({ where: { requestId } });
-    expect(row).toMatchObject({ environment: "sso-qa", api: "notifications", clientId: client.clientId, method: "GET", route: "/v1/notifications/{id}", status: 404 });
+    expect(row).toMatchObject({
+      environment: "sso-qa",
+      api: "notifications",
+      clientId: client.clientId,
+      method: "GET",
+      route: "/v1/notifications/{id}",
+      status: 404,
+    });
     expect(row.latencyMs).toBeGreaterThan(0);
     // The time reads back as the moment it was served, and sorts and filters as Prisma's own rows do.
     expect(row.at.getTime()).toBeGreaterThanOrEqual(sentAt);

@@ -35,7 +35,9 @@ beforeAll(async () => {
   cleanups.push(() => db.$disconnect());
   client = await newCredential(db, ENV);
   const environment = await db.environment.findUniqueOrThrow({ where: { slug: ENV } });
-  [notificationId] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [client.clientId] }, title: "Scaled out" })) as [string];
+  [notificationId] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [client.clientId] }, title: "Scaled out" })) as [
+    string,
+  ];
   gatewayOnly = await startServer({ database, env: { ...env, ...GATEWAY_ENV }, nodeArgs: GATEWAY_NODE_ARGS });
   cleanups.push(() => gatewayOnly.stop());
 }, 180_000);

@@ -32,7 +32,10 @@ describe("hostile callbackUrl values", () => {
   it.each(HOSTILE.map((value) => [value.slice(0, 40), value]))("%j signs in and lands on our own origin", async (_label, callbackUrl) => {
     const csrf = await fetch(`${server.url}/api/auth/csrf`);
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const cookie = csrf.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((value) => value.split(";")[0])
+      .join("; ");
     const callback = await fetch(`${server.url}/api/auth/callback/credentials`, {
       method: "POST",
       redirect: "manual",

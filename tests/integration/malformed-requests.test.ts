@@ -70,15 +70,22 @@ describe("requests Node's HTTP parser refuses", () => {
     ["a malformed request line", "NOT HTTP AT ALL\r\n\r\n"],
     ["a header without a colon", "GET / HTTP/1.1\r\nHost: localhost\r\nno-colon-here\r\n\r\n"],
     ["an unknown HTTP version", "GET / HTTP/7.3\r\nHost: localhost\r\n\r\n"],
-    ["both Content-Length and chunked framing", "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"],
-    ["a chunk size that is not hexadecimal", "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"],
+    [
+      "both Content-Length and chunked framing",
+      "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ],
+    [
+      "a chunk size that is not hexadecimal",
+      "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+    ],
   ])("answers %s with a 400 problem", async (_what, request) => {
     expectProblem(await rawExchange(server.port, [request]), 400, "malformed-request");
   });
 
   it("answers oversized chunk extensions with a 413 problem", async () => {
     // A valid media type, so that the token endpoint waits for the body instead of answering first.
-    const head = "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const head =
+      "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n";
     const answer = await rawExchange(server.port, [head, `1;${"x".repeat(20 * 1024)}\r\na\r\n0\r\n\r\n`]);
     expectProblem(answer, 413, "payload-too-large");
     // The token endpoint, left with half a body, records the client's error, not a server failure.

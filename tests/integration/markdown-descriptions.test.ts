@@ -19,7 +19,10 @@ beforeAll(async () => {
   db = openDb(server);
   await db.api.update({
     where: { slug: "notifications" },
-    data: { description: DESCRIPTION, changelog: [{ version: "1.0.0", date: "2022-12-05", notes: "Adds `ETag` support; see [the guide](/apis/notifications?tab=reference)." }] },
+    data: {
+      description: DESCRIPTION,
+      changelog: [{ version: "1.0.0", date: "2022-12-05", notes: "Adds `ETag` support; see [the guide](/apis/notifications?tab=reference)." }],
+    },
   });
 });
 

@@ -69,11 +69,15 @@ describe("GET /metrics", () => {
     const client = await newCredential(db, "sso-qa");
     const [notificationId] = await createNotifications({ db, environmentId: qa.id, recipients: { clientIds: [client.clientId] }, title: "Counted" });
     const token = await accessToken(server, "sso-qa", client);
-    const refused = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(client.clientId, "gsk_wrong") }, body: "grant_type=client_credentials" });
+    const refused = await tokenRequest(server, "sso-qa", {
+      headers: { authorization: basic(client.clientId, "gsk_wrong") },
+      body: "grant_type=client_credentials",
+    });
     expect(refused.status).toBe(401);
     const auth = { authorization: `Bearer ${token}` };
     expect((await fetch(`${server.url}/gw/sso-qa/notifications/v1/notifications`, { headers: auth })).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await fetch(`${server.url}/gw/sso-qa/notifications/v1/notifications/${notificationId}`, { headers: auth })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(`${server.url}/gw/sso-qa/notifications/v1/notifications/${notificationId}`, { headers: auth })).status).toBe(200);
     expect((await fetch(`${server.url}/gw/sso-qa/notifications/v1/notifications`)).status).toBe(401);
     expect((await fetch(`${server.url}/gw/sso-qa/gone/anything`)).status).toBe(502);
     expect((await fetch(`${server.url}/gw/nowhere/x/y`)).status).toBe(404);
@@ -81,7 +85,9 @@ describe("GET /metrics", () => {
     const prodToken = await accessToken(server, "platform-prod", prod);
     const prodCalls = [];
     for (let i = 0; i < 2; i++) {
-      prodCalls.push((await fetch(`${server.url}/gw/platform-prod/notifications/v1/notifications`, { headers: { authorization: `Bearer ${prodToken}` } })).status);
+      prodCalls.push(
+        (await fetch(`${server.url}/gw/platform-prod/notifications/v1/notifications`, { headers: { authorization: `Bearer ${prodToken}` } })).status,
+      );
     }
     expect(prodCalls).toEqual([200, 429]);
 

@@ -24,7 +24,13 @@ beforeAll(async () => {
   admin = await signedIn(server, "admin@example.com", TEST_ADMIN_PASSWORD);
   const owner = await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } });
   const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: owner.id, name: "Usage App" });
-  const { credential, secret } = await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: "sso-qa", authSecret: SERVER_AUTH_SECRET });
+  const { credential, secret } = await createCredential({
+    db,
+    actor: CLI_ACTOR,
+    applicationId: application.id,
+    envSlug: "sso-qa",
+    authSecret: SERVER_AUTH_SECRET,
+  });
   clientId = credential.clientId;
   clientSecret = secret!.clientSecret;
   applicationId = application.id;
@@ -90,7 +96,8 @@ async function storedProblem(id: string): Promise<{ status: number; problem: str
   return row;
 }
 
-const gateway = (path: string, id: string, token: string) => fetch(`${server.url}/gw/${path}`, { headers: { authorization: `Bearer ${token}`, "x-request-id": id } });
+const gateway = (path: string, id: string, token: string) =>
+  fetch(`${server.url}/gw/${path}`, { headers: { authorization: `Bearer ${token}`, "x-request-id": id } });
 
 describe("errors by problem type", () => {
   let limitedClientId: string;
@@ -102,7 +109,10 @@ describe("errors by problem type", () => {
     const token = await accessToken(server, "sso-qa", { clientId, clientSecret });
     expect((await gateway("sso-qa/notifications/v1/notifications/ntf_missing", "pt-not-found", token)).status).toBe(404);
     expect((await gateway("sso-qa/notifications/v1/notifications", "pt-ok", token)).status).toBe(200);
-    const refused = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(clientId, "gsk_wrong"), "x-request-id": "pt-invalid-client" }, body: "grant_type=client_credentials" });
+    const refused = await tokenRequest(server, "sso-qa", {
+      headers: { authorization: basic(clientId, "gsk_wrong"), "x-request-id": "pt-invalid-client" },
+      body: "grant_type=client_credentials",
+    });
     expect(refused.status).toBe(401);
 
     // A credential of its own, one request per second, so that the budget is spent at once.

@@ -35,7 +35,10 @@ const instance = (attempt: number) => (attempt % 2 === 0 ? first : second);
 async function signInFrom(server: TestServer, address: string, email: string, password: string): Promise<{ error: string | null; session: boolean }> {
   const csrf = await fetch(`${server.url}/api/auth/csrf`, { headers: { "x-forwarded-for": address } });
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
   const callback = await fetch(`${server.url}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
@@ -52,7 +55,10 @@ async function signInFrom(server: TestServer, address: string, email: string, pa
 describe("a guesser slows only itself", () => {
   it("throttles wrong client secrets per address across instances, and the owner's correct secret still gets a token", async () => {
     const victim = await newCredential(db, "sso-qa");
-    const from = (address: string, secret: string) => ({ headers: { authorization: basic(victim.clientId, secret), "x-forwarded-for": address }, body: "grant_type=client_credentials" });
+    const from = (address: string, secret: string) => ({
+      headers: { authorization: basic(victim.clientId, secret), "x-forwarded-for": address },
+      body: "grant_type=client_credentials",
+    });
     for (let attempt = 0; attempt < 10; attempt++) {
       expect((await tokenRequest(instance(attempt), "sso-qa", from(ATTACKER, "gsk_wrong"))).status).toBe(401);
     }

@@ -40,7 +40,12 @@ async function client(appName: string, env: string, scopes?: string[]): Promise<
     scopes,
     authSecret: DEVELOPMENT_AUTH_SECRET,
   });
-  return { env, environmentId: credential.environment.id, clientId: credential.clientId, token: await tokenFor(env, credential.clientId, secret!.clientSecret) };
+  return {
+    env,
+    environmentId: credential.environment.id,
+    clientId: credential.clientId,
+    token: await tokenFor(env, credential.clientId, secret!.clientSecret),
+  };
 }
 
 function call(who: Client, path: string, init: RequestInit = {}, env = who.env): Promise<Response> {
@@ -62,7 +67,15 @@ async function notify(who: Client, fields: Partial<Parameters<typeof createNotif
   return id!;
 }
 
-type Problem = { type: string; title: string; status: number; detail?: string; instance: string; requestId: string; errors?: { in: string; field: string; message: string }[] };
+type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance: string;
+  requestId: string;
+  errors?: { in: string; field: string; message: string }[];
+};
 
 async function problem(response: Response, status: number): Promise<Problem> {
   expect(response.status).toBe(status);
@@ -316,7 +329,12 @@ describe("PUT /v1/notifications/{id}", () => {
         controller.close();
       },
     });
-    const chunked = await call(alice, `/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+    const chunked = await call(alice, `/${id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(await db.notification.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "unread", version: 1 });
   });
@@ -331,13 +349,21 @@ describe("PUT /v1/notifications/{id}", () => {
 describe("isolation", () => {
   async function notFoundShape(response: Response, id: string) {
     const body = await problem(response, 404);
-    return { ...body, detail: body.detail?.replace(id, "{id}"), instance: body.instance.replace(id, "{id}").replace(/\/gw\/[^/]+/, "/gw/{env}"), requestId: "" };
+    return {
+      ...body,
+      detail: body.detail?.replace(id, "{id}"),
+      instance: body.instance.replace(id, "{id}").replace(/\/gw\/[^/]+/, "/gw/{env}"),
+      requestId: "",
+    };
   }
 
   async function unknownAnswers(who: Client, env = who.env) {
     return {
       get: await notFoundShape(await call(who, "/ntf_unknown000000000", {}, env), "ntf_unknown000000000"),
-      put: await notFoundShape(await call(who, "/ntf_unknown000000000", { method: "PUT", headers: { "content-type": "application/json" }, body: '{"status":"read"}' }, env), "ntf_unknown000000000"),
+      put: await notFoundShape(
+        await call(who, "/ntf_unknown000000000", { method: "PUT", headers: { "content-type": "application/json" }, body: '{"status":"read"}' }, env),
+        "ntf_unknown000000000",
+      ),
     };
   }
 

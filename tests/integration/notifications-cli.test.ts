@@ -43,21 +43,42 @@ afterAll(async () => {
 describe("admin notification create", () => {
   it("creates --count notifications for the client and prints their ids", async () => {
     const result = await admin(
-      "notification", "create", "--env", "sso-qa", "--client", clientId,
-      "--title", "Deploy finished", "--body", "Version 2 is live.", "--category", "release", "--severity", "warning", "--count", "3", "--json",
+      "notification",
+      "create",
+      "--env",
+      "sso-qa",
+      "--client",
+      clientId,
+      "--title",
+      "Deploy finished",
+      "--body",
+      "Version 2 is live.",
+      "--category",
+      "release",
+      "--severity",
+      "warning",
+      "--count",
+      "3",
+      "--json",
     );
     expect(result).toMatchObject({ code: 0, stderr: "" });
     const { ids } = JSON.parse(result.stdout) as { ids: string[] };
     expect(ids).toHaveLength(3);
     const rows = await database.db.notification.findMany({ where: { id: { in: ids } } });
     expect(rows).toHaveLength(3);
-    expect(rows.every((row) => row.clientId === clientId && row.title === "Deploy finished" && row.category === "release" && row.severity === "warning")).toBe(true);
+    expect(rows.every((row) => row.clientId === clientId && row.title === "Deploy finished" && row.category === "release" && row.severity === "warning")).toBe(
+      true,
+    );
   });
 
   it("uses sensible defaults for everything but --env and --client", async () => {
     const result = await admin("notification", "create", "--env", "sso-qa", "--client", clientId, "--json");
     const { ids } = JSON.parse(result.stdout) as { ids: string[] };
-    expect(await database.db.notification.findUniqueOrThrow({ where: { id: ids[0] } })).toMatchObject({ category: "system", severity: "info", status: "unread" });
+    expect(await database.db.notification.findUniqueOrThrow({ where: { id: ids[0] } })).toMatchObject({
+      category: "system",
+      severity: "info",
+      status: "unread",
+    });
   });
 
   it.each([

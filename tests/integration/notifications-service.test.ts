@@ -70,7 +70,9 @@ beforeAll(async () => {
   store = createNotificationStore(connection);
   const [qa, prod] = [await addEnvironment("qa"), await addEnvironment("prod")];
   // An application has one active credential per environment: Bob's client is another application's.
-  const [application, bobsApplication] = await Promise.all(["Test App", "Bob's App"].map((name) => db.application.create({ data: { id: newId("app"), name } })));
+  const [application, bobsApplication] = await Promise.all(
+    ["Test App", "Bob's App"].map((name) => db.application.create({ data: { id: newId("app"), name } })),
+  );
   alice = await addClient(qa, application!.id);
   bob = await addClient(qa, bobsApplication!.id);
   aliceElsewhere = await addClient(prod, application!.id);
@@ -83,7 +85,12 @@ afterAll(async () => {
 
 describe("createNotifications", () => {
   it("creates one notification per recipient with defaults", async () => {
-    const ids = await createNotifications({ db, environmentId: alice.environmentId, recipients: { clientIds: [alice.clientId, bob.clientId] }, title: "Hello" });
+    const ids = await createNotifications({
+      db,
+      environmentId: alice.environmentId,
+      recipients: { clientIds: [alice.clientId, bob.clientId] },
+      title: "Hello",
+    });
     expect(ids).toHaveLength(2);
     const rows = await db.notification.findMany({ where: { id: { in: ids } }, orderBy: { clientId: "asc" } });
     expect(rows.map((row) => row.clientId).sort()).toEqual([alice.clientId, bob.clientId].sort());
@@ -91,7 +98,13 @@ describe("createNotifications", () => {
   });
 
   it("sends to every active client of the environment", async () => {
-    const ids = await createNotifications({ db, environmentId: aliceElsewhere.environmentId, recipients: "all-clients", title: "Maintenance", severity: "warning" });
+    const ids = await createNotifications({
+      db,
+      environmentId: aliceElsewhere.environmentId,
+      recipients: "all-clients",
+      title: "Maintenance",
+      severity: "warning",
+    });
     const rows = await db.notification.findMany({ where: { id: { in: ids } } });
     expect(rows.map((row) => row.clientId)).toEqual([aliceElsewhere.clientId]);
   });
@@ -131,8 +144,7 @@ describe("listNotifications", () => {
       seen.push(...page.items.map((item) => item.id));
       for (let i = 1; i < page.items.length; i++) {
         const [previous, current] = [page.items[i - 1]!, page.items[i]!];
-        const ordered =
-          previous.createdAt > current.createdAt || (previous.createdAt === current.createdAt && previous.id > current.id);
+        const ordered = previous.createdAt > current.createdAt || (previous.createdAt === current.createdAt && previous.id > current.id);
         expect(ordered).toBe(true);
       }
       await notify(owner, "arrived while paging");
@@ -145,8 +157,23 @@ describe("listNotifications", () => {
   it("filters by status, category, severity and since", async () => {
     const owner = await freshClient();
     const base = new Date("2023-01-01T00:00:00.000Z");
-    const [critical] = await createNotifications({ db, environmentId: owner.environmentId, recipients: { clientIds: [owner.clientId] }, title: "c", severity: "critical", category: "security", createdAt: base });
-    const [billing] = await createNotifications({ db, environmentId: owner.environmentId, recipients: { clientIds: [owner.clientId] }, title: "b", category: "billing", createdAt: new Date(base.getTime() - 60_000) });
+    const [critical] = await createNotifications({
+      db,
+      environmentId: owner.environmentId,
+      recipients: { clientIds: [owner.clientId] },
+      title: "c",
+      severity: "critical",
+      category: "security",
+      createdAt: base,
+    });
+    const [billing] = await createNotifications({
+      db,
+      environmentId: owner.environmentId,
+      recipients: { clientIds: [owner.clientId] },
+      title: "b",
+      category: "billing",
+      createdAt: new Date(base.getTime() - 60_000),
+    });
     await updateNotification({ store, ...owner, id: billing!, input: { status: "archived" } });
     const ids = async (values: Record<string, string>) => (await listNotifications({ store, ...owner, query: query(values) })).items.map((item) => item.id);
     expect(await ids({ severity: "critical" })).toEqual([critical]);
@@ -160,14 +187,16 @@ describe("listNotifications", () => {
     const bobs = await notify(bob, "isolation: bob");
     const elsewhere = await notify(aliceElsewhere, "isolation: alice in prod");
     const titled = async (owner: Owner) =>
-      (await listNotifications({ store, ...owner, query: query({ limit: "100" }) })).items.filter((item) => item.title.startsWith("isolation:")).map((item) => item.id);
+      (await listNotifications({ store, ...owner, query: query({ limit: "100" }) })).items
+        .filter((item) => item.title.startsWith("isolation:"))
+        .map((item) => item.id);
     expect(await titled(alice)).toEqual([mine]);
     expect(await titled(bob)).toEqual([bobs]);
     expect(await titled(aliceElsewhere)).toEqual([elsewhere]);
   });
 
   it("answers a forged cursor with a 400 naming cursor", async () => {
-    for (const cursor of ["not-a-cursor", Buffer.from('{"a":1}').toString("base64url"), Buffer.from("[1e20,\"x\"]").toString("base64url")]) {
+    for (const cursor of ["not-a-cursor", Buffer.from('{"a":1}').toString("base64url"), Buffer.from('[1e20,"x"]').toString("base64url")]) {
       const problem = await rejection(listNotifications({ store, ...alice, query: query({ cursor }) }));
       expect(problem.status).toBe(400);
       expect(problem.errors).toEqual([{ in: "query", field: "cursor", message: expect.any(String) }]);
@@ -184,7 +213,11 @@ describe("the page cache", () => {
     const serve = async (values: Record<string, string> = {}) => {
       captured.length = 0;
       const page = await pages({ store: listening, ...owner, query: query(values) });
-      return { ...page, items: (JSON.parse(new TextDecoder().decode(page.body)) as { items: { id: string; status: string }[] }).items, read: captured.some((sql) => sql.includes('"title"')) };
+      return {
+        ...page,
+        items: (JSON.parse(new TextDecoder().decode(page.body)) as { items: { id: string; status: string }[] }).items,
+        read: captured.some((sql) => sql.includes('"title"')),
+      };
     };
     const owner = await freshClient();
     const [older, newer] = [await notify(owner, "older", new Date(Date.now() - 60_000)), await notify(owner, "newer")];
@@ -312,7 +345,13 @@ describe("getNotification and updateNotification", () => {
 describe("the store's times", () => {
   it("reads every stored time back as the ISO 8601 text of the same instant, whatever its milliseconds", async () => {
     const fresh = await freshClient();
-    const instants = ["2026-03-01T10:00:00.000Z", "2026-03-01T10:00:00.100Z", "2026-03-01T10:00:00.120Z", "2026-03-01T10:00:00.123Z", "2026-03-01T10:00:59.009Z"];
+    const instants = [
+      "2026-03-01T10:00:00.000Z",
+      "2026-03-01T10:00:00.100Z",
+      "2026-03-01T10:00:00.120Z",
+      "2026-03-01T10:00:00.123Z",
+      "2026-03-01T10:00:59.009Z",
+    ];
     for (const [index, instant] of instants.entries()) await notify(fresh, `at ${index}`, new Date(instant));
     const page = await listNotifications({ store, ...fresh, query: query({ limit: "10" }) });
     expect(page.items.map((item) => item.createdAt)).toEqual([...instants].reverse());
@@ -338,7 +377,11 @@ describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store's page read
     await listeningConnection.close();
     const reader = new BetterSqlite(database.database.url.slice("file:".length), { readonly: true });
     const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
-      reader.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((step) => (step as { detail: string }).detail).join("; ");
+      reader
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...params)
+        .map((step) => (step as { detail: string }).detail)
+        .join("; ");
     const counts = captured.filter(({ sql }) => sql.includes('"NotificationChanges"')).map(plan);
     const reads = captured.filter(({ sql }) => !sql.includes('"NotificationChanges"')).map(plan);
     reader.close();

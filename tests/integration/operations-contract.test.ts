@@ -75,7 +75,11 @@ describe("served documents and the gateway's routing agree", () => {
     for (const path of Object.keys(document.paths)) {
       const allowed = declared(document, path);
       for (const method of ["GET", "POST", "DELETE"]) {
-        const response = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/x-www-form-urlencoded" }, body: method === "POST" ? "" : undefined });
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: method === "POST" ? "" : undefined,
+        });
         if (allowed.includes(method)) {
           // An empty POST is refused by the endpoint itself (RFC 6749 JSON), not by routing.
           expect(response.status, `${method} ${path}`).toBe(method === "GET" ? 200 : 400);

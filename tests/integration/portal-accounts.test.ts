@@ -101,7 +101,12 @@ describe("credentials of one user", () => {
   it("are invisible and untouchable for another developer", async () => {
     expect(await (await other.get("/api/portal/credentials")).text()).not.toContain(clientId);
     expect((await other.get(`/api/portal/credentials/${clientId}`)).status).toBe(404);
-    for (const [path, body] of [["rotate", { graceHours: 1 }], ["secret", {}], ["revoke", {}], ["test-token", {}]] as const) {
+    for (const [path, body] of [
+      ["rotate", { graceHours: 1 }],
+      ["secret", {}],
+      ["revoke", {}],
+      ["test-token", {}],
+    ] as const) {
       const response = await other.post(`/api/portal/credentials/${clientId}/${path}`, body);
       expect(response.status).toBe(404);
     }
@@ -142,7 +147,13 @@ describe("credentials of one user", () => {
     expect(revoked.status).toBe(200);
     expect((await revoked.json()).status).toBe("REVOKED");
     const events = await database.auditEvent.findMany({ where: { targetId: clientId }, orderBy: { at: "asc" } });
-    expect(events.map((event) => event.action)).toEqual(["credential.create", "credential.secret.issue", "credential.test-token", "credential.secret.rotate", "credential.revoke"]);
+    expect(events.map((event) => event.action)).toEqual([
+      "credential.create",
+      "credential.secret.issue",
+      "credential.test-token",
+      "credential.secret.rotate",
+      "credential.revoke",
+    ]);
     expect(JSON.stringify(events)).not.toMatch(/gsk_/);
   });
 });
@@ -200,7 +211,14 @@ describe("Contact Us and the access-request queue", () => {
     const sent = await fetch(`${server.url}/api/portal/contact`, {
       method: "POST",
       headers: { origin: server.url, "content-type": "application/json", "x-forwarded-for": "203.0.113.77" },
-      body: JSON.stringify({ topic: "CREDENTIALS", environment: "sso-prod", application: "Planted App", name: "Someone", email: "developer@example.com", message: "For the developer" }),
+      body: JSON.stringify({
+        topic: "CREDENTIALS",
+        environment: "sso-prod",
+        application: "Planted App",
+        name: "Someone",
+        email: "developer@example.com",
+        message: "For the developer",
+      }),
     });
     expect(sent.status).toBe(201);
     const { id } = await sent.json();

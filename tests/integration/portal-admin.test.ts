@@ -54,7 +54,11 @@ describe("admin routes", () => {
     expect(((await invalid.json()).errors as { field: string }[]).map((error) => error.field)).toEqual(["application"]);
     const unknownOwner = await admin.post("/api/portal/admin/credentials", { owner: "nobody@example.com", application: "App", environment: "nowhere" });
     expect(((await unknownOwner.json()).errors as { field: string }[]).map((error) => error.field)).toEqual(["owner", "environment"]);
-    const issued = await admin.post("/api/portal/admin/credentials", { owner: "developer@example.com", application: "Issued App", environment: "platform-prod" });
+    const issued = await admin.post("/api/portal/admin/credentials", {
+      owner: "developer@example.com",
+      application: "Issued App",
+      environment: "platform-prod",
+    });
     expect(issued.status).toBe(201);
     const credential = await issued.json();
     expect(credential.secrets).toEqual([]);
@@ -73,10 +77,15 @@ describe("admin routes", () => {
   it("create users, change roles and disable accounts, never their own", async () => {
     const weak = await admin.post("/api/portal/admin/users", { email: "new@example.com", name: "New", password: "short", role: "DEVELOPER" });
     expect((await weak.json()).errors[0].field).toBe("password");
-    const created = await admin.post("/api/portal/admin/users", { email: "new@example.com", name: "New", password: "a-long-enough-password", role: "DEVELOPER" });
+    const created = await admin.post("/api/portal/admin/users", {
+      email: "new@example.com",
+      name: "New",
+      password: "a-long-enough-password",
+      role: "DEVELOPER",
+    });
     expect(created.status).toBe(201);
     const { id } = await created.json();
-    expect((await signIn(server, "new@example.com", "a-long-enough-password"))).not.toBeNull();
+    expect(await signIn(server, "new@example.com", "a-long-enough-password")).not.toBeNull();
     expect((await admin.post(`/api/portal/admin/users/${id}`, { role: "ADMIN" })).status).toBe(200);
     expect((await database.user.findUniqueOrThrow({ where: { id } })).role).toBe("ADMIN");
     expect((await admin.post(`/api/portal/admin/users/${id}`, { disabled: true })).status).toBe(200);

@@ -107,12 +107,9 @@ describe("API page /apis/{api}", () => {
     expect(html).toContain('href="/apis/notifications/openapi.json?env=sso-prod"');
   });
 
-  it.each([["/apis/no-such-api"], ["/apis/notifications?env=nowhere"], ["/apis/platform-token?env=sso-qa"]])(
-    "answers %s with 404",
-    async (path) => {
-      expect((await page(path)).status).toBe(404);
-    },
-  );
+  it.each([["/apis/no-such-api"], ["/apis/notifications?env=nowhere"], ["/apis/platform-token?env=sso-qa"]])("answers %s with 404", async (path) => {
+    expect((await page(path)).status).toBe(404);
+  });
 });
 
 describe("problem type pages", () => {

@@ -123,7 +123,10 @@ describe("Global SSO", () => {
   });
 
   it("does not link an existing account when the provider does not say the email is verified", async () => {
-    for (const [sub, emailVerified] of [["sso-unverified", false], ["sso-unstated", undefined]] as const) {
+    for (const [sub, emailVerified] of [
+      ["sso-unverified", false],
+      ["sso-unstated", undefined],
+    ] as const) {
       nextIdentity = { sub, email: "developer@example.com", name: "Impostor", emailVerified };
       expect(await signInThroughGlobalSso()).toBeUndefined();
     }

@@ -60,11 +60,19 @@ describe("API registry", () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()).errors as { field: string }[]).map((error) => error.field)).toEqual(["slug"]);
-    const second = await admin.post("/api/portal/admin/apis", { ...orders, environments: [{ slug: "nowhere", upstreamUrl: "ftp://x" }], openapiDocument: "swagger: '2.0'" });
+    const second = await admin.post("/api/portal/admin/apis", {
+      ...orders,
+      environments: [{ slug: "nowhere", upstreamUrl: "ftp://x" }],
+      openapiDocument: "swagger: '2.0'",
+    });
     const errors = (await second.json()).errors as { field: string; message: string }[];
     expect(errors.map((error) => error.field)).toEqual(["environments.0.slug", "environments.0.upstreamUrl", "openapiDocument"]);
     expect(errors[2]!.message).toContain("openapi");
-    const twice = await admin.post("/api/portal/admin/apis", { ...orders, slug: "orders-twice", environments: [orders.environments[0], orders.environments[0]] });
+    const twice = await admin.post("/api/portal/admin/apis", {
+      ...orders,
+      slug: "orders-twice",
+      environments: [orders.environments[0], orders.environments[0]],
+    });
     expect(twice.status).toBe(400);
     expect(((await twice.json()).errors as { field: string }[]).map((error) => error.field)).toEqual(["environments"]);
   });
@@ -97,15 +105,49 @@ describe("API registry", () => {
 
 describe("environments", () => {
   it("change settings with validation and create new ones", async () => {
-    expect((await developer.post("/api/portal/admin/environments/sso-qa", { name: "X", credentialType: "PLATFORM", tokenLifetimeSeconds: 60, selfService: "yes" })).status).toBe(403);
-    const invalid = await admin.post("/api/portal/admin/environments/sso-qa", { name: "", credentialType: "OTHER", tokenLifetimeSeconds: "5", selfService: "maybe" });
-    expect(((await invalid.json()).errors as { field: string }[]).map((error) => error.field).sort()).toEqual(["credentialType", "name", "selfService", "tokenLifetimeSeconds"]);
-    const saved = await admin.post("/api/portal/admin/environments/sso-qa", { name: "Global SSO QA", credentialType: "GLOBAL_SSO", tokenLifetimeSeconds: "900", selfService: "yes" });
+    expect(
+      (await developer.post("/api/portal/admin/environments/sso-qa", { name: "X", credentialType: "PLATFORM", tokenLifetimeSeconds: 60, selfService: "yes" }))
+        .status,
+    ).toBe(403);
+    const invalid = await admin.post("/api/portal/admin/environments/sso-qa", {
+      name: "",
+      credentialType: "OTHER",
+      tokenLifetimeSeconds: "5",
+      selfService: "maybe",
+    });
+    expect(((await invalid.json()).errors as { field: string }[]).map((error) => error.field).sort()).toEqual([
+      "credentialType",
+      "name",
+      "selfService",
+      "tokenLifetimeSeconds",
+    ]);
+    const saved = await admin.post("/api/portal/admin/environments/sso-qa", {
+      name: "Global SSO QA",
+      credentialType: "GLOBAL_SSO",
+      tokenLifetimeSeconds: "900",
+      selfService: "yes",
+    });
     expect(saved.status).toBe(200);
     expect((await database.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } })).tokenLifetimeSeconds).toBe(900);
-    const created = await admin.post("/api/portal/admin/environments", { slug: "sandbox", name: "Sandbox", credentialType: "PLATFORM", tokenLifetimeSeconds: "3600", selfService: "yes" });
+    const created = await admin.post("/api/portal/admin/environments", {
+      slug: "sandbox",
+      name: "Sandbox",
+      credentialType: "PLATFORM",
+      tokenLifetimeSeconds: "3600",
+      selfService: "yes",
+    });
     expect(created.status).toBe(201);
-    expect((await admin.post("/api/portal/admin/environments", { slug: "sandbox", name: "Again", credentialType: "PLATFORM", tokenLifetimeSeconds: "3600", selfService: "yes" })).status).toBe(400);
+    expect(
+      (
+        await admin.post("/api/portal/admin/environments", {
+          slug: "sandbox",
+          name: "Again",
+          credentialType: "PLATFORM",
+          tokenLifetimeSeconds: "3600",
+          selfService: "yes",
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 

@@ -22,7 +22,13 @@ afterAll(async () => {
 
 async function credentialExpiringIn(name: string, ms: number) {
   const application = await ensureApplication({ db, actor: SYSTEM_ACTOR, ownerId: null, name });
-  const { credential } = await createCredential({ db, actor: SYSTEM_ACTOR, applicationId: application.id, envSlug: "qa", secretExpiresAt: new Date(Date.now() + ms) });
+  const { credential } = await createCredential({
+    db,
+    actor: SYSTEM_ACTOR,
+    applicationId: application.id,
+    envSlug: "qa",
+    secretExpiresAt: new Date(Date.now() + ms),
+  });
   return credential.clientId;
 }
 

@@ -45,7 +45,7 @@ export async function signIn(server: TestServer, email: string, password: string
 /** The next-auth error code of a refused sign-in (CredentialsSignin, TooManyAttempts). */
 export async function signInError(server: TestServer, email: string, password: string): Promise<string | null> {
   const { callback } = await postCredentials(server, email, password);
-  const location = callback.headers.get("location") ?? (((await callback.json().catch(() => ({}))) as { url?: string }).url ?? "");
+  const location = callback.headers.get("location") ?? ((await callback.json().catch(() => ({}))) as { url?: string }).url ?? "";
   return new URL(location, server.url).searchParams.get("error");
 }
 

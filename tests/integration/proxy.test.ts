@@ -74,7 +74,10 @@ function startUpstream(): Promise<Server> {
         return void res.end(JSON.stringify({ type: "https://upstream.example/problems/missing", title: "Missing", status: 404 }));
       }
       if (req.url?.startsWith("/base/cookies")) {
-        res.writeHead(200, [["set-cookie", "a=1; Path=/"], ["set-cookie", "b=2; Path=/; Expires=Wed, 09 Jun 2027 10:18:14 GMT"]]);
+        res.writeHead(200, [
+          ["set-cookie", "a=1; Path=/"],
+          ["set-cookie", "b=2; Path=/; Expires=Wed, 09 Jun 2027 10:18:14 GMT"],
+        ]);
         return void res.end();
       }
       res.writeHead(201, { "content-type": "application/json", "x-upstream": "yes", "proxy-authenticate": "Basic realm=upstream" });
@@ -311,7 +314,8 @@ describe("proxying to a registered upstream", () => {
     await db.credential.update({ where: { clientId: client.clientId }, data: { rateLimitBurst: 1, rateLimitPerSecond: 1 } });
     const limited = await accessToken(server, "sso-qa", client);
     seen = [];
-    const call = (requestId: string) => fetch(`${server.url}/gw/sso-qa/echo/counted`, { headers: { authorization: `Bearer ${limited}`, "x-request-id": requestId } });
+    const call = (requestId: string) =>
+      fetch(`${server.url}/gw/sso-qa/echo/counted`, { headers: { authorization: `Bearer ${limited}`, "x-request-id": requestId } });
     const allowed = await call("proxy-limit-1");
     expect(allowed.status).toBe(201);
     expect(allowed.headers.get("ratelimit-policy")).toBe(`"client";q=1;w=1`);

@@ -63,7 +63,10 @@ describe("rate-limit policies from the command line", () => {
     expect(await db.credential.findUniqueOrThrow({ where: { clientId: client.clientId } })).toMatchObject({ rateLimitBurst: null, rateLimitPerSecond: null });
     expect(await policyBecomes("sso-prod", token, '"client";q=3;w=3')).toBe(true);
 
-    const audit = await db.auditEvent.findMany({ where: { action: { startsWith: "credential.rate-limit" }, targetId: client.clientId }, orderBy: { at: "asc" } });
+    const audit = await db.auditEvent.findMany({
+      where: { action: { startsWith: "credential.rate-limit" }, targetId: client.clientId },
+      orderBy: { at: "asc" },
+    });
     expect(audit.map((event) => [event.action, event.actorLabel, event.details])).toEqual([
       ["credential.rate-limit", "cli", { env: "sso-prod", from: null, to: { burst: 7, perSecond: 2 } }],
       ["credential.rate-limit.clear", "cli", { env: "sso-prod", from: { burst: 7, perSecond: 2 }, to: null }],
@@ -87,7 +90,9 @@ describe("rate-limit policies from the command line", () => {
 
 describe("rate-limit policies in the portal", () => {
   it("lets admins set and clear a credential's override, which its developer sees in Settings", async () => {
-    const credential = await db.credential.findFirstOrThrow({ where: { application: { owner: { email: "developer@example.com" } }, environment: { slug: "sso-qa" } } });
+    const credential = await db.credential.findFirstOrThrow({
+      where: { application: { owner: { email: "developer@example.com" } }, environment: { slug: "sso-qa" } },
+    });
     const route = `/api/portal/admin/credentials/${credential.clientId}/rate-limit`;
     expect((await developer.post(route, { burst: "20", perSecond: "10" })).status).toBe(403);
 
@@ -103,7 +108,9 @@ describe("rate-limit policies in the portal", () => {
 
     expect((await admin.post(route, { clear: true })).status).toBe(200);
     expect(await (await developer.get("/settings/credentials")).text()).not.toContain("set for this credential");
-    expect(await db.auditEvent.count({ where: { targetId: credential.clientId, action: { startsWith: "credential.rate-limit" }, actorLabel: "admin@example.com" } })).toBe(2);
+    expect(
+      await db.auditEvent.count({ where: { targetId: credential.clientId, action: { startsWith: "credential.rate-limit" }, actorLabel: "admin@example.com" } }),
+    ).toBe(2);
   });
 
   it("lets admins set an environment's default on the environments page", async () => {

@@ -28,15 +28,24 @@ async function loggedClient(requestId: string): Promise<{ clientId: string | nul
 describe("request log attribution", () => {
   it("logs a token request under the client it authenticated, or the client id it claimed when that failed", async () => {
     const client = await newCredential(db, "sso-qa");
-    const granted = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(client.clientId, client.clientSecret), "x-request-id": "attr-token-ok" }, body: "grant_type=client_credentials" });
+    const granted = await tokenRequest(server, "sso-qa", {
+      headers: { authorization: basic(client.clientId, client.clientSecret), "x-request-id": "attr-token-ok" },
+      body: "grant_type=client_credentials",
+    });
     expect(granted.status).toBe(200);
     expect(await loggedClient("attr-token-ok")).toEqual({ clientId: client.clientId, status: 200 });
 
-    const refused = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(client.clientId, "gsk_wrong"), "x-request-id": "attr-token-bad" }, body: "grant_type=client_credentials" });
+    const refused = await tokenRequest(server, "sso-qa", {
+      headers: { authorization: basic(client.clientId, "gsk_wrong"), "x-request-id": "attr-token-bad" },
+      body: "grant_type=client_credentials",
+    });
     expect(refused.status).toBe(401);
     expect(await loggedClient("attr-token-bad")).toEqual({ clientId: client.clientId, status: 401 });
 
-    const junk = await tokenRequest(server, "sso-qa", { headers: { authorization: basic("not a client", "x"), "x-request-id": "attr-token-junk" }, body: "grant_type=client_credentials" });
+    const junk = await tokenRequest(server, "sso-qa", {
+      headers: { authorization: basic("not a client", "x"), "x-request-id": "attr-token-junk" },
+      body: "grant_type=client_credentials",
+    });
     expect(junk.status).toBe(401);
     expect(await loggedClient("attr-token-junk")).toEqual({ clientId: null, status: 401 });
   });

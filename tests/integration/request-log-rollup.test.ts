@@ -11,7 +11,18 @@ const NOW = new Date("2026-11-23T12:30:00Z");
 const hoursAgo = (hours: number, minutes = 0) => new Date(NOW.getTime() - hours * 3_600_000 - minutes * 60_000);
 
 function row(at: Date, status: number, latencyMs: number, index: number, clientId: string | null = "gci_a", problem: string | null = null) {
-  return { at, environment: "sso-qa", api: "notifications", clientId, method: "GET", route: "/v1/notifications", status, latencyMs, requestId: `req_${index}`, problem };
+  return {
+    at,
+    environment: "sso-qa",
+    api: "notifications",
+    clientId,
+    method: "GET",
+    route: "/v1/notifications",
+    status,
+    latencyMs,
+    requestId: `req_${index}`,
+    problem,
+  };
 }
 
 beforeAll(async () => {
@@ -39,7 +50,16 @@ describe("request-log retention", () => {
     expect(result).toEqual({ rolledUp: 5, batches: 3 });
     expect((await db.requestLog.findMany({ orderBy: { id: "asc" } })).map((kept) => kept.requestId)).toEqual(["req_6", "req_7"]);
     const hourly = await db.requestLogHourly.findMany({ orderBy: [{ hour: "asc" }, { status: "asc" }, { clientId: "asc" }] });
-    expect(hourly.map(({ hour, clientId, status, problem, requests, latencyMsSum }) => ({ hour: hour.toISOString(), clientId, status, problem, requests, latencyMsSum }))).toEqual([
+    expect(
+      hourly.map(({ hour, clientId, status, problem, requests, latencyMsSum }) => ({
+        hour: hour.toISOString(),
+        clientId,
+        status,
+        problem,
+        requests,
+        latencyMsSum,
+      })),
+    ).toEqual([
       { hour: "2026-11-20T11:00:00.000Z", clientId: "gci_a", status: 200, problem: "", requests: 1, latencyMsSum: 900 },
       { hour: "2026-11-20T12:00:00.000Z", clientId: "gci_a", status: 200, problem: "", requests: 2, latencyMsSum: 44 },
       { hour: "2026-11-20T12:00:00.000Z", clientId: "gci_a", status: 401, problem: "token-expired", requests: 1, latencyMsSum: 3 },

@@ -76,7 +76,8 @@ describe("sign-up with admin approval", () => {
 
   it("is throttled per address like sign-in", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await signUp({ email: `burst-${i}@example.com`, name: "Burst", password: "burst-password-1" }, "198.51.100.99")).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await signUp({ email: `burst-${i}@example.com`, name: "Burst", password: "burst-password-1" }, "198.51.100.99")).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(202));
     const refused = await signUp({ email: "burst-x@example.com", name: "Burst", password: "burst-password-1" }, "198.51.100.99");
     expect(refused.status).toBe(429);

@@ -27,7 +27,9 @@ describe("raw OpenAPI documents", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const document = await response.json();
-    expect(document.servers).toEqual([{ url: `${server.url}/gw/platform-dev/notifications`, description: "Platform Development gateway", "x-internal": false }]);
+    expect(document.servers).toEqual([
+      { url: `${server.url}/gw/platform-dev/notifications`, description: "Platform Development gateway", "x-internal": false },
+    ]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/v1/notifications", "/v1/notifications/{id}"]));
     const result = await validOpenApi(document);
@@ -64,7 +66,11 @@ describe("raw OpenAPI documents", () => {
   it.each([
     ["an unknown API", "/apis/no-such-api/openapi.json?env=sso-qa", 'There is no API "no-such-api".'],
     ["an unknown environment", "/apis/notifications/openapi.yaml?env=nowhere", 'The API "notifications" is not available in an environment "nowhere".'],
-    ["an environment the API is not offered in", "/apis/platform-token/openapi.json?env=sso-qa", 'The API "platform-token" is not available in an environment "sso-qa".'],
+    [
+      "an environment the API is not offered in",
+      "/apis/platform-token/openapi.json?env=sso-qa",
+      'The API "platform-token" is not available in an environment "sso-qa".',
+    ],
   ])("answers %s with a 404 problem", async (_case, path, detail) => {
     const response = await fetch(`${server.url}${path}`, { headers: { "x-request-id": "spec-404-check" } });
     expect(response.status).toBe(404);

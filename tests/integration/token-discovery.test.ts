@@ -72,10 +72,16 @@ describe("discovery documents", () => {
 describe("openid-client", () => {
   it.each(ENVIRONMENTS)("discovers %s and obtains a token with client_credentials", async (envSlug) => {
     const client = await newCredential(db, envSlug);
-    const configuration = await openid.discovery(new URL(`${server.url}/gw/${envSlug}`), client.clientId, undefined, openid.ClientSecretBasic(client.clientSecret), {
-      algorithm: "oauth2",
-      execute: [openid.allowInsecureRequests],
-    });
+    const configuration = await openid.discovery(
+      new URL(`${server.url}/gw/${envSlug}`),
+      client.clientId,
+      undefined,
+      openid.ClientSecretBasic(client.clientSecret),
+      {
+        algorithm: "oauth2",
+        execute: [openid.allowInsecureRequests],
+      },
+    );
     expect(configuration.serverMetadata().issuer).toBe(`${server.url}/gw/${envSlug}`);
     const tokens = await openid.clientCredentialsGrant(configuration, { scope: "notifications:read" });
     expect(tokens.token_type).toBe("bearer");
@@ -120,10 +126,18 @@ describe("revocation and introspection", () => {
     const upstream = await newCredential(db, "sso-qa");
     const caller = await newCredential(db, "sso-qa");
     const token = await accessToken(server, "sso-qa", caller, "notifications:read");
-    const introspect = (value: string) => form(server, "/gw/sso-qa/oauth2/introspect", basic(upstream.clientId, upstream.clientSecret), `token=${encodeURIComponent(value)}`);
+    const introspect = (value: string) =>
+      form(server, "/gw/sso-qa/oauth2/introspect", basic(upstream.clientId, upstream.clientSecret), `token=${encodeURIComponent(value)}`);
     const live = await introspect(token);
     expect(live.status).toBe(200);
-    expect(await live.json()).toMatchObject({ active: true, client_id: caller.clientId, sub: caller.clientId, scope: "notifications:read", token_type: "Bearer", env: "sso-qa" });
+    expect(await live.json()).toMatchObject({
+      active: true,
+      client_id: caller.clientId,
+      sub: caller.clientId,
+      scope: "notifications:read",
+      token_type: "Bearer",
+      env: "sso-qa",
+    });
     const foreignClient = await newCredential(db, "platform-dev");
     const foreign = await accessToken(server, "platform-dev", foreignClient);
     for (const value of ["garbage", foreign, `${token.slice(0, -4)}AAAA`]) {
@@ -133,7 +147,11 @@ describe("revocation and introspection", () => {
     }
     await form(server, "/gw/sso-qa/oauth2/revoke", basic(caller.clientId, caller.clientSecret), `token=${token}`);
     expect(await (await introspect(token)).json()).toEqual({ active: false });
-    const anonymous = await fetch(`${server.url}/gw/sso-qa/oauth2/introspect`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${token}` });
+    const anonymous = await fetch(`${server.url}/gw/sso-qa/oauth2/introspect`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${token}`,
+    });
     expect(anonymous.status).toBe(400);
   });
 });

@@ -73,22 +73,37 @@ describe("POST /gw/{env}/oauth2/token", () => {
 
   it("answers invalid_scope for a scope the client is not granted", async () => {
     const reader = await newCredential(db, "sso-qa", { scopes: ["notifications:read"] });
-    const response = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(reader.clientId, reader.clientSecret) }, body: `${GRANT}&scope=notifications:write` });
+    const response = await tokenRequest(server, "sso-qa", {
+      headers: { authorization: basic(reader.clientId, reader.clientSecret) },
+      body: `${GRANT}&scope=notifications:write`,
+    });
     const body = await expectOAuthError(response, 400, "invalid_scope");
     expect(body.error_description).toContain("notifications:write");
   });
 
   it.each([
-    ["both authentication methods", (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret) }, body: `${GRANT}&client_id=${c.clientId}&client_secret=${c.clientSecret}` })],
+    [
+      "both authentication methods",
+      (c: typeof client) => ({
+        headers: { authorization: basic(c.clientId, c.clientSecret) },
+        body: `${GRANT}&client_id=${c.clientId}&client_secret=${c.clientSecret}`,
+      }),
+    ],
     ["no client authentication", () => ({ body: GRANT })],
     ["a missing grant_type", (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret) }, body: "scope=notifications:read" })],
     ["a repeated parameter", (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret) }, body: `${GRANT}&${GRANT}` })],
     ["client_id without client_secret", (c: typeof client) => ({ body: `${GRANT}&client_id=${c.clientId}` })],
-    ["a body that is not a form", (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret), "content-type": "text/plain" }, body: GRANT })],
+    [
+      "a body that is not a form",
+      (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret), "content-type": "text/plain" }, body: GRANT }),
+    ],
     ["broken JSON", (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret), "content-type": "application/json" }, body: "{" })],
     ["a JSON array", (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret), "content-type": "application/json" }, body: "[]" })],
     ["a malformed Basic header", () => ({ headers: { authorization: "Basic !!!" }, body: GRANT })],
-    ["a scope with forbidden characters", (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret) }, body: `${GRANT}&scope=%22bad%22` })],
+    [
+      "a scope with forbidden characters",
+      (c: typeof client) => ({ headers: { authorization: basic(c.clientId, c.clientSecret) }, body: `${GRANT}&scope=%22bad%22` }),
+    ],
   ])("answers invalid_request for %s", async (_name, build) => {
     await expectOAuthError(await tokenRequest(server, "sso-qa", build(client)), 400, "invalid_request");
   });
@@ -113,7 +128,10 @@ describe("POST /gw/{env}/oauth2/token", () => {
   });
 
   it("answers unsupported_grant_type for another grant", async () => {
-    const response = await tokenRequest(server, "sso-qa", { headers: { authorization: basic(client.clientId, client.clientSecret) }, body: "grant_type=password" });
+    const response = await tokenRequest(server, "sso-qa", {
+      headers: { authorization: basic(client.clientId, client.clientSecret) },
+      body: "grant_type=password",
+    });
     await expectOAuthError(response, 400, "unsupported_grant_type");
   });
 
@@ -174,7 +192,11 @@ describe("POST /gw/{env}/oauth2/token", () => {
 
   it("answers 413 for a body over 16 KiB, declared or streamed", async () => {
     const big = `${GRANT}&scope=${"a".repeat(17 * 1024)}`;
-    await expectOAuthError(await tokenRequest(server, "sso-qa", { headers: { authorization: basic(client.clientId, client.clientSecret) }, body: big }), 413, "invalid_request");
+    await expectOAuthError(
+      await tokenRequest(server, "sso-qa", { headers: { authorization: basic(client.clientId, client.clientSecret) }, body: big }),
+      413,
+      "invalid_request",
+    );
     const stream = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(big));

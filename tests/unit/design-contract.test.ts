@@ -18,7 +18,12 @@ function tableRows(heading: string): string[][] {
   return section
     .split("\n")
     .filter((line) => line.startsWith("| `"))
-    .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 }
 
 const codesIn = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);

@@ -9,8 +9,18 @@ import { tokenApiDocument } from "../../lib/oauth/openapi";
 import { isTokenServicePath, TOKEN_OPERATIONS } from "../../lib/oauth/operations";
 import { problemOf } from "../support/problems";
 
-type Item = Record<string, { operationId?: string; "x-required-scope"?: string; responses?: Record<string, { content?: Record<string, { example?: { title: string; status: number } }> }> }>;
-type Document = { paths: Record<string, Item>; components?: { responses?: Record<string, { content: Record<string, { example: { type: string; title: string; status: number } }> }> } };
+type Item = Record<
+  string,
+  {
+    operationId?: string;
+    "x-required-scope"?: string;
+    responses?: Record<string, { content?: Record<string, { example?: { title: string; status: number } }> }>;
+  }
+>;
+type Document = {
+  paths: Record<string, Item>;
+  components?: { responses?: Record<string, { content: Record<string, { example: { type: string; title: string; status: number } }> }> };
+};
 
 const METHODS = ["get", "put", "post", "patch", "delete"];
 const GATEWAY = "https://portal.example/gw/sso-qa";

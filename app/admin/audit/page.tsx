@@ -32,11 +32,21 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: P
           <caption className="sr-only">Newest events first</caption>
           <thead>
             <tr className="border-b border-slate-300">
-              <th scope="col" className="p-2">When (UTC)</th>
-              <th scope="col" className="p-2">Who</th>
-              <th scope="col" className="p-2">Action</th>
-              <th scope="col" className="p-2">Target</th>
-              <th scope="col" className="p-2">Details</th>
+              <th scope="col" className="p-2">
+                When (UTC)
+              </th>
+              <th scope="col" className="p-2">
+                Who
+              </th>
+              <th scope="col" className="p-2">
+                Action
+              </th>
+              <th scope="col" className="p-2">
+                Target
+              </th>
+              <th scope="col" className="p-2">
+                Details
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -44,7 +54,9 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: P
               <tr key={event.id} className="border-b border-slate-200 align-top">
                 <td className="whitespace-nowrap p-2">{event.at.toISOString().slice(0, 19).replace("T", " ")}</td>
                 <td className="p-2">{event.actorLabel}</td>
-                <td className="p-2"><code>{event.action}</code></td>
+                <td className="p-2">
+                  <code>{event.action}</code>
+                </td>
                 <td className="p-2">
                   {event.targetType} <code className="break-all">{event.targetId}</code>
                 </td>

@@ -43,13 +43,27 @@ export default async function AdminCredentialsPage() {
           <caption className="sr-only">Every credential</caption>
           <thead>
             <tr className="border-b border-slate-300">
-              <th scope="col" className="p-2">Client ID</th>
-              <th scope="col" className="p-2">Application</th>
-              <th scope="col" className="p-2">Owner</th>
-              <th scope="col" className="p-2">Environment</th>
-              <th scope="col" className="p-2">Status</th>
-              <th scope="col" className="p-2">Last used</th>
-              <th scope="col" className="p-2"><span className="sr-only">Actions</span></th>
+              <th scope="col" className="p-2">
+                Client ID
+              </th>
+              <th scope="col" className="p-2">
+                Application
+              </th>
+              <th scope="col" className="p-2">
+                Owner
+              </th>
+              <th scope="col" className="p-2">
+                Environment
+              </th>
+              <th scope="col" className="p-2">
+                Status
+              </th>
+              <th scope="col" className="p-2">
+                Last used
+              </th>
+              <th scope="col" className="p-2">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -63,7 +77,9 @@ export default async function AdminCredentialsPage() {
                 <td className="p-2">{credential.application.name}</td>
                 <td className="p-2">{credential.application.ownerId ? emails.get(credential.application.ownerId) : "none"}</td>
                 <td className="p-2">{credential.environment.name}</td>
-                <td className="p-2">{credential.status === "ACTIVE" ? `Active (${credential.secrets.length} secret${credential.secrets.length === 1 ? "" : "s"})` : "Revoked"}</td>
+                <td className="p-2">
+                  {credential.status === "ACTIVE" ? `Active (${credential.secrets.length} secret${credential.secrets.length === 1 ? "" : "s"})` : "Revoked"}
+                </td>
                 <td className="p-2">{when(credential.lastUsedAt)}</td>
                 <td className="p-2">
                   {credential.status === "ACTIVE" ? (

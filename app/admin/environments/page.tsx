@@ -46,7 +46,12 @@ export default async function AdminEnvironmentsPage() {
           <h2 id={`env-${env.slug}`} className="text-lg font-semibold">
             {env.name} <code className="text-sm font-normal">{env.slug}</code>
           </h2>
-          <AdminForm action={`/api/portal/admin/environments/${env.slug}`} submitLabel={`Save ${env.name}`} successMessage="Saved." fields={settingsFields(env)} />
+          <AdminForm
+            action={`/api/portal/admin/environments/${env.slug}`}
+            submitLabel={`Save ${env.name}`}
+            successMessage="Saved."
+            fields={settingsFields(env)}
+          />
           <h3 className="font-medium">Rate limit of {env.name}</h3>
           <p className="text-sm text-slate-700">
             The default of every credential in {env.name} without a limit of its own; applies on every instance within 5 seconds.

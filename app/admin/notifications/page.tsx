@@ -14,7 +14,9 @@ export default async function AdminNotificationsPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Compose a notification</h1>
-      <p className="text-slate-700">Clients read it through the Notifications API. Leave the client ID empty to reach every active client of the environment.</p>
+      <p className="text-slate-700">
+        Clients read it through the Notifications API. Leave the client ID empty to reach every active client of the environment.
+      </p>
       <AdminForm
         action="/api/portal/admin/notifications"
         submitLabel="Send notification"

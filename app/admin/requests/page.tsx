@@ -35,7 +35,11 @@ export default async function AdminRequestsPage({ searchParams }: { searchParams
       {requests.length === 0 ? <p className="text-slate-700">No {status.toLowerCase()} requests.</p> : null}
       <ul className="space-y-3">
         {requests.map((request) => (
-          <li key={request.id} aria-label={`Request from ${request.email}: ${request.applicationName ?? TOPIC_LABELS[request.topic]}`} className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+          <li
+            key={request.id}
+            aria-label={`Request from ${request.email}: ${request.applicationName ?? TOPIC_LABELS[request.topic]}`}
+            className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+          >
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium">{TOPIC_LABELS[request.topic]}</span>
               <span>
@@ -43,7 +47,10 @@ export default async function AdminRequestsPage({ searchParams }: { searchParams
               </span>
               <span className="text-slate-600">{request.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</span>
             </div>
-            <p>{[request.api?.name, request.environment?.name, request.applicationName].filter(Boolean).join(" · ") || (request.topic === "ACCOUNT" ? "Signed up; approving lets this developer sign in" : "General question")}</p>
+            <p>
+              {[request.api?.name, request.environment?.name, request.applicationName].filter(Boolean).join(" · ") ||
+                (request.topic === "ACCOUNT" ? "Signed up; approving lets this developer sign in" : "General question")}
+            </p>
             <p className="whitespace-pre-wrap text-slate-700">{request.message}</p>
             {request.status === "PENDING" ? (
               <RequestDecision id={request.id} />

@@ -14,15 +14,23 @@ function Breakdown({ title, rows, label = (key) => key }: { title: string; rows:
       <caption className="p-2 text-left font-medium">{title}</caption>
       <thead>
         <tr className="border-b border-slate-300">
-          <th scope="col" className="p-2">Name</th>
-          <th scope="col" className="p-2">Requests</th>
-          <th scope="col" className="p-2">Errors</th>
+          <th scope="col" className="p-2">
+            Name
+          </th>
+          <th scope="col" className="p-2">
+            Requests
+          </th>
+          <th scope="col" className="p-2">
+            Errors
+          </th>
         </tr>
       </thead>
       <tbody>
         {rows.length === 0 ? (
           <tr>
-            <td colSpan={3} className="p-2 text-slate-600">No requests</td>
+            <td colSpan={3} className="p-2 text-slate-600">
+              No requests
+            </td>
           </tr>
         ) : (
           rows.map((row) => (
@@ -41,7 +49,11 @@ function Breakdown({ title, rows, label = (key) => key }: { title: string; rows:
 export default async function AdminUsagePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireAdmin("/admin/usage");
   const params = await searchParams;
-  const query = { api: firstParam(params.api, 100) || undefined, environment: firstParam(params.environment, 100) || undefined, clientId: firstParam(params.clientId, 100) || undefined };
+  const query = {
+    api: firstParam(params.api, 100) || undefined,
+    environment: firstParam(params.environment, 100) || undefined,
+    clientId: firstParam(params.clientId, 100) || undefined,
+  };
   const range = parseUsageRange(firstParam(params.range));
   const [report, apis, environments] = await Promise.all([
     usageReport(db(), { clients: query.clientId ? [query.clientId] : "all", api: query.api, environment: query.environment }, range),

@@ -19,11 +19,21 @@ export default async function AdminUsersPage() {
           <caption className="sr-only">Users</caption>
           <thead>
             <tr className="border-b border-slate-300">
-              <th scope="col" className="p-2">Email</th>
-              <th scope="col" className="p-2">Name</th>
-              <th scope="col" className="p-2">Role</th>
-              <th scope="col" className="p-2">Sign-in</th>
-              <th scope="col" className="p-2"><span className="sr-only">Actions</span></th>
+              <th scope="col" className="p-2">
+                Email
+              </th>
+              <th scope="col" className="p-2">
+                Name
+              </th>
+              <th scope="col" className="p-2">
+                Role
+              </th>
+              <th scope="col" className="p-2">
+                Sign-in
+              </th>
+              <th scope="col" className="p-2">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -68,7 +78,15 @@ export default async function AdminUsersPage() {
             { name: "email", label: "Email", type: "email" },
             { name: "name", label: "Name" },
             { name: "password", label: "Password", type: "password", hint: "At least 12 characters; share it with the user out of band." },
-            { name: "role", label: "Role", type: "select", options: [{ value: "DEVELOPER", label: "Developer" }, { value: "ADMIN", label: "Admin" }] },
+            {
+              name: "role",
+              label: "Role",
+              type: "select",
+              options: [
+                { value: "DEVELOPER", label: "Developer" },
+                { value: "ADMIN", label: "Admin" },
+              ],
+            },
           ]}
         />
       </section>

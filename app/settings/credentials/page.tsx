@@ -19,8 +19,7 @@ export default async function CredentialsPage() {
       <div className="space-y-2">
         <h1 className="text-2xl font-bold">Client Credentials</h1>
         <p className="text-slate-700">
-          Each application has one credential per environment. Exchange its client ID and secret for a token at the
-          environment&apos;s token endpoint.
+          Each application has one credential per environment. Exchange its client ID and secret for a token at the environment&apos;s token endpoint.
         </p>
       </div>
       <NewCredentialForm

@@ -22,7 +22,11 @@ export default async function RequestsPage() {
       <h1 className="text-2xl font-bold">Requests</h1>
       {requests.length === 0 ? (
         <p className="text-slate-700">
-          You have sent no requests. <Link href="/contact" className="text-blue-700 underline">Contact us</Link> to ask for credentials or API access.
+          You have sent no requests.{" "}
+          <Link href="/contact" className="text-blue-700 underline">
+            Contact us
+          </Link>{" "}
+          to ask for credentials or API access.
         </p>
       ) : (
         <ul className="space-y-3">
@@ -34,14 +38,18 @@ export default async function RequestsPage() {
                 <span className="text-slate-600">{request.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</span>
               </div>
               <p>
-                {[request.api?.name, request.environment?.name, request.applicationName].filter(Boolean).join(" · ") || (request.topic === "ACCOUNT" ? "Signed up; approving lets this developer sign in" : "General question")}
+                {[request.api?.name, request.environment?.name, request.applicationName].filter(Boolean).join(" · ") ||
+                  (request.topic === "ACCOUNT" ? "Signed up; approving lets this developer sign in" : "General question")}
               </p>
               <p className="whitespace-pre-wrap text-slate-700">{request.message}</p>
               {request.status === "REJECTED" && request.decisionReason ? <p>Reason: {request.decisionReason}</p> : null}
               {request.status === "APPROVED" && request.credential ? (
                 <p>
                   Credential <code>{request.credential.clientId}</code> is ready:{" "}
-                  <Link href="/settings/credentials" className="text-blue-700 underline">generate its secret</Link>.
+                  <Link href="/settings/credentials" className="text-blue-700 underline">
+                    generate its secret
+                  </Link>
+                  .
                 </p>
               ) : null}
             </li>

@@ -32,8 +32,8 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
         </h2>
         <p className="text-sm text-slate-700">
           Every gateway answer carries an <code className="font-mono">X-Request-Id</code> header, and every problem body a{" "}
-          <code className="font-mono">requestId</code>. Paste one to see what the gateway recorded for it; only your own
-          credentials&apos; requests of the last days are found.
+          <code className="font-mono">requestId</code>. Paste one to see what the gateway recorded for it; only your own credentials&apos; requests of the last
+          days are found.
         </p>
         <form method="get" className="flex flex-wrap items-end gap-3 text-sm">
           <div className="min-w-0 max-w-full space-y-1">

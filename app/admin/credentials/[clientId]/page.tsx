@@ -56,7 +56,11 @@ export default async function AdminCredentialPage({ params }: Props) {
           fields={rateLimitFields(own ? rateLimit.burst : undefined, own ? rateLimit.perSecond : undefined)}
         />
         {own ? (
-          <AdminAction action={`/api/portal/admin/credentials/${credential.clientId}/rate-limit`} body={{ clear: true }} label="Use the environment's default" />
+          <AdminAction
+            action={`/api/portal/admin/credentials/${credential.clientId}/rate-limit`}
+            body={{ clear: true }}
+            label="Use the environment's default"
+          />
         ) : null}
       </section>
     </div>

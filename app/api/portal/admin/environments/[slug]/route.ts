@@ -3,6 +3,7 @@ import { updateEnvironment } from "@/lib/environments/environments";
 import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await updateEnvironment({ db: db(), admin: user, slug: params.slug ?? "", input: await request.json().catch(() => null) })),
+  async ({ request, user, params }) =>
+    json(await updateEnvironment({ db: db(), admin: user, slug: params.slug ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

@@ -3,6 +3,7 @@ import { changeUser } from "@/lib/accounts/users";
 import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await changeUser({ db: db(), admin: user, userId: params.id ?? "", input: await request.json().catch(() => null) })),
+  async ({ request, user, params }) =>
+    json(await changeUser({ db: db(), admin: user, userId: params.id ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

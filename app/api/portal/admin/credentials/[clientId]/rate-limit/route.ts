@@ -3,6 +3,7 @@ import { setCredentialRateLimitFor } from "@/lib/credentials/admin-credentials";
 import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await setCredentialRateLimitFor({ db: db(), admin: user, clientId: params.clientId ?? "", input: await request.json().catch(() => null) })),
+  async ({ request, user, params }) =>
+    json(await setCredentialRateLimitFor({ db: db(), admin: user, clientId: params.clientId ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );

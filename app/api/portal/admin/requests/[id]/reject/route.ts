@@ -3,6 +3,7 @@ import { rejectAccessRequest } from "@/lib/access-requests/decide-access-request
 import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await rejectAccessRequest({ db: db(), admin: user, id: params.id ?? "", input: await request.json().catch(() => null) })),
+  async ({ request, user, params }) =>
+    json(await rejectAccessRequest({ db: db(), admin: user, id: params.id ?? "", input: await request.json().catch(() => null) })),
   { role: "ADMIN" },
 );
