@@ -48,6 +48,5 @@ export async function disconnectDb(): Promise<void> {
  * and still joins a larger change.
  */
 export function inTransaction<T>(db: DbClient, work: (tx: Tx) => Promise<T>, options?: { timeoutMs: number }): Promise<T> {
-  if (!("$transaction" in db)) return work(db);
-  return options ? db.$transaction(work, { timeout: options.timeoutMs }) : db.$transaction(work);
+  return "$transaction" in db ? db.$transaction(work, options && { timeout: options.timeoutMs }) : work(db);
 }
