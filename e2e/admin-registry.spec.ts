@@ -7,7 +7,7 @@ const DOCUMENT = JSON.stringify({
 });
 
 test("an admin registers an API with a pasted OpenAPI document that is checked on save", async ({ signInAs }) => {
-  // Three saves of the form and two page loads.
+  // Six saves of the form and three page loads.
   test.slow();
   const admin = await signInAs("admin");
   await admin.goto("/admin/apis/new");
@@ -16,7 +16,7 @@ test("an admin registers an API with a pasted OpenAPI document that is checked o
   await admin.getByLabel("Summary").fill("Stock levels of the warehouse.");
   await admin.getByLabel("Scopes").fill("inventory:read");
   await admin.getByRole("checkbox", { name: "Platform Development" }).check();
-  await admin.getByLabel("Upstream URL in Platform Development").fill("http://127.0.0.1:9/inventory");
+  await admin.getByLabel("Upstream targets in Platform Development").fill("http://127.0.0.1:9/inventory");
   await admin.getByLabel("OpenAPI document (JSON or YAML)").fill("swagger: '2.0'");
   await admin.getByRole("button", { name: "Create API" }).click();
   await expect(admin.getByLabel("OpenAPI document (JSON or YAML)")).toHaveAccessibleDescription(/\/openapi: must be an OpenAPI version 3\.0\.x or 3\.1\.x/);
@@ -35,6 +35,24 @@ test("an admin registers an API with a pasted OpenAPI document that is checked o
   await admin.getByRole("button", { name: "Create API" }).click();
   await expect(admin).toHaveURL(/\/admin\/apis\/inventory$/);
   await expect(admin.getByRole("heading", { name: "Edit Inventory API" })).toBeVisible();
+  await expect(admin.getByRole("heading", { name: "Upstream health" })).toBeVisible();
+
+  // A second target with twice the weight; a weight that is not a number is named.
+  const targets = admin.getByLabel("Upstream targets in Platform Development");
+  await targets.fill("http://127.0.0.1:9/inventory\nhttp://127.0.0.1:10/inventory heavy");
+  await admin.getByRole("button", { name: "Save API" }).click();
+  await expect(targets).toHaveAccessibleDescription(/number/i);
+  await targets.fill("http://127.0.0.1:9/inventory\nhttp://127.0.0.1:10/inventory 2");
+  const settings = admin.getByLabel("Health checks, retries and limits in Platform Development (JSON)");
+  await settings.fill('{ "healthCheck": { "path": "health" } }');
+  await admin.getByRole("button", { name: "Save API" }).click();
+  await expect(settings).toHaveAccessibleDescription(/healthCheck\.path: Start the path with \//);
+  await settings.fill('{ "healthCheck": { "path": "/health" }, "retries": 2 }');
+  await admin.getByRole("button", { name: "Save API" }).click();
+  await expect(admin.getByText("Saved.")).toBeVisible();
+  await admin.reload();
+  await expect(admin.getByLabel("Upstream targets in Platform Development")).toHaveValue("http://127.0.0.1:9/inventory\nhttp://127.0.0.1:10/inventory 2");
+  await expect(admin.getByLabel("Health checks, retries and limits in Platform Development (JSON)")).toHaveValue(/"retries": 2/);
 
   await admin.goto("/apis/inventory?env=platform-dev");
   await expect(admin.getByRole("heading", { level: 1, name: "Inventory API" })).toBeVisible();

@@ -1,7 +1,6 @@
 import "server-only";
 import { Redis } from "ioredis";
 import { config } from "./config";
-import type { Db } from "./db";
 import { problem, problemResponse } from "./http/problem";
 import { requestIdFrom } from "./http/request-id";
 import { log } from "./log";
@@ -31,10 +30,14 @@ function redisClient(url: string): Redis {
   return redis;
 }
 
-/** The database, and Redis where `REDIS_URL` is set. */
-export function processDependencies(db: Db): Dependency[] {
+/**
+ * The database, answering `ping`, and Redis where `REDIS_URL` is set. The full server pings
+ * through Prisma, the gateway-only process through its data-plane store, which has no Prisma
+ * client; both have applied the migrations before they listen.
+ */
+export function processDependencies(ping: () => Promise<unknown>): Dependency[] {
   const { redisUrl } = config();
-  const database: Dependency = { name: "database", check: () => db.$queryRawUnsafe("SELECT 1") };
+  const database: Dependency = { name: "database", check: ping };
   if (!redisUrl) return [database];
   return [database, { name: "redis", check: () => redisClient(redisUrl).ping() }];
 }

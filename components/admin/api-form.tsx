@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { type ChangeEvent, type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "@/components/settings/field";
 import { type FieldErrors, portalFetch } from "@/components/settings/portal-fetch";
+import { parseTargetsText } from "@/lib/upstreams/targets-text";
 
 export type ApiFormValues = {
   name: string;
@@ -15,7 +16,10 @@ export type ApiFormValues = {
   scopes: string;
   visibility: "public" | "protected";
   credentialType: string;
+  /** per offered environment, its targets as text: one `URL [weight]` per line */
   environments: Record<string, string | undefined>;
+  /** per environment, the upstream's other settings as JSON text (health check, retries, timeouts...) */
+  upstreamSettings: Record<string, string | undefined>;
   openapiDocument: string;
 };
 
@@ -47,10 +51,35 @@ export function ApiForm({
     if (file) setValues({ ...values, openapiDocument: await file.text() });
   }
 
+  /** The environment's settings as an object, or the message that says why the text is not one. */
+  function settingsOf(slug: string): Record<string, unknown> | string {
+    const text = values.upstreamSettings[slug]?.trim() || "{}";
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : "Write a JSON object";
+    } catch (error) {
+      return `Not JSON: ${(error as Error).message}`;
+    }
+  }
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const settings = offered.map((env) => (proxied ? settingsOf(env.slug) : {}));
+    const unreadable = settings.flatMap((found, index) => (typeof found === "string" ? [[`environments.${index}.upstream`, found] as const] : []));
+    if (unreadable.length > 0) {
+      setErrors(Object.fromEntries(unreadable));
+      setMessage({ text: "Check the fields marked below.", ok: false });
+      return;
+    }
     setPending(true);
-    const body = { ...values, environments: offered.map((env) => ({ slug: env.slug, upstreamUrl: values.environments[env.slug] ?? "" })) };
+    const body = {
+      ...values,
+      upstreamSettings: undefined,
+      environments: offered.map((env, index) => {
+        const targets = proxied ? parseTargetsText(values.environments[env.slug] ?? "") : [];
+        return targets.length > 0 ? { slug: env.slug, upstream: { ...(settings[index] as object), targets } } : { slug: env.slug };
+      }),
+    };
     const result = await portalFetch<{ slug: string }>(editing ? `/api/portal/admin/apis/${initial.slug}` : "/api/portal/admin/apis", "POST", body);
     setPending(false);
     setErrors(result.ok ? {} : result.fieldErrors);
@@ -60,6 +89,16 @@ export function ApiForm({
   }
 
   const envError = (index: number, field: string) => errors[`environments.${index}.${field}`];
+  const targetsError = (index: number) =>
+    envError(index, "upstreamUrl") ?? Object.entries(errors).find(([field]) => field.startsWith(`environments.${index}.upstream.targets`))?.[1];
+  const settingsError = (index: number) => {
+    const found = Object.entries(errors).find(
+      ([field]) =>
+        field === `environments.${index}.upstream` ||
+        (field.startsWith(`environments.${index}.upstream.`) && !field.startsWith(`environments.${index}.upstream.targets`)),
+    );
+    return found ? `${found[0].split(".").slice(3).join(".") || "settings"}: ${found[1]}` : undefined;
+  };
   const text = (name: keyof ApiFormValues, label: string, options: { hint?: string; disabled?: boolean } = {}) => (
     <Field id={`api-${name}`} label={label} error={errors[name]} hint={options.hint}>
       <input
@@ -112,7 +151,7 @@ export function ApiForm({
         />
       </Field>
       <fieldset className="space-y-2">
-        <legend className="text-sm font-medium">Environments{proxied ? " and upstream URLs" : ""}</legend>
+        <legend className="text-sm font-medium">Environments{proxied ? " and upstreams" : ""}</legend>
         {errors.environments ? <p className="text-sm text-red-700">{errors.environments}</p> : null}
         {environments.map((env) => {
           const checked = values.environments[env.slug] !== undefined;
@@ -128,16 +167,40 @@ export function ApiForm({
                 {env.name}
               </label>
               {proxied && checked ? (
-                <Field id={`upstream-${env.slug}`} label={`Upstream URL in ${env.name}`} error={envError(index, "upstreamUrl")}>
-                  <input
+                <div className="space-y-2">
+                  <Field
                     id={`upstream-${env.slug}`}
-                    aria-describedby={envError(index, "upstreamUrl") ? `upstream-${env.slug}-error` : undefined}
-                    value={values.environments[env.slug] ?? ""}
-                    onChange={(event) => setValues({ ...values, environments: { ...values.environments, [env.slug]: event.target.value } })}
-                    placeholder="https://orders.internal.example/api"
-                    className={INPUT_CLASS}
-                  />
-                </Field>
+                    label={`Upstream targets in ${env.name}`}
+                    hint="One URL per line, with an optional weight after it (0 drains the target)"
+                    error={targetsError(index)}
+                  >
+                    <textarea
+                      id={`upstream-${env.slug}`}
+                      aria-describedby={targetsError(index) ? `upstream-${env.slug}-error` : undefined}
+                      value={values.environments[env.slug] ?? ""}
+                      onChange={(event) => setValues({ ...values, environments: { ...values.environments, [env.slug]: event.target.value } })}
+                      placeholder={"https://orders-a.internal.example/api\nhttps://orders-b.internal.example/api 2"}
+                      rows={2}
+                      className={INPUT_CLASS}
+                    />
+                  </Field>
+                  <Field
+                    id={`upstream-settings-${env.slug}`}
+                    label={`Health checks, retries and limits in ${env.name} (JSON)`}
+                    hint="healthCheck, passive, circuitBreaker, retries, timeouts, maxRequestBodyBytes; empty for the defaults"
+                    error={settingsError(index)}
+                  >
+                    <textarea
+                      id={`upstream-settings-${env.slug}`}
+                      aria-describedby={settingsError(index) ? `upstream-settings-${env.slug}-error` : undefined}
+                      value={values.upstreamSettings[env.slug] ?? ""}
+                      onChange={(event) => setValues({ ...values, upstreamSettings: { ...values.upstreamSettings, [env.slug]: event.target.value } })}
+                      placeholder={'{ "healthCheck": { "path": "/health" }, "retries": 1 }'}
+                      rows={3}
+                      className={`${INPUT_CLASS} font-mono`}
+                    />
+                  </Field>
+                </div>
               ) : null}
             </div>
           );

@@ -8,6 +8,7 @@ import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
 import { type Actor, recordAudit } from "../audit/write-audit";
 import { createCredential, ensureApplication } from "../credentials/credentials";
+import { writeGrant } from "../credentials/grants";
 import { actorOf } from "../audit/portal-actor";
 import { decideSignup } from "../accounts/signup";
 
@@ -98,15 +99,7 @@ async function provision(tx: Tx, request: ProvisionedRequest, ownerId: string, a
   let credentialId: string;
   if (existing) {
     ({ clientId, id: credentialId } = existing);
-    if (request.api && apiScopes) {
-      const scopes = apiScopes.join(" ");
-      await tx.grant.upsert({
-        where: { credentialId_apiId: { credentialId: existing.id, apiId: request.api.id } },
-        create: { credentialId: existing.id, apiId: request.api.id, scopes },
-        update: { scopes },
-      });
-      await recordAudit(tx, actor, { action: "credential.grant", targetType: "credential", targetId: clientId, details: { api: request.api.slug, scopes } });
-    }
+    if (request.api && apiScopes) await writeGrant(tx, actor, existing, request.api, apiScopes);
   } else {
     const { credential } = await createCredential({
       db: tx,

@@ -59,6 +59,34 @@ const revoke = command({ usage: "credential revoke <clientId>", summary: "Revoke
   return { clientId: revoked.clientId, status: revoked.status, revokedAt: revoked.revokedAt?.toISOString() ?? null };
 });
 
+const grant = command(
+  {
+    usage: 'credential grant --client <clientId> --api <slug> [--scopes "<scopes>"]',
+    summary: "Grants a credential an API of its environment, with --scopes or every scope the API defines; on an existing grant, sets its scopes.",
+  },
+  async (args) => {
+    noPositionals(args);
+    const clientId = requiredFlag(args, "client");
+    const apiSlug = requiredFlag(args, "api");
+    const scopesFlag = args.flags.get("scopes");
+    const scopes = scopesFlag === undefined ? undefined : scopesFlag.split(/\s+/).filter(Boolean);
+    if (scopes?.length === 0) throw new UsageError("--scopes needs at least one scope");
+    const [{ db }, { CLI_ACTOR }, { grantApi }] = await Promise.all([import("../db"), import("../audit/write-audit"), import("../credentials/grants")]);
+    return await asUsageError(() => grantApi({ db: db(), actor: CLI_ACTOR, clientId, apiSlug, scopes }));
+  },
+);
+
+const revokeGrant = command(
+  { usage: "credential revoke-grant --client <clientId> --api <slug>", summary: "Ends a credential's access to one API; its other grants stay." },
+  async (args) => {
+    noPositionals(args);
+    const clientId = requiredFlag(args, "client");
+    const apiSlug = requiredFlag(args, "api");
+    const [{ db }, { CLI_ACTOR }, { revokeGrant }] = await Promise.all([import("../db"), import("../audit/write-audit"), import("../credentials/grants")]);
+    return await asUsageError(() => revokeGrant({ db: db(), actor: CLI_ACTOR, clientId, apiSlug }));
+  },
+);
+
 const DURATION_UNITS = { s: 1, m: 60, h: 3_600, d: 86_400 } as const;
 
 /** "90s", "30m", "1h", "1d" or a number of seconds, as whole seconds. */
@@ -96,7 +124,7 @@ const rotate = command(
 const list = command(
   {
     usage: "credential list [--env <slug>] [--app <name>] [--owner <email>]",
-    summary: "Lists credentials with their environment, application and state; secrets are never shown.",
+    summary: "Lists credentials with their environment, application, state and the APIs and scopes granted; secrets are never shown.",
   },
   async (args) => {
     noPositionals(args);
@@ -109,6 +137,7 @@ const list = command(
         env: credential.environment.slug,
         application: credential.application.name,
         status: credential.status,
+        apis: credential.grants.map((grant) => grant.apiSlug),
         scopes: credential.grants.flatMap((grant) => grant.scopes),
         lastUsedAt: credential.lastUsedAt?.toISOString() ?? null,
       })),
@@ -137,4 +166,4 @@ const rateLimit = command(
   },
 );
 
-export const commands: CommandGroup = { create, rotate, revoke, list, "rate-limit": rateLimit };
+export const commands: CommandGroup = { create, rotate, revoke, list, grant, "revoke-grant": revokeGrant, "rate-limit": rateLimit };

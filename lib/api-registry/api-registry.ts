@@ -6,6 +6,7 @@ import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "../audit/write-audit";
 import { actorOf } from "../audit/portal-actor";
+import { singleTarget, type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { checkOpenApiDocument } from "./openapi-check";
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);
@@ -45,7 +46,15 @@ export const apiInputSchema = z.object({
     .default("")
     .transform((value) => value || null),
   environments: z
-    .array(z.object({ slug: z.string(), upstreamUrl: z.string().trim().max(2000).default("") }))
+    .array(
+      z.object({
+        slug: z.string(),
+        /** the upstream's targets and how the gateway treats them */
+        upstream: upstreamPolicySchema.optional(),
+        /** shorthand for an upstream of this one target, every setting at its default */
+        upstreamUrl: z.string().trim().max(2000).default(""),
+      }),
+    )
     .min(1, "Offer the API in at least one environment")
     .refine((rows) => new Set(rows.map((row) => row.slug)).size === rows.length, "List each environment once"),
   openapiDocument: z.string().max(2_000_000, "Keep the document under 2 MB").default(""),
@@ -59,6 +68,11 @@ export function listRegisteredApis({ db }: { db: DbClient }) {
 
 export async function registeredApi({ db, slug }: { db: DbClient; slug: string }) {
   return slug ? db.api.findUnique({ where: { slug }, include: { environments: { include: { environment: true } }, scopes: true } }) : null;
+}
+
+/** The environment's upstream: the policy given, else the one target of its URL, else none. */
+function upstreamOf(env: { upstream?: UpstreamPolicy; upstreamUrl: string }): UpstreamPolicy | null {
+  return env.upstream ?? (env.upstreamUrl ? upstreamPolicySchema.parse(singleTarget(env.upstreamUrl)) : null);
 }
 
 async function validated(db: DbClient, input: unknown) {
@@ -92,7 +106,7 @@ async function validated(db: DbClient, input: unknown) {
 export async function createApi({ db, admin, input }: { db: DbClient; admin: PortalUser; input: unknown }) {
   const { data, document, environmentIds } = await validated(db, input);
   if (await db.api.findUnique({ where: { slug: data.slug } })) throw validationProblem([{ in: "body", field: "slug", message: "Another API uses this slug" }]);
-  const missingUpstream = data.environments.findIndex((env) => !env.upstreamUrl);
+  const missingUpstream = data.environments.findIndex((env) => !upstreamOf(env));
   if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
   return inTransaction(db, async (tx) => {
     const api = await tx.api.create({
@@ -110,7 +124,7 @@ export async function createApi({ db, admin, input }: { db: DbClient; admin: Por
         openapiDocument: document,
         changelog: [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }],
         scopes: { create: data.scopes.map((name) => ({ name, description: name })) },
-        environments: { create: data.environments.map((env) => ({ environmentId: environmentIds.get(env.slug)!, upstreamUrl: env.upstreamUrl })) },
+        environments: { create: data.environments.map((env) => ({ environmentId: environmentIds.get(env.slug)!, upstream: upstreamOf(env)! })) },
       },
     });
     await recordAudit(tx, actorOf(admin), {
@@ -129,7 +143,7 @@ export async function updateApi({ db, admin, slug, input }: { db: DbClient; admi
   if (!existing) throw problem("not-found", { detail: `There is no API "${slug}".` });
   const { data, document, environmentIds } = await validated(db, { ...(input as object), slug });
   const proxied = existing.kind === "PROXY";
-  const missingUpstream = proxied ? data.environments.findIndex((env) => !env.upstreamUrl) : -1;
+  const missingUpstream = proxied ? data.environments.findIndex((env) => !upstreamOf(env)) : -1;
   if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
   await inTransaction(db, async (tx) => {
     await tx.api.update({
@@ -150,7 +164,7 @@ export async function updateApi({ db, admin, slug, input }: { db: DbClient; admi
       data: data.environments.map((env) => ({
         apiId: existing.id,
         environmentId: environmentIds.get(env.slug)!,
-        upstreamUrl: proxied ? env.upstreamUrl : null,
+        ...(proxied ? { upstream: upstreamOf(env)! } : {}),
       })),
     });
     if (proxied) {

@@ -4,6 +4,7 @@ import type { PortalUser } from "../auth/session";
 import { type DbClient, inTransaction } from "../db";
 import { validationProblem, zodProblem } from "../http/problem";
 import { createCredential, ensureApplication, revokeCredential } from "./credentials";
+import { grantApi, revokeGrant } from "./grants";
 import { actorOf } from "../audit/portal-actor";
 import { setCredentialRateLimit } from "../rate-limits/set-rate-limits";
 
@@ -48,4 +49,25 @@ export function setCredentialRateLimitFor({ db, admin, clientId, input }: AdminC
 
 export function revokeAnyCredential({ db, admin, clientId }: AdminCredentialAction) {
   return revokeCredential({ db, actor: actorOf(admin), clientId });
+}
+
+export const grantApiSchema = z.object({
+  api: z.string().trim().min(1, "Choose an API"),
+  scopes: z.string().max(2000, "Keep the scopes under 2000 characters").optional(),
+});
+
+/** Scopes typed in the form, separated by spaces or commas; none grants every scope of the API. */
+export function grantApiFor({ db, admin, clientId, input }: AdminCredentialAction & { input: unknown }) {
+  const parsed = grantApiSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  const scopes = parsed.data.scopes?.split(/[\s,]+/).filter(Boolean);
+  return grantApi({ db, actor: actorOf(admin), clientId, apiSlug: parsed.data.api, scopes: scopes?.length ? scopes : undefined });
+}
+
+export const revokeGrantSchema = z.object({ api: z.string().trim().min(1, "Name the API") });
+
+export function revokeGrantFor({ db, admin, clientId, input }: AdminCredentialAction & { input: unknown }) {
+  const parsed = revokeGrantSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  return revokeGrant({ db, actor: actorOf(admin), clientId, apiSlug: parsed.data.api });
 }

@@ -9,7 +9,7 @@ const IDS = "(SELECT value FROM json_each(?))";
 
 const SQL = {
   environments: `SELECT "id", "slug", "name", "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
-  availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstreamUrl", "Api"."slug", "Api"."kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
+  availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstream", "Api"."slug", "Api"."kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
   scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
   credentials: `SELECT "id", "clientId", "environmentId", "status", "rateLimitBurst", "rateLimitPerSecond" FROM "Credential" WHERE "clientId" IN ${IDS}`,
   grants: `SELECT "Grant"."credentialId", "Grant"."apiId", "Grant"."scopes" FROM "Grant" JOIN "Credential" ON "Credential"."id" = "Grant"."credentialId" WHERE "Credential"."clientId" IN ${IDS}`,
@@ -26,7 +26,7 @@ const SQL = {
   ping: "SELECT 1",
 };
 
-type AvailabilityColumns = { apiId: string; environmentId: string; upstreamUrl: string | null; slug: string; kind: ApiKind; isPublic: number };
+type AvailabilityColumns = { apiId: string; environmentId: string; upstream: string | null; slug: string; kind: ApiKind; isPublic: number };
 type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: string | null };
 
 /** The data plane's store on a SQLite connection. */
@@ -42,7 +42,11 @@ export function createSqliteDataPlaneStore(connection: SqliteConnection): DataPl
         all<AvailabilityColumns>(SQL.availability),
         all<{ apiId: string; name: string }>(SQL.scopes),
       ]);
-      return { environments, availability: availability.map((row) => ({ ...row, isPublic: row.isPublic === 1 })), scopes };
+      return {
+        environments,
+        availability: availability.map((row) => ({ ...row, upstream: row.upstream === null ? null : JSON.parse(row.upstream), isPublic: row.isPublic === 1 })),
+        scopes,
+      };
     },
     async credentials(clientIds, now) {
       const ids = JSON.stringify(clientIds);

@@ -47,7 +47,7 @@ describe("the data plane's store, beside Prisma on one database", () => {
       expect(availability).toContainEqual({
         apiId: row.apiId,
         environmentId: row.environmentId,
-        upstreamUrl: row.upstreamUrl,
+        upstream: row.upstream,
         slug: row.api.slug,
         kind: row.api.kind,
         isPublic: row.api.isPublic,

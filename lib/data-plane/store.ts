@@ -12,7 +12,14 @@ export type EnvironmentRow = {
 };
 
 /** An API available in an environment, with the API's own columns. */
-export type AvailabilityRow = { apiId: string; environmentId: string; upstreamUrl: string | null; slug: string; kind: ApiKind; isPublic: boolean };
+export type AvailabilityRow = {
+  apiId: string;
+  environmentId: string /** the stored upstream policy, as JSON parsed but not yet validated */;
+  upstream: unknown;
+  slug: string;
+  kind: ApiKind;
+  isPublic: boolean;
+};
 
 export type CredentialRow = {
   id: string;

@@ -1,6 +1,8 @@
 import "server-only";
 import type { DataPlaneStore, EnvironmentRow } from "../data-plane/store";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
+import type { UpstreamEntry } from "../upstreams/upstream-set";
+import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 
 export type GatewayEnvironment = EnvironmentRow;
 
@@ -9,7 +11,8 @@ export type GatewayApi = {
   slug: string;
   kind: ApiKind;
   isPublic: boolean;
-  upstreamUrl: string | null;
+  /** proxied APIs: the environment's upstream; null when none is registered or the stored one does not validate */
+  upstream: UpstreamPolicy | null;
   scopes: readonly string[];
 };
 
@@ -38,7 +41,11 @@ type Snapshot = {
  * runs; only the first load is waited for. 4 s plus a reload keeps a change,
  * such as an environment's rate limit, within the 5 s every instance promises.
  */
-export function createGatewayDirectory(store: Pick<DataPlaneStore, "directory">, maxAgeMs = 4_000): GatewayDirectory {
+export function createGatewayDirectory(
+  store: Pick<DataPlaneStore, "directory">,
+  options: { maxAgeMs?: number; onUpstreams?: (entries: UpstreamEntry[]) => void } = {},
+): GatewayDirectory {
+  const { maxAgeMs = 4_000, onUpstreams } = options;
   let latest: Snapshot | undefined;
   let loading: Promise<Snapshot> | undefined;
 
@@ -52,18 +59,23 @@ export function createGatewayDirectory(store: Pick<DataPlaneStore, "directory">,
     }
     const apis = new Map<string, GatewayApi>();
     const apisByEnvironment = new Map<string, GatewayApi[]>();
+    const environmentSlugs = new Map(environments.map((env) => [env.id, env.slug]));
+    const upstreams: UpstreamEntry[] = [];
     for (const row of availability) {
       const api = {
         id: row.apiId,
         slug: row.slug,
         kind: row.kind,
         isPublic: row.isPublic,
-        upstreamUrl: row.upstreamUrl,
+        upstream: row.upstream === null ? null : (upstreamPolicySchema.safeParse(row.upstream).data ?? null),
         scopes: scopesByApi.get(row.apiId) ?? [],
       };
+      const env = environmentSlugs.get(row.environmentId);
+      if (api.upstream && env) upstreams.push({ env, api: api.slug, policy: api.upstream });
       apis.set(`${row.environmentId}/${api.slug}`, api);
       apisByEnvironment.set(row.environmentId, [...(apisByEnvironment.get(row.environmentId) ?? []), api]);
     }
+    onUpstreams?.(upstreams);
     return {
       environments: new Map(environments.map((env) => [env.slug, env])),
       environmentsById: new Map(environments.map((env) => [env.id, env])),

@@ -6,7 +6,7 @@ import type { IncomingRequest, PlainResponse } from "../http/message";
 import { problem, ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { type RateLimiter, rateLimitHeaders } from "../limiters/rate-limit";
-import type { GatewayMetrics } from "../metrics/gateway-metrics";
+import type { GatewayMetrics, UpstreamFailure } from "../metrics/gateway-metrics";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
 import type { Authenticated, Authenticator } from "./authenticate";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
@@ -45,6 +45,13 @@ function notFound(detail: string): ProblemError {
   return problem("not-found", { detail });
 }
 
+/** The refusals that count as upstream failures in the metrics, by the kind they count as. */
+const UPSTREAM_FAILURES: Partial<Record<string, UpstreamFailure>> = {
+  "upstream-unreachable": "error",
+  "upstream-timeout": "timeout",
+  "upstream-unavailable": "unavailable",
+};
+
 /** What the record stage needs to know about a request once it is answered. */
 type Outcome = { env?: GatewayEnvironment; api?: string; clientId?: string; route?: string; problem?: string; headers?: Record<string, string> };
 
@@ -73,11 +80,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
   }
 
   function proxy(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, clientId: string | null) {
-    if (!api.upstreamUrl) throw notFound(`The API "${api.slug}" has no upstream in "${env.slug}".`);
     return deps.upstreams.forward({
       request,
       url,
-      upstreamUrl: api.upstreamUrl,
+      env: env.slug,
+      api: api.slug,
       remainder,
       clientId,
       clientAddress: deps.addressOf(request),
@@ -156,9 +163,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const refusal = toProblem(error);
       outcome.problem = refusal.code;
       if (refusal.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");
-      if (refusal.code === "upstream-unreachable" || refusal.code === "upstream-timeout") {
-        metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", refusal.code === "upstream-timeout" ? "timeout" : "error");
-      }
+      const upstreamFailure = UPSTREAM_FAILURES[refusal.code];
+      if (upstreamFailure) metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", upstreamFailure);
       response = problemPlainResponse(refusal, { instance: url.pathname, requestId });
       if (refusal.status !== 429) Object.assign(response.headers, outcome.headers);
     }

@@ -10,6 +10,8 @@ import { createMemoryFailureCounter, createMemoryRateLimiter } from "../limiters
 import { connectRedis, createRedisFailureCounter, createRedisRateLimiter } from "../limiters/rate-limit-redis";
 import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
+import { registerUpstreamGauges } from "../metrics/upstream-gauges";
+import { publishUpstreamHealth } from "../upstreams/health-board";
 import { createNotificationRoutes } from "../notifications/operations";
 import { createPageCache } from "../notifications/page-cache";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
@@ -51,7 +53,10 @@ function buildGateway(): ProcessGateway {
   const { connection, store } = dataPlane();
   const keys = processKeys();
   const metrics = processMetrics().gateway;
-  const directory = createGatewayDirectory(store);
+  const upstreams = createUpstreams({ timeoutMs: upstreamTimeoutMs, log });
+  registerUpstreamGauges(processMetrics().registry, () => upstreams.set.health());
+  publishUpstreamHealth(() => upstreams.set.health());
+  const directory = createGatewayDirectory(store, { onUpstreams: upstreams.set.configure });
   const states = createCredentialStates({ store });
   const revocations = createRevocationList({ store });
   const { rateLimiter, failures } = sharedState();
@@ -73,7 +78,6 @@ function buildGateway(): ProcessGateway {
     metrics,
   });
   const recorder = createRequestRecorder({ log, accessLog, databaseUrl });
-  const upstreams = createUpstreams({ timeoutMs: upstreamTimeoutMs });
   const serve = createGateway({
     directory,
     log,

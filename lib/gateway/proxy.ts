@@ -1,7 +1,14 @@
+import type { Logger } from "pino";
 import { Agent, type Dispatcher, errors } from "undici";
 import { connectionOptions, isConnectionSpecific } from "../http/hop-by-hop";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/message";
-import { problem, type ProblemError } from "../http/problem";
+import { problem, ProblemError } from "../http/problem";
+import { createHealthProbe } from "../upstreams/health-probe";
+import type { TargetState } from "../upstreams/target-state";
+import type { Upstream } from "../upstreams/upstream";
+import type { UpstreamPolicy } from "../upstreams/upstream-policy";
+import { createUpstreamSet, type UpstreamSet } from "../upstreams/upstream-set";
+import { type RequestBody, requestBody } from "./request-body";
 import { type UpstreamAnswer, UpstreamExchange } from "./upstream-exchange";
 
 /**
@@ -59,7 +66,9 @@ function forwardedNode(address: string): string {
 export type ProxyCall = {
   request: IncomingRequest;
   url: URL;
-  upstreamUrl: string;
+  /** the environment's and the API's slugs, which name the upstream */
+  env: string;
+  api: string;
   /** the path after `/gw/{env}/{api}` */
   remainder: string;
   /** the authenticated client; null for a public API, whose calls carry no identity */
@@ -69,59 +78,119 @@ export type ProxyCall = {
   requestId: string;
 };
 
-type UpstreamBase = { origin: string; path: string };
-
-/** The base URL's path, then the remainder and the query; an empty path is the root. */
-function upstreamPath(base: UpstreamBase, remainder: string, search: string): string {
-  const path = base.path + remainder;
+/** The target's base path, then the remainder and the query; an empty path is the root. */
+function upstreamPath(target: TargetState, remainder: string, search: string): string {
+  const path = target.basePath + remainder;
   return (path === "" ? "/" : path) + search;
 }
 
-const TIMED_OUT = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+/** Methods whose request may be sent again without changing the result (RFC 9110 §9.2.2), less TRACE, which the gateway does not serve. */
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+/** Failures that happen before the target saw the request or before it answered a byte: another target may take it. */
+const NOT_ANSWERED = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
-function upstreamFailure(error: unknown, timeoutMs: number): ProblemError {
-  if (error instanceof errors.UndiciError && TIMED_OUT.has(error.code)) {
-    return problem("upstream-timeout", { detail: `The upstream service did not answer within ${timeoutMs} ms.` });
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function upstreamFailure(error: unknown, limits: Limits): ProblemError {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof errors.UndiciError && error.code === "UND_ERR_HEADERS_TIMEOUT") {
+    return problem("upstream-timeout", { detail: `The upstream service did not answer within ${limits.responseMs} ms.` });
+  }
+  if (error instanceof errors.UndiciError && error.code === "UND_ERR_CONNECT_TIMEOUT") {
+    return problem("upstream-timeout", { detail: `The upstream service did not accept a connection within ${limits.connectMs} ms.` });
   }
   return problem("upstream-unreachable", { detail: "The upstream service could not be reached." });
 }
 
+type Limits = { connectMs: number; responseMs: number; idleMs: number };
+
+function limitsOf(policy: UpstreamPolicy, defaultMs: number): Limits {
+  const { connectMs = defaultMs, responseMs = defaultMs, idleMs = defaultMs } = policy.timeouts;
+  return { connectMs, responseMs, idleMs };
+}
+
+function unavailable(upstream: Upstream, now: number): ProblemError {
+  const seconds = upstream.retryAfterSeconds(now);
+  return problem("upstream-unavailable", {
+    detail: `No target of "${upstream.api}" in "${upstream.env}" can take calls now; one may in ${seconds} s.`,
+    headers: { "retry-after": String(seconds) },
+  });
+}
+
 export type Upstreams = {
   /**
-   * Streams the request to the environment's upstream and its answer back, bytes
-   * as they are: nothing is decoded, so Content-Encoding stays true. No response
-   * headers within the timeout is 504; a refused or broken connection is 502; a
-   * body that stays silent for the timeout is cut off.
+   * Streams the request to one of the upstream's targets and its answer back, bytes
+   * as they are: nothing is decoded, so Content-Encoding stays true. An idempotent
+   * request that no target answered is tried on another, up to the upstream's
+   * retries. No target able to take it is 503; no response headers within the
+   * timeout is 504; a refused or broken connection is 502; a body that stays silent
+   * for the idle timeout is cut off.
    */
   forward(call: ProxyCall): Promise<PlainResponse>;
+  /** the upstreams of the registered APIs, their targets and their health */
+  readonly set: UpstreamSet;
   close(): Promise<void>;
 };
 
 /**
- * One undici agent for every upstream: a pool of kept-alive connections per origin.
- * The timeout is undici's own socket timers (headers, then silence between body
- * chunks), so no request carries an AbortController (docs/decisions/014).
+ * One undici agent per connect timeout, each a pool of kept-alive connections per
+ * origin. The other timeouts are undici's own socket timers (headers, then silence
+ * between body chunks), so no request carries an AbortController (docs/decisions/014).
  */
-export function createUpstreams(input: { timeoutMs: number }): Upstreams {
-  const { timeoutMs } = input;
-  const agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
-  const bases = new Map<string, UpstreamBase>();
+export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upstreams {
+  const { timeoutMs, log } = input;
+  const agents = new Map<number, Agent>();
+  const agentFor = (connectMs: number) => {
+    let agent = agents.get(connectMs);
+    if (!agent) agents.set(connectMs, (agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: connectMs } })));
+    return agent;
+  };
+  const set = createUpstreamSet({ log, probe: createHealthProbe(agentFor(timeoutMs)) });
 
-  function baseOf(upstreamUrl: string): UpstreamBase {
-    let base = bases.get(upstreamUrl);
-    if (!base) {
-      const parsed = new URL(upstreamUrl);
-      base = { origin: parsed.origin, path: parsed.pathname.replace(/\/+$/, "") };
-      bases.set(upstreamUrl, base);
-    }
-    return base;
+  function send(call: ProxyCall, target: TargetState, limits: Limits, headers: string[], body: RequestBody | null): Promise<UpstreamAnswer> {
+    const { request, url } = call;
+    return new Promise<UpstreamAnswer>((resolve, reject) => {
+      agentFor(limits.connectMs).dispatch(
+        {
+          origin: target.origin,
+          path: upstreamPath(target, call.remainder, url.search),
+          method: request.method as Dispatcher.HttpMethod,
+          headers,
+          headersTimeout: limits.responseMs,
+          bodyTimeout: limits.idleMs,
+          // undici pipes a Node stream with backpressure, and reads any other async iterable.
+          body: body?.source as Dispatcher.DispatchOptions["body"],
+        },
+        new UpstreamExchange(resolve, reject),
+      );
+    });
   }
 
   return {
+    set,
     async forward(call) {
       const { request, url } = call;
-      const base = baseOf(call.upstreamUrl);
-      const body = request.method === "GET" || request.method === "HEAD" ? null : (request.bodyChunks?.() ?? request.body);
+      const upstream = set.get(call.env, call.api);
+      if (!upstream) throw problem("not-found", { detail: `The API "${call.api}" has no upstream in "${call.env}".` });
+      const { policy } = upstream;
+      const limits = limitsOf(policy, timeoutMs);
+      const chunks =
+        request.method === "GET" || request.method === "HEAD" ? null : (request.bodyChunks?.() ?? (request.body as AsyncIterable<Uint8Array> | null));
+      const retries = IDEMPOTENT.has(request.method) ? policy.retries : 0;
+      const body =
+        chunks && requestBody(chunks, { declaredLength: request.headers.get("content-length"), maxBytes: policy.maxRequestBodyBytes, replayable: retries > 0 });
       const headers = forwardableRequestHeaders(request.headers, body !== null);
       if (call.clientId) headers.push("x-client-id", call.clientId);
       // Only the address TRUSTED_PROXIES let us believe; hops a client invented stay behind.
@@ -133,21 +202,34 @@ export function createUpstreams(input: { timeoutMs: number }): Upstreams {
         "x-forwarded-for",
         call.clientAddress,
       );
-      const answer = await new Promise<UpstreamAnswer>((resolve, reject) => {
-        agent.dispatch(
-          {
-            origin: base.origin,
-            path: upstreamPath(base, call.remainder, url.search),
-            method: request.method as Dispatcher.HttpMethod,
-            headers,
-            // undici pipes a Node stream with backpressure, and reads any other async iterable.
-            body: body as Dispatcher.DispatchOptions["body"],
-          },
-          new UpstreamExchange(resolve, (error) => reject(upstreamFailure(error, timeoutMs))),
-        );
-      });
-      return { status: answer.statusCode, headers: forwardableResponseHeaders(answer.headers), body: answer.body };
+      const tried = new Set<TargetState>();
+      let unanswered: unknown;
+      for (;;) {
+        const target = upstream.pick(Date.now(), tried);
+        if (!target) throw unanswered === undefined ? unavailable(upstream, Date.now()) : upstreamFailure(unanswered, limits);
+        tried.add(target);
+        target.begin();
+        let answer: UpstreamAnswer;
+        try {
+          answer = await send(call, target, limits, headers, body);
+        } catch (error) {
+          if (error instanceof ProblemError) {
+            target.released();
+            throw error;
+          }
+          target.failed(Date.now());
+          if (tried.size > retries || !NOT_ANSWERED.has(errorCode(error) ?? "") || body?.started()) throw upstreamFailure(error, limits);
+          unanswered = error;
+          continue;
+        }
+        if (answer.statusCode >= 500) target.failed(Date.now());
+        else target.succeeded(Date.now());
+        return { status: answer.statusCode, headers: forwardableResponseHeaders(answer.headers), body: answer.body };
+      }
     },
-    close: () => agent.close(),
+    async close() {
+      set.close();
+      await Promise.all([...agents.values()].map((agent) => agent.close()));
+    },
   };
 }

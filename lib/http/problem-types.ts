@@ -127,6 +127,13 @@ export const PROBLEMS = {
     explanation: "The gateway accepted the request but could not reach the service that implements the API.",
     advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
   },
+  "upstream-unavailable": {
+    title: "API behind the gateway is unavailable",
+    status: 503,
+    explanation:
+      "Every target of the service that implements the API is out of service: failing its health checks, ejected after failures, drained, or behind an open circuit breaker.",
+    advice: "Retry after the number of seconds in the `Retry-After` header. If it persists, report it through Contact Us with the request id.",
+  },
   "upstream-timeout": {
     title: "API behind the gateway did not answer in time",
     status: 504,

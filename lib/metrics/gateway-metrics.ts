@@ -8,7 +8,7 @@ const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 
 type RouteSeries = { latency: BoundHistogram; byClass: (BoundCounter | undefined)[] };
 
-export type UpstreamFailure = "error" | "timeout";
+export type UpstreamFailure = "error" | "timeout" | "unavailable";
 
 /**
  * What the gateway counts. Labels hold only bounded values: environment and
@@ -72,7 +72,7 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
   const upstreamFailures = memo(
     boundCounter(registry, {
       name: "gatehouse_upstream_failures_total",
-      help: "Proxied requests whose upstream could not be reached (error) or did not answer in time (timeout).",
+      help: "Proxied requests whose upstream could not be reached (error), did not answer in time (timeout) or had no target in service (unavailable).",
       labelNames: ["env", "api", "kind"],
     }).bind,
   );

@@ -1,6 +1,6 @@
 // The gateway-only process (`npm run start:gateway`) beside a full instance on one
-// database: it serves the gateway, the RFC 8414 metadata path and /api/health, and
-// a 404 problem for everything else.
+// database: it serves the gateway, the RFC 8414 metadata path, /api/health and
+// /api/ready, and a 404 problem for everything else.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,13 +59,25 @@ describe("the gateway-only process", () => {
     expect(((await metadata.json()) as { issuer: string }).issuer).toBe(`${full.url}/gw/${ENV}`);
   });
 
+  it("answers /api/ready as the full instance does", async () => {
+    const [fromGateway, fromFull] = await Promise.all([fetch(`${gatewayOnly.url}/api/ready`), fetch(`${full.url}/api/ready`)]);
+    expect([fromGateway.status, fromFull.status]).toEqual([200, 200]);
+    expect(fromGateway.headers.get("cache-control")).toBe(fromFull.headers.get("cache-control"));
+    const body = await fromGateway.json();
+    expect(body).toEqual(await fromFull.json());
+    expect(body).toEqual({ status: "ready", checks: { database: "up" } });
+    const head = await fetch(`${gatewayOnly.url}/api/ready`, { method: "HEAD", headers: { "x-request-id": "ready-head-1" } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("x-request-id")).toBe("ready-head-1");
+  });
+
   it("answers every other path with a 404 problem", async () => {
     for (const path of ["/", "/apis", "/api/portal/credentials", "/login"]) {
       const response = await fetch(`${gatewayOnly.url}${path}`);
       expect(response.status).toBe(404);
       expect(response.headers.get("content-type")).toContain("application/problem+json");
-      const problem = (await response.json()) as { status: number; instance: string; requestId: string };
-      expect(problem).toMatchObject({ status: 404, instance: path });
+      const problem = (await response.json()) as { status: number; instance: string; detail: string; requestId: string };
+      expect(problem).toMatchObject({ status: 404, instance: path, detail: expect.stringContaining("/api/health and /api/ready") });
       expect(problem.requestId).toBeTruthy();
     }
   });

@@ -63,7 +63,7 @@ describe("GET /metrics", () => {
         kind: "PROXY",
         isPublic: true,
         changelog: [],
-        environments: { create: [{ environmentId: qa.id, upstreamUrl: `http://127.0.0.1:${await freePort()}` }] },
+        environments: { create: [{ environmentId: qa.id, upstream: { targets: [{ url: `http://127.0.0.1:${await freePort()}`, weight: 1 }] } }] },
       },
     });
     const client = await newCredential(db, "sso-qa");

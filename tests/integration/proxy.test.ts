@@ -102,7 +102,7 @@ async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = fa
       isPublic,
       changelog: [],
       scopes: { create: scopes.map((name) => ({ name, description: name })) },
-      environments: { create: [{ environmentId: env.id, upstreamUrl }] },
+      environments: { create: [{ environmentId: env.id, upstream: { targets: [{ url: upstreamUrl, weight: 1 }] } }] },
     },
   });
 }

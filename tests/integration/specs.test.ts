@@ -112,7 +112,7 @@ describe("raw OpenAPI documents", () => {
               },
             },
           }),
-          environments: { create: [{ environmentId: environment.id, upstreamUrl: "https://inventory.internal" }] },
+          environments: { create: [{ environmentId: environment.id, upstream: { targets: [{ url: "https://inventory.internal", weight: 1 }] } }] },
         },
       });
     } finally {

@@ -4,5 +4,8 @@ import { processDependencies, readinessResponse } from "@/lib/readiness";
 export const dynamic = "force-dynamic";
 
 export function GET(request: Request): Promise<Response> {
-  return readinessResponse(processDependencies(db()), request);
+  return readinessResponse(
+    processDependencies(() => db().$queryRawUnsafe("SELECT 1")),
+    request,
+  );
 }

@@ -1,9 +1,14 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ApiForm } from "@/components/admin/api-form";
+import { ApiScopeGaps } from "@/components/admin/api-scope-gaps";
+import { UpstreamHealthTable } from "@/components/admin/upstream-health";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { registeredApi } from "@/lib/api-registry/api-registry";
+import { upstreamPolicySchema } from "@/lib/upstreams/upstream-policy";
+import { readUpstreamHealth } from "@/lib/upstreams/health-board";
+import { targetsText } from "@/lib/upstreams/targets-text";
 
 export const metadata: Metadata = { title: "Edit API" };
 export const dynamic = "force-dynamic";
@@ -16,6 +21,11 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
   ]);
   if (!api) notFound();
+  const upstreams = api.environments.flatMap((env) => {
+    const policy = upstreamPolicySchema.safeParse(env.upstream).data;
+    return policy ? [{ env: env.environment.slug, policy }] : [];
+  });
+  const health = api.kind === "PROXY" ? await readUpstreamHealth(api.slug) : [];
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Edit {api.name}</h1>
@@ -33,10 +43,18 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
           scopes: api.scopes.map((scope) => scope.name).join(", "),
           visibility: api.isPublic ? "public" : "protected",
           credentialType: api.credentialType ?? "",
-          environments: Object.fromEntries(api.environments.map((env) => [env.environment.slug, env.upstreamUrl ?? ""])),
+          environments: Object.fromEntries(
+            api.environments.map(({ environment }) => [
+              environment.slug,
+              targetsText(upstreams.find(({ env }) => env === environment.slug)?.policy.targets ?? []),
+            ]),
+          ),
+          upstreamSettings: Object.fromEntries(upstreams.map(({ env, policy: { targets: _, ...settings } }) => [env, JSON.stringify(settings, null, 2)])),
           openapiDocument: api.openapiDocument ? JSON.stringify(JSON.parse(api.openapiDocument), null, 2) : "",
         }}
       />
+      <ApiScopeGaps apiSlug={api.slug} />
+      {api.kind === "PROXY" ? <UpstreamHealthTable health={health} environments={environments} /> : null}
     </div>
   );
 }

@@ -27,6 +27,7 @@ export default async function NewApiPage() {
           visibility: "protected",
           credentialType: "",
           environments: {},
+          upstreamSettings: {},
           openapiDocument: "",
         }}
       />

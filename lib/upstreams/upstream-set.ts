@@ -1,0 +1,79 @@
+import type { Logger } from "pino";
+import { type TargetEvent, type TargetHealth, TargetState } from "./target-state";
+import { type HealthProbe, Upstream } from "./upstream";
+import type { UpstreamPolicy } from "./upstream-policy";
+
+export type UpstreamEntry = { env: string; api: string; policy: UpstreamPolicy };
+
+export type UpstreamHealth = { env: string; api: string; targets: TargetHealth[] };
+
+export type UpstreamSet = {
+  /** Makes the set match the registrations: new upstreams start their checks, changed ones start afresh, absent ones stop. */
+  configure(entries: readonly UpstreamEntry[]): void;
+  get(env: string, api: string): Upstream | undefined;
+  /** every target's state as this process sees it, for the console and `/metrics` */
+  health(now?: number): UpstreamHealth[];
+  close(): void;
+};
+
+function logLine(event: TargetEvent): { level: "info" | "warn"; message: string } {
+  switch (event.kind) {
+    case "circuit":
+      return { level: event.to === "open" ? "warn" : "info", message: `upstream target circuit ${event.from} -> ${event.to}` };
+    case "ejected":
+      return { level: "warn", message: `upstream target ejected for ${event.forSeconds} s after ${event.consecutiveFailures} failures in a row` };
+    case "health-check":
+      return { level: event.healthy ? "info" : "warn", message: `upstream target health check: ${event.healthy ? "healthy" : "unhealthy"}` };
+  }
+}
+
+export function createUpstreamSet(input: { log: Logger; probe: HealthProbe }): UpstreamSet {
+  const { log, probe } = input;
+  const upstreams = new Map<string, { upstream: Upstream; fingerprint: string }>();
+  const keyOf = (env: string, api: string) => `${env}\n${api}`;
+
+  function build(entry: UpstreamEntry): Upstream {
+    const onEvent = (target: TargetState, event: TargetEvent) => {
+      const { level, message } = logLine(event);
+      log[level]({ env: entry.env, api: entry.api, target: target.url, ...event }, message);
+    };
+    const targets = entry.policy.targets.map((target) => new TargetState(target, entry.policy, onEvent));
+    return new Upstream(entry.env, entry.api, entry.policy, targets);
+  }
+
+  return {
+    configure(entries) {
+      const seen = new Set<string>();
+      for (const entry of entries) {
+        const key = keyOf(entry.env, entry.api);
+        const fingerprint = JSON.stringify(entry.policy);
+        seen.add(key);
+        const existing = upstreams.get(key);
+        if (existing?.fingerprint === fingerprint) continue;
+        existing?.upstream.stop();
+        const upstream = build(entry);
+        upstreams.set(key, { upstream, fingerprint });
+        upstream.startChecks(probe);
+      }
+      for (const [key, { upstream }] of upstreams) {
+        if (seen.has(key)) continue;
+        upstream.stop();
+        upstreams.delete(key);
+      }
+    },
+    get(env, api) {
+      return upstreams.get(keyOf(env, api))?.upstream;
+    },
+    health(now = Date.now()) {
+      return [...upstreams.values()].map(({ upstream }) => ({
+        env: upstream.env,
+        api: upstream.api,
+        targets: upstream.targets.map((target) => target.health(now)),
+      }));
+    },
+    close() {
+      for (const { upstream } of upstreams.values()) upstream.stop();
+      upstreams.clear();
+    },
+  };
+}
