@@ -1,6 +1,14 @@
 import { allowOnly, type ParsedArgs } from "./args";
 
 export type CommandHelp = { usage: string; summary: string };
+
+/** A result whose human form is text of its own (a file, a list of changes) rather than `key: value` lines. */
+export class Report {
+  constructor(
+    readonly text: string,
+    readonly json: Record<string, unknown>,
+  ) {}
+}
 export type Command = ((args: ParsedArgs) => Promise<unknown>) & { help?: CommandHelp };
 export type CommandGroup = Record<string, Command>;
 

@@ -3,7 +3,7 @@
 import { ConfigError, config } from "../config";
 import { databaseLabel } from "../database-label";
 import { CommandFailed, parseArgs, type ParsedArgs, UsageError } from "./args";
-import type { CommandGroup } from "./command";
+import { type CommandGroup, Report } from "./command";
 import { formatHuman } from "./format";
 import { commandHelp, fullHelp, groupHelp } from "./help";
 
@@ -15,6 +15,7 @@ const GROUPS: Record<string, () => Promise<CommandGroup>> = {
   request: () => import("./request").then((m) => m.commands),
   notification: () => import("./notification").then((m) => m.commands),
   key: () => import("./key").then((m) => m.commands),
+  config: () => import("./config").then((m) => m.commands),
 };
 
 async function allGroups(): Promise<[string, CommandGroup][]> {
@@ -53,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
   if (!command) throw new UsageError(`${action ? `unknown command "${group} ${action}"\n` : ""}${groupHelp(group, commands)}`);
   database = databaseLabel(config().databaseUrl);
   const print = (result: unknown) => {
+    if (result instanceof Report) return console.log(args.json ? JSON.stringify({ database, ...result.json }) : result.text);
     const described = result !== null && typeof result === "object" && !Array.isArray(result) ? { database, ...result } : { database, result };
     console.log(args.json ? JSON.stringify(described) : formatHuman(described));
   };

@@ -1,0 +1,96 @@
+import { writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { type ParsedArgs, UsageError } from "./args";
+import { type CommandGroup, command, Report } from "./command";
+import { CommandFailed } from "./args";
+
+/** `-f FILE`, as decK and kubectl take it, or `--file FILE`. */
+function fileOf(args: ParsedArgs, required: boolean): string | undefined {
+  const [first, second, ...rest] = args.positionals;
+  const flagged = args.flags.get("file");
+  if (first === "-f" && second && rest.length === 0 && !flagged) return second;
+  if (first === undefined && flagged) return flagged;
+  if (first === undefined && !required) return undefined;
+  throw new UsageError(`name the file with -f FILE${first !== undefined && first !== "-f" ? ` (unexpected argument ${first})` : ""}`);
+}
+
+/** Reads and checks the file, then plans its changes against the database; any error fails the command with every error listed. */
+async function planFor(args: ParsedArgs) {
+  const file = fileOf(args, true)!;
+  const [{ db }, { readConfigFile, formatPath }, { desiredState, currentState }, { planChanges }] = await Promise.all([
+    import("../db"),
+    import("../config-file/read-config-file"),
+    import("../config-file/gateway-state"),
+    import("../config-file/plan"),
+  ]);
+  const fail = (errors: { path: string; line: number | null; message: string }[]): never => {
+    errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    const lines = errors.map((error) => `${file}${error.line === null ? "" : `:${error.line}`}: ${error.path ? `${error.path}: ` : ""}${error.message}`);
+    throw new CommandFailed(new Report(`${file} has ${errors.length} error(s); nothing was changed:\n${lines.join("\n")}`, { file, errors }));
+  };
+  const read = await readConfigFile(file);
+  if (!read.ok) return fail(read.errors);
+  const desired = desiredState(read.file, read.documents);
+  const [current, builtIn, credentials] = await Promise.all([
+    currentState(db()),
+    db().api.findMany({ where: { kind: { not: "PROXY" } }, select: { slug: true } }),
+    db().credential.groupBy({ by: ["environmentId"], _count: { _all: true } }),
+  ]);
+  const environmentSlugs = new Map((await db().environment.findMany({ select: { id: true, slug: true } })).map((env) => [env.id, env.slug]));
+  const { changes, problems } = planChanges(current, desired, {
+    builtInApis: new Set(builtIn.map((api) => api.slug)),
+    credentialsByEnvironment: new Map(credentials.map((row) => [environmentSlugs.get(row.environmentId) ?? "", row._count._all])),
+    prune: args.flags.has("prune"),
+  });
+  if (problems.length > 0) fail(problems.map((problem) => read.errorAt(problem.path, problem.message)));
+  return { file, desired, changes, db: db() };
+}
+
+async function changesReport(file: string, changes: Awaited<ReturnType<typeof planFor>>["changes"], verb: string, extra: Record<string, unknown>) {
+  const { describeChange } = await import("../config-file/plan");
+  const text = changes.length === 0 ? "no changes" : `${verb}:\n${changes.map((change) => `  ${describeChange(change)}`).join("\n")}`;
+  return new Report(text, { file, changes, ...extra });
+}
+
+const exportConfig = command(
+  { usage: "config export [--file <path>]", summary: "Prints the environments and proxied APIs as a configuration file (YAML), or writes it with -f FILE." },
+  async (args) => {
+    const file = fileOf(args, false);
+    const [{ config }, { db }, { currentState }, { exportConfig: toYaml }] = await Promise.all([
+      import("../config"),
+      import("../db"),
+      import("../config-file/gateway-state"),
+      import("../config-file/export-config"),
+    ]);
+    const text = toYaml(await currentState(db()), `${config().publicUrl}/schemas/gatehouse-config.json`);
+    if (!file) return new Report(text.trimEnd(), { config: text });
+    await writeFile(file, text);
+    return new Report(`wrote ${file}`, { file });
+  },
+);
+
+const diff = command(
+  { usage: "config diff --file <path> [--prune]", summary: "Lists what `config apply` would change, without changing it." },
+  async (args) => {
+    const { file, changes } = await planFor(args);
+    return changesReport(file, changes, "would change", {});
+  },
+);
+
+const apply = command(
+  {
+    usage: "config apply --file <path> [--dry-run] [--prune]",
+    summary: "Makes environments and proxied APIs match the file, in one audited transaction; --prune also deletes those the file leaves out.",
+  },
+  async (args) => {
+    const { file, desired, changes, db } = await planFor(args);
+    const dryRun = args.flags.has("dry-run");
+    if (!dryRun && changes.length > 0) {
+      const [{ applyChanges }, { CLI_ACTOR }] = await Promise.all([import("../config-file/apply-changes"), import("../audit/write-audit")]);
+      await applyChanges({ db, actor: CLI_ACTOR, desired, changes, source: basename(file) });
+    }
+    return changesReport(file, changes, dryRun ? "would change (dry run)" : "changed", { applied: !dryRun && changes.length > 0 });
+  },
+);
+
+export const commands: CommandGroup = { export: exportConfig, diff, apply };

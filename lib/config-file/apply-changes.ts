@@ -1,0 +1,84 @@
+import "server-only";
+import { type Actor, recordAudit } from "../audit/write-audit";
+import { type DbClient, inTransaction, type Tx } from "../db";
+import { newId } from "../ids";
+import type { ApiState, GatewayState } from "./gateway-state";
+import type { ConfigChange } from "./plan";
+
+function environmentData(env: GatewayState["environments"][number]) {
+  const { rateLimit, ...settings } = env;
+  return { ...settings, rateLimitBurst: rateLimit.burst, rateLimitPerSecond: rateLimit.perSecond };
+}
+
+function apiData(api: ApiState) {
+  return {
+    name: api.name,
+    summary: api.summary,
+    description: api.description,
+    version: api.version,
+    tags: api.tags,
+    isPublic: api.visibility === "public",
+    credentialType: api.credentialType,
+    openapiDocument: api.openapiDocument,
+    ...(api.changelog ? { changelog: api.changelog } : {}),
+  };
+}
+
+/** The API's scopes and environments made to match the file: scopes by name, upstreams written whole. */
+async function writeApiChildren(tx: Tx, apiId: string, api: ApiState, environmentIds: ReadonlyMap<string, string>): Promise<void> {
+  await tx.apiScope.deleteMany({ where: { apiId, name: { notIn: api.scopes.map((scope) => scope.name) } } });
+  for (const scope of api.scopes) {
+    await tx.apiScope.upsert({ where: { apiId_name: { apiId, name: scope.name } }, create: { apiId, ...scope }, update: { description: scope.description } });
+  }
+  await tx.apiEnvironment.deleteMany({ where: { apiId } });
+  await tx.apiEnvironment.createMany({
+    data: Object.entries(api.environments).map(([env, upstream]) => ({ apiId, environmentId: environmentIds.get(env)!, upstream })),
+  });
+}
+
+/** Applies a plan in one transaction, audited as one event that lists every change. */
+export async function applyChanges(input: {
+  db: DbClient;
+  actor: Actor;
+  desired: GatewayState;
+  changes: readonly ConfigChange[];
+  source: string;
+}): Promise<void> {
+  const { db, actor, desired, changes, source } = input;
+  const environments = new Map(desired.environments.map((env) => [env.slug, env]));
+  const apis = new Map(desired.apis.map((api) => [api.slug, api]));
+  await inTransaction(db, async (tx) => {
+    let position = await tx.environment.count();
+    for (const change of changes.filter((change) => change.kind === "environment" && change.action !== "delete")) {
+      const data = environmentData(environments.get(change.slug)!);
+      if (change.action === "create") await tx.environment.create({ data: { id: newId("env"), position: position++, ...data } });
+      else await tx.environment.update({ where: { slug: change.slug }, data });
+    }
+    const environmentIds = new Map((await tx.environment.findMany({ select: { id: true, slug: true } })).map((env) => [env.slug, env.id]));
+    const today = new Date().toISOString().slice(0, 10);
+    for (const change of changes.filter((change) => change.kind === "api")) {
+      if (change.action === "delete") {
+        await tx.api.delete({ where: { slug: change.slug } });
+        continue;
+      }
+      const api = apis.get(change.slug)!;
+      const saved =
+        change.action === "create"
+          ? await tx.api.create({
+              data: {
+                id: newId("api"),
+                slug: api.slug,
+                kind: "PROXY",
+                changelog: [{ version: api.version, date: today, notes: "Registered from the configuration file." }],
+                ...apiData(api),
+              },
+            })
+          : await tx.api.update({ where: { slug: change.slug }, data: apiData(api) });
+      await writeApiChildren(tx, saved.id, api, environmentIds);
+    }
+    for (const change of changes.filter((change) => change.kind === "environment" && change.action === "delete")) {
+      await tx.environment.delete({ where: { slug: change.slug } });
+    }
+    await recordAudit(tx, actor, { action: "config.apply", targetType: "config", targetId: source, details: { changes } });
+  });
+}

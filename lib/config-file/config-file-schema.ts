@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { upstreamPolicySchema } from "../upstreams/upstream-policy";
+
+const slug = z
+  .string()
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Use lowercase letters, digits and single dashes")
+  .max(60);
+
+export const configEnvironmentSchema = z
+  .object({
+    slug,
+    name: z.string().trim().min(1).max(100),
+    credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]),
+    selfService: z.boolean().default(false),
+    tokenLifetimeSeconds: z.number().int().min(60).max(86_400).default(3_600),
+    /** the default rate-limit policy of the environment's credentials */
+    rateLimit: z
+      .object({ burst: z.number().int().min(1).max(1_000_000), perSecond: z.number().int().min(1).max(100_000) })
+      .strict()
+      .default({ burst: 100, perSecond: 50 }),
+  })
+  .strict();
+
+const scope = z.union([
+  z.string().regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
+  z
+    .object({
+      name: z.string().regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
+      description: z.string().max(500),
+    })
+    .strict(),
+]);
+
+const changelogEntry = z.object({ version: z.string().min(1).max(40), date: z.string().max(40), notes: z.string().max(10_000) }).strict();
+
+export const configApiSchema = z
+  .object({
+    slug: slug.refine((value) => value !== "oauth2", "This path is reserved for the token service"),
+    name: z.string().trim().min(1).max(100),
+    summary: z.string().trim().min(1).max(200),
+    description: z.string().max(10_000).default(""),
+    version: z.string().trim().min(1).max(40),
+    tags: z.array(z.string().trim().toLowerCase().min(1).max(50)).max(50).default([]),
+    visibility: z.enum(["public", "protected"]),
+    /** the credential type callers need; unset, each environment's own applies */
+    credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]).nullable().default(null),
+    scopes: z.array(scope).max(100).default([]),
+    /** the OpenAPI document: a path relative to this file, or the document itself */
+    openapi: z.union([z.string().min(1).max(1000), z.record(z.string(), z.unknown())]).optional(),
+    /** left out: the API's changelog stays as it is (a new API gets one entry) */
+    changelog: z.array(changelogEntry).max(1000).optional(),
+    /** each environment the API is offered in, with its upstream there */
+    environments: z.record(slug, upstreamPolicySchema),
+  })
+  .strict();
+
+/**
+ * The gateway configuration file (`admin config apply|diff -f FILE`): environments and
+ * proxied APIs with their upstreams. Built-in APIs, credentials and users are not in it.
+ */
+export const configFileSchema = z
+  .object({
+    environments: z.array(configEnvironmentSchema).default([]),
+    apis: z.array(configApiSchema).default([]),
+  })
+  .strict();
+
+export type ConfigFile = z.output<typeof configFileSchema>;
+export type ConfigEnvironment = ConfigFile["environments"][number];
+export type ConfigApi = ConfigFile["apis"][number];
+
+/** The JSON Schema editors complete the file with, published at /schemas/gatehouse-config.json. */
+export function configFileJsonSchema(): Record<string, unknown> {
+  return {
+    title: "Gatehouse configuration file",
+    ...z.toJSONSchema(configFileSchema, { target: "draft-2020-12", io: "input" }),
+  };
+}

@@ -1,0 +1,76 @@
+import "server-only";
+import type { DbClient } from "../db";
+import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
+import type { ConfigApi, ConfigEnvironment, ConfigFile } from "./config-file-schema";
+
+export type EnvironmentState = Omit<ConfigEnvironment, "rateLimit"> & { rateLimit: { burst: number; perSecond: number } };
+
+export type ChangelogEntry = { version: string; date: string; notes: string };
+
+/** A proxied API as the file and the database both describe it, so that the two compare field by field. */
+export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "environments"> & {
+  scopes: { name: string; description: string }[];
+  /** the document as validated JSON text; null when there is none */
+  openapiDocument: string | null;
+  /** undefined in a file that leaves the changelog alone */
+  changelog?: ChangelogEntry[];
+  environments: Record<string, UpstreamPolicy>;
+};
+
+export type GatewayState = { environments: EnvironmentState[]; apis: ApiState[] };
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+/** What the file asks for, with its OpenAPI documents read and validated (`readConfigFile`). */
+export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, string | null>): GatewayState {
+  return {
+    environments: file.environments,
+    apis: file.apis.map(({ openapi: _, scopes, ...api }) => ({
+      ...api,
+      tags: [...new Set(api.tags)],
+      scopes: scopes.map((scope) => (typeof scope === "string" ? { name: scope, description: scope } : scope)).sort(byName),
+      openapiDocument: documents.get(api.slug) ?? null,
+    })),
+  };
+}
+
+/** Every environment, and every proxied API with its upstreams; built-in APIs are not configuration. */
+export async function currentState(db: DbClient): Promise<GatewayState> {
+  const [environments, apis] = await Promise.all([
+    db.environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] }),
+    db.api.findMany({
+      where: { kind: "PROXY" },
+      orderBy: { slug: "asc" },
+      include: { scopes: true, environments: { include: { environment: { select: { slug: true } } } } },
+    }),
+  ]);
+  return {
+    environments: environments.map((env) => ({
+      slug: env.slug,
+      name: env.name,
+      credentialType: env.credentialType,
+      selfService: env.selfService,
+      tokenLifetimeSeconds: env.tokenLifetimeSeconds,
+      rateLimit: { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond },
+    })),
+    apis: apis.map((api) => ({
+      slug: api.slug,
+      name: api.name,
+      summary: api.summary,
+      description: api.description,
+      version: api.version,
+      tags: api.tags as string[],
+      visibility: api.isPublic ? "public" : "protected",
+      credentialType: api.credentialType,
+      scopes: api.scopes.map((scope) => ({ name: scope.name, description: scope.description })).sort(byName),
+      openapiDocument: api.openapiDocument,
+      changelog: api.changelog as ChangelogEntry[],
+      environments: Object.fromEntries(
+        api.environments.flatMap((served) => {
+          const policy = upstreamPolicySchema.safeParse(served.upstream).data;
+          return policy ? [[served.environment.slug, policy]] : [];
+        }),
+      ),
+    })),
+  };
+}

@@ -1,0 +1,108 @@
+import type { ConfigPath } from "./read-config-file";
+import type { ApiState, EnvironmentState, GatewayState } from "./gateway-state";
+
+export type ConfigKind = "environment" | "api";
+
+export type ConfigChange =
+  | { action: "create" | "delete"; kind: ConfigKind; slug: string }
+  | { action: "update"; kind: ConfigKind; slug: string; fields: string[] };
+
+export type PlanProblem = { path: ConfigPath; message: string };
+
+/** What the database holds besides the configuration, that a plan must respect. */
+export type PlanContext = {
+  /** slugs of the built-in APIs, which the file cannot take */
+  builtInApis: ReadonlySet<string>;
+  /** credentials per environment slug: an environment that has some is not pruned */
+  credentialsByEnvironment: ReadonlyMap<string, number>;
+  prune: boolean;
+};
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function changedFields<T extends object>(current: T, desired: T, skip: ReadonlySet<string> = new Set()): string[] {
+  return (Object.keys(desired) as (keyof T & string)[]).filter((key) => !skip.has(key) && desired[key] !== undefined && !same(current[key], desired[key]));
+}
+
+function apiFields(current: ApiState, desired: ApiState): string[] {
+  const fields = changedFields(current, desired, new Set(["environments"]));
+  const envs = new Set([...Object.keys(current.environments), ...Object.keys(desired.environments)]);
+  for (const env of [...envs].sort()) {
+    const [was, wanted] = [current.environments[env], desired.environments[env]];
+    if (!was || !wanted) fields.push(`environments.${env}`);
+    else fields.push(...changedFields(was, wanted).map((field) => `environments.${env}.${field}`));
+  }
+  return fields;
+}
+
+function duplicates(slugs: readonly string[], list: string): PlanProblem[] {
+  return slugs.flatMap((slug, index) => (slugs.indexOf(slug) < index ? [{ path: [list, index, "slug"], message: `"${slug}" is listed twice` }] : []));
+}
+
+function diff<T extends { slug: string }>(
+  kind: ConfigKind,
+  current: readonly T[],
+  desired: readonly T[],
+  fields: (a: T, b: T) => string[],
+  prune: boolean,
+): ConfigChange[] {
+  const existing = new Map(current.map((item) => [item.slug, item]));
+  const wanted = new Set(desired.map((item) => item.slug));
+  const changes: ConfigChange[] = [];
+  for (const item of desired) {
+    const was = existing.get(item.slug);
+    if (!was) changes.push({ action: "create", kind, slug: item.slug });
+    else {
+      const changed = fields(was, item);
+      if (changed.length > 0) changes.push({ action: "update", kind, slug: item.slug, fields: changed });
+    }
+  }
+  if (prune) for (const item of current) if (!wanted.has(item.slug)) changes.push({ action: "delete", kind, slug: item.slug });
+  return changes;
+}
+
+/**
+ * The changes that make the database match the file, or what stops them. Objects the
+ * file leaves out stay unless `prune` is set; an environment with credentials stays even so.
+ */
+export function planChanges(current: GatewayState, desired: GatewayState, context: PlanContext): { changes: ConfigChange[]; problems: PlanProblem[] } {
+  const problems = [
+    ...duplicates(
+      desired.environments.map((env) => env.slug),
+      "environments",
+    ),
+    ...duplicates(
+      desired.apis.map((api) => api.slug),
+      "apis",
+    ),
+  ];
+  const fileEnvironments = new Set(desired.environments.map((env) => env.slug));
+  const known = new Set([...fileEnvironments, ...(context.prune ? [] : current.environments.map((env) => env.slug))]);
+  desired.apis.forEach((api, index) => {
+    if (context.builtInApis.has(api.slug))
+      problems.push({ path: ["apis", index, "slug"], message: `"${api.slug}" is a built-in API, which the file cannot configure` });
+    for (const env of Object.keys(api.environments)) {
+      if (!known.has(env))
+        problems.push({ path: ["apis", index, "environments", env], message: `there is no environment "${env}"${context.prune ? " in the file" : ""}` });
+    }
+  });
+  const changes = [
+    ...diff<EnvironmentState>("environment", current.environments, desired.environments, changedFields, context.prune),
+    ...diff<ApiState>("api", current.apis, desired.apis, apiFields, context.prune),
+  ];
+  for (const change of changes) {
+    const credentials = context.credentialsByEnvironment.get(change.slug) ?? 0;
+    if (change.kind === "environment" && change.action === "delete" && credentials > 0) {
+      problems.push({
+        path: ["environments"],
+        message: `environment "${change.slug}" is not in the file but has ${credentials} credential(s); keep it in the file or revoke and delete them first`,
+      });
+    }
+  }
+  return { changes, problems };
+}
+
+/** One line per change: `create api orders`, `update environment sso-qa: name, rateLimit`. */
+export function describeChange(change: ConfigChange): string {
+  return `${change.action} ${change.kind} ${change.slug}${change.action === "update" ? `: ${change.fields.join(", ")}` : ""}`;
+}

@@ -1,0 +1,231 @@
+// `config export | diff | apply`: the gateway's environments and proxied APIs kept in a
+// file, applied in one audited transaction, with every error named by path and line.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db";
+import { runAdmin } from "../support/admin-cli";
+import { startServer, type TestServer } from "../support/server";
+import { eventually, openDb } from "./gateway-support";
+
+/** The issue's example, as an operator would write it. */
+const EXAMPLE = `apis:
+  - slug: orders
+    name: Orders
+    summary: Orders of the shop
+    version: 1.0.0
+    visibility: protected
+    scopes: [orders:read]
+    environments:
+      sso-qa:
+        targets:
+          - url: http://127.0.0.1:4101
+            weight: 1
+          - url: http://127.0.0.1:4102
+            weight: 1
+        healthCheck: { path: /health, intervalSeconds: 1, unhealthyAfter: 2, healthyAfter: 2 }
+        retries: 1
+        timeouts: { connectMs: 1000, responseMs: 5000 }
+`;
+
+const DOCUMENT = `openapi: 3.1.0
+info: { title: Catalog, version: 2.0.0 }
+paths:
+  /v1/items:
+    get:
+      responses:
+        "200": { description: The items }
+`;
+
+let server: TestServer;
+let db: Db;
+let upstream: Server;
+const folder = mkdtempSync(join(tmpdir(), "gatehouse-config-"));
+
+function file(name: string, text: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function config(...args: string[]) {
+  return runAdmin(server.databaseUrl, "config", ...args);
+}
+
+async function configAudits(): Promise<number> {
+  return db.auditEvent.count({ where: { action: "config.apply" } });
+}
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => res.end(JSON.stringify({ path: req.url })));
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  server = await startServer();
+  db = openDb(server);
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await server?.stop();
+  await new Promise((resolve) => upstream?.close(resolve));
+});
+
+describe("config apply", () => {
+  it("applies the example as written, once: the same file again prints no changes", async () => {
+    const path = file("example.yaml", EXAMPLE);
+    const diff = await config("diff", "-f", path);
+    expect(diff).toMatchObject({ code: 0, stdout: "would change:\n  create api orders\n" });
+    expect(await db.api.count({ where: { slug: "orders" } })).toBe(0);
+
+    const first = await config("apply", "-f", path);
+    expect(first).toMatchObject({ code: 0, stdout: "changed:\n  create api orders\n" });
+    const orders = await db.api.findUniqueOrThrow({ where: { slug: "orders" }, include: { scopes: true, environments: { include: { environment: true } } } });
+    expect(orders).toMatchObject({ kind: "PROXY", isPublic: false, version: "1.0.0", summary: "Orders of the shop" });
+    expect(orders.scopes.map((scope) => scope.name)).toEqual(["orders:read"]);
+    expect(orders.environments.map((served) => served.environment.slug)).toEqual(["sso-qa"]);
+    expect(orders.environments[0]!.upstream).toMatchObject({
+      targets: [
+        { url: "http://127.0.0.1:4101", weight: 1 },
+        { url: "http://127.0.0.1:4102", weight: 1 },
+      ],
+      healthCheck: { path: "/health", intervalSeconds: 1, unhealthyAfter: 2, healthyAfter: 2, timeoutMs: 2000 },
+      retries: 1,
+      timeouts: { connectMs: 1000, responseMs: 5000 },
+    });
+    const audited = await db.auditEvent.findFirstOrThrow({ where: { action: "config.apply" }, orderBy: { at: "desc" } });
+    expect(audited.actorLabel).toBe("cli");
+    expect(JSON.parse(JSON.stringify(audited.details))).toEqual({ changes: [{ action: "create", kind: "api", slug: "orders" }] });
+
+    const audits = await configAudits();
+    expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
+    expect(await configAudits()).toBe(audits);
+  });
+
+  it("gives no changes when what export wrote is applied", async () => {
+    const exported = join(folder, "exported.yaml");
+    expect((await config("export", "-f", exported)).code).toBe(0);
+    expect(await config("apply", "-f", exported)).toMatchObject({ code: 0, stdout: "no changes\n" });
+    const printed = await config("export");
+    expect(printed.stdout).toMatch(/^# yaml-language-server: \$schema=\S+\/schemas\/gatehouse-config\.json\n/);
+    expect(await config("apply", "-f", file("printed.yaml", printed.stdout))).toMatchObject({ code: 0, stdout: "no changes\n" });
+  });
+
+  it("changes nothing when the file has errors, and names each by its path and line", async () => {
+    const before = { apis: await db.api.count(), audits: await configAudits() };
+    const path = file(
+      "invalid.yaml",
+      `environments:
+  - slug: new-env
+    name: New
+    credentialType: PLATFORM
+apis:
+  - slug: catalog
+    name: Catalog
+    summary: What the shop sells
+    version: 2.0.0
+    visibility: public
+    colour: blue
+    environments:
+      new-env:
+        targets:
+          - url: http://127.0.0.1:4201
+          - url: ftp://127.0.0.1:4202
+      nowhere:
+        targets: [{ url: "http://127.0.0.1:4203" }]
+`,
+    );
+    const run = await config("apply", "-f", path);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`${path}:11: apis[0].colour: unknown field`);
+    expect(run.stdout).toContain(`${path}:16: apis[0].environments.new-env.targets[1].url: Enter an http(s) URL`);
+    expect(run.stdout).toContain("nothing was changed");
+
+    // Once the shape is right, references are checked before anything is written.
+    const unknownEnvironment = await config(
+      "apply",
+      "-f",
+      file("unknown-env.yaml", readFileSync(path, "utf8").replace("    colour: blue\n", "").replace("ftp:", "http:")),
+    );
+    expect(unknownEnvironment.code).toBe(1);
+    expect(unknownEnvironment.stdout).toMatch(/unknown-env\.yaml:16: apis\[0\]\.environments\.nowhere: there is no environment "nowhere"/);
+    expect({ apis: await db.api.count(), audits: await configAudits() }).toEqual(before);
+    expect(await db.environment.count({ where: { slug: "new-env" } })).toBe(0);
+  });
+
+  it("reads the OpenAPI document from a path beside the file, creates environments, and proxies through them", async () => {
+    file("catalog.yaml", DOCUMENT);
+    const path = file(
+      "catalog-config.yaml",
+      `environments:
+  - slug: catalog-env
+    name: Catalog environment
+    credentialType: PLATFORM
+    selfService: true
+    rateLimit: { burst: 20, perSecond: 10 }
+apis:
+  - slug: catalog
+    name: Catalog
+    summary: What the shop sells
+    version: 2.0.0
+    visibility: public
+    openapi: ./catalog.yaml
+    environments:
+      catalog-env:
+        targets: [{ url: "http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base" }]
+`,
+    );
+    expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "changed:\n  create environment catalog-env\n  create api catalog\n" });
+    const env = await db.environment.findUniqueOrThrow({ where: { slug: "catalog-env" } });
+    expect(env).toMatchObject({ rateLimitBurst: 20, rateLimitPerSecond: 10, selfService: true, tokenLifetimeSeconds: 3600 });
+    const catalog = await db.api.findUniqueOrThrow({ where: { slug: "catalog" } });
+    expect(JSON.parse(catalog.openapiDocument!).info.title).toBe("Catalog");
+    expect(
+      await eventually(async () => {
+        const response = await fetch(`${server.url}/gw/catalog-env/catalog/v1/items`);
+        return response.status === 200 && (await response.json()).path === "/base/v1/items";
+      }),
+    ).toBe(true);
+
+    // A changed field is named; --dry-run shows it and writes nothing.
+    const changed = file("catalog-changed.yaml", readFileSync(path, "utf8").replace("burst: 20", "burst: 40").replace("version: 2.0.0", "version: 2.1.0"));
+    expect(await config("apply", "-f", changed, "--dry-run")).toMatchObject({
+      code: 0,
+      stdout: "would change (dry run):\n  update environment catalog-env: rateLimit\n  update api catalog: version\n",
+    });
+    expect((await db.environment.findUniqueOrThrow({ where: { slug: "catalog-env" } })).rateLimitBurst).toBe(20);
+  });
+
+  it("leaves out what the file does not name, unless --prune is given", async () => {
+    const path = file(
+      "only-orders.yaml",
+      EXAMPLE.replace("apis:", "environments:\n  - { slug: sso-qa, name: Global SSO QA, credentialType: GLOBAL_SSO, selfService: true }\napis:"),
+    );
+    expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
+    const pruned = await config("apply", "-f", path, "--prune", "--json");
+    expect(pruned.code).toBe(1);
+    // Seeded environments hold credentials: they stay, and so does everything else.
+    expect(JSON.parse(pruned.stdout).errors.map((error: { message: string }) => error.message)).toContainEqual(
+      expect.stringMatching(/environment "platform-dev" is not in the file but has \d+ credential/),
+    );
+    expect(await db.api.count({ where: { slug: "catalog" } })).toBe(1);
+
+    const keepEnvironments = (await config("export")).stdout.replace(/^apis:[\s\S]*$/m, "");
+    const withoutCatalog = file("without-catalog.yaml", `${keepEnvironments}${EXAMPLE}`);
+    expect(await config("apply", "-f", withoutCatalog, "--prune")).toMatchObject({ code: 0, stdout: "changed:\n  delete api catalog\n" });
+    expect(await db.api.count({ where: { slug: "catalog" } })).toBe(0);
+    expect(await db.api.count({ where: { slug: "notifications" } })).toBe(1);
+  });
+});
+
+describe("the configuration file's JSON Schema", () => {
+  it("is served for editors at /schemas/gatehouse-config.json", async () => {
+    const response = await fetch(`${server.url}/schemas/gatehouse-config.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/schema+json");
+    const schema = await response.json();
+    expect(schema.title).toBe("Gatehouse configuration file");
+    expect(Object.keys(schema.properties)).toEqual(["environments", "apis"]);
+  });
+});
