@@ -1,6 +1,8 @@
 // The proxy workload's data, made through the product's own services in a
 // database Gatehouse has migrated and seeded (SEED_DEMO=0): an administrator, a
-// protected PROXY API whose sso-qa upstream is the bench's upstream process,
+// protected PROXY API whose sso-qa upstream has two targets, both the bench's upstream
+// process (so that every proxy in the comparison has the same service behind it, and the
+// balancer, a health check and retries are on the measured path),
 // PROXY_CLIENTS credentials, and sso-qa's rate limits raised so that none is hit.
 import { hashPassword, randomPassword } from "../../lib/accounts/passwords";
 import { createApi } from "../../lib/api-registry/api-registry";
@@ -39,7 +41,19 @@ export async function loadProxyWorkload(databaseUrl: string, upstreamUrl: string
         summary: "The proxy benchmark's upstream.",
         version: "1.0.0",
         visibility: "protected",
-        environments: [{ slug: BENCH_ENV, upstreamUrl }],
+        environments: [
+          {
+            slug: BENCH_ENV,
+            upstream: {
+              targets: [
+                { url: upstreamUrl, weight: 1 },
+                { url: `${upstreamUrl}/`, weight: 1 },
+              ],
+              healthCheck: { path: "/health", intervalSeconds: 5 },
+              retries: 1,
+            },
+          },
+        ],
       },
     });
     const credentials: ProxyCredential[] = [];
