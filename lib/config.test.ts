@@ -43,6 +43,17 @@ describe("configuration", () => {
     expect(() => parseConfig({ TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" })).toThrow(/TRUSTED_PROXIES: "proxy.internal" is not an IP/);
   });
 
+  it("traces only with OTEL_EXPORTER_OTLP_ENDPOINT, as gatehouse unless OTEL_SERVICE_NAME says otherwise", () => {
+    expect(parseConfig({}).tracing).toBeUndefined();
+    expect(parseConfig({ OTEL_SERVICE_NAME: "edge" }).tracing).toBeUndefined();
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }).tracing).toEqual({
+      endpoint: "http://collector:4318",
+      serviceName: "gatehouse",
+    });
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "https://otlp.example.com", OTEL_SERVICE_NAME: "edge" }).tracing?.serviceName).toBe("edge");
+    expect(() => parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT:/);
+  });
+
   it("names every bad variable", () => {
     expect(() => parseConfig({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(/PORT:[\s\S]*DATABASE_URL: must start with file: or postgres/);
     expect(() => parseConfig({ OIDC_ISSUER: "https://sso.example.com" })).toThrow(

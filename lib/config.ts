@@ -55,6 +55,8 @@ const envSchema = z
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    OTEL_SERVICE_NAME: z.string().max(255).default("gatehouse"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -108,6 +110,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
     metricsPort: parsed.METRICS_PORT,
     trustedProxies: parseTrustedProxies(parsed.TRUSTED_PROXIES),
     requestLogRetentionDays: parsed.REQUEST_LOG_RETENTION_DAYS,
+    tracing: parsed.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } : undefined,
   };
 }
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { flushGateway, gateway } from "../lib/gateway";
+import { flushGateway, gateway, gatewayReady } from "../lib/gateway";
 import { attachClientErrorHandler } from "../lib/http/client-error";
 import { nodeRequest, writePlainResponse } from "../lib/http/node-message";
 import { log } from "../lib/log";
@@ -39,7 +39,7 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
 
 /**
  * On SIGTERM or SIGINT: requests under way finish, then the gateway's buffered
- * request log and credential use are written, `also` runs, and the process exits.
+ * request log, credential use and spans are written, `also` runs, and the process exits.
  */
 export function stopOnSignals(server: Server, also: () => Promise<unknown> = async () => undefined): void {
   const stop = () =>
@@ -52,8 +52,12 @@ export function stopOnSignals(server: Server, also: () => Promise<unknown> = asy
   process.once("SIGINT", stop);
 }
 
-/** Listens on `port`; a port another process holds ends start-up with one line that says so. */
-export function listen(server: Server, port: number): Promise<void> {
+/**
+ * Listens on `port` once the gateway is ready, so that no request goes untraced;
+ * a port another process holds ends start-up with one line that says so.
+ */
+export async function listen(server: Server, port: number): Promise<void> {
+  await gatewayReady();
   return new Promise((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new StartupError(portTakenMessage(port)) : error));
     server.listen(port, () => resolve());

@@ -17,7 +17,7 @@ function fileOf(args: ParsedArgs, required: boolean): string | undefined {
 /** Reads and checks the file, then plans its changes against the database; any error fails the command with every error listed. */
 async function planFor(args: ParsedArgs) {
   const file = fileOf(args, true)!;
-  const [{ db }, { readConfigFile, formatPath }, { desiredState, currentState }, { planChanges }] = await Promise.all([
+  const [{ db }, { readConfigFile }, { desiredState, currentState }, { planChanges }] = await Promise.all([
     import("../db"),
     import("../config-file/read-config-file"),
     import("../config-file/gateway-state"),

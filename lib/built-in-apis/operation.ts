@@ -79,6 +79,7 @@ export function problemExample(context: DocumentContext, instance: string, code:
     detail,
     instance,
     requestId: "req_5f0c2a9e7b1d4c3a",
+    traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
     ...extra,
   };
 }

@@ -12,9 +12,10 @@ type RequestLogValues = [
   latencyMs: number,
   requestId: string,
   problem: string | null,
+  traceId: string,
 ];
 
-export const REQUEST_LOG_COLUMNS = `"at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId", "problem"`;
+export const REQUEST_LOG_COLUMNS = `"at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId", "problem", "traceId"`;
 
 /** The usage row of an answered request; none when the request named no known environment. */
 export function requestLogValues(entry: RequestLogEntry): RequestLogValues | null {
@@ -30,5 +31,6 @@ export function requestLogValues(entry: RequestLogEntry): RequestLogValues | nul
     entry.latencyMs,
     entry.requestId,
     entry.problem,
+    entry.traceId,
   ];
 }

@@ -2,6 +2,8 @@
 export type RequestLogEntry = {
   at: Date;
   requestId: string;
+  /** the W3C trace id: the caller's, from a valid traceparent, or one the gateway started */
+  traceId: string;
   method: string;
   /** the path asked for */
   path: string;

@@ -5,15 +5,15 @@ import type { RequestLogInsert } from "./request-log-entry";
 import { postgresTime } from "./time";
 
 /** The PostgreSQL types of `REQUEST_LOG_COLUMNS`, in order. */
-const COLUMN_TYPES = ["timestamp(3)", "text", "text", "text", "text", "text", "integer", "double precision", "text", "text"];
+const COLUMN_TYPES = ["timestamp(3)", "text", "text", "text", "text", "text", "integer", "double precision", "text", "text", "text"];
 
 const INSERT = `INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) SELECT * FROM unnest(${COLUMN_TYPES.map((type, index) => `$${index + 1}::${type}[]`).join(", ")})`;
 
 /**
  * The request log's inserts into PostgreSQL through pg, one statement per batch
- * with one array per column (`unnest`): ten parameters however many rows, where
- * a multi-row VALUES list through Prisma had ten per row and kept Prisma's client
- * and its query compiler in the worker's memory.
+ * with one array per column (`unnest`): one parameter per column however many
+ * rows, where a multi-row VALUES list through Prisma had one per column and row
+ * and kept Prisma's client and its query compiler in the worker's memory.
  */
 export function createPostgresRequestLogInsert(connection: PostgresConnection): RequestLogInsert {
   return async (batch) => {

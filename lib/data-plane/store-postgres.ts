@@ -5,8 +5,10 @@ import {
   type CredentialRow,
   credentialRows,
   type DataPlaneStore,
+  type DocumentVersion,
   type EnvironmentRow,
   type NewSigningKey,
+  type OpenApiDocumentRow,
   type PublishedKeyRow,
 } from "./store";
 import { postgresTime } from "./time";
@@ -15,6 +17,8 @@ const SQL = {
   environments: `SELECT "id", "slug", "name", "credentialType"::text AS "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
   availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstream", "Api"."slug", "Api"."kind"::text AS "kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
   scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
+  documents: `SELECT "id" AS "apiId", "updatedAt" FROM "Api" WHERE "kind" = 'PROXY' AND "openapiDocument" IS NOT NULL`,
+  openapiDocuments: `SELECT "id" AS "apiId", "updatedAt", "openapiDocument" AS "document" FROM "Api" WHERE "id" = ANY($1::text[]) AND "openapiDocument" IS NOT NULL`,
   credentials: `SELECT "id", "clientId", "environmentId", "status"::text AS "status", "rateLimitBurst", "rateLimitPerSecond" FROM "Credential" WHERE "clientId" = ANY($1::text[])`,
   grants: `SELECT "Grant"."credentialId", "Grant"."apiId", "Grant"."scopes" FROM "Grant" JOIN "Credential" ON "Credential"."id" = "Grant"."credentialId" WHERE "Credential"."clientId" = ANY($1::text[])`,
   secrets: `SELECT "CredentialSecret"."id", "CredentialSecret"."credentialId", "CredentialSecret"."hash", "CredentialSecret"."expiresAt" FROM "CredentialSecret" JOIN "Credential" ON "Credential"."id" = "CredentialSecret"."credentialId" WHERE "Credential"."clientId" = ANY($1::text[]) AND "CredentialSecret"."revokedAt" IS NULL AND ("CredentialSecret"."expiresAt" IS NULL OR "CredentialSecret"."expiresAt" > $2)`,
@@ -39,12 +43,16 @@ export function createPostgresDataPlaneStore(connection: PostgresConnection): Da
 
   return {
     async directory() {
-      const [environments, availability, scopes] = await Promise.all([
+      const [environments, availability, scopes, documents] = await Promise.all([
         rows<EnvironmentRow>(SQL.environments),
         rows<AvailabilityRow>(SQL.availability),
         rows<{ apiId: string; name: string }>(SQL.scopes),
+        rows<DocumentVersion>(SQL.documents),
       ]);
-      return { environments, availability, scopes };
+      return { environments, availability, scopes, documents };
+    },
+    async openapiDocuments(apiIds) {
+      return rows<OpenApiDocumentRow>(SQL.openapiDocuments, [apiIds]);
     },
     async credentials(clientIds, now) {
       const [credentials, grants, secrets] = await Promise.all([

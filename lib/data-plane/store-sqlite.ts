@@ -1,7 +1,16 @@
 import "server-only";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { SqliteConnection } from "./sqlite";
-import { type CredentialRow, credentialRows, type DataPlaneStore, type EnvironmentRow, type NewSigningKey, type PublishedKeyRow } from "./store";
+import {
+  type CredentialRow,
+  credentialRows,
+  type DataPlaneStore,
+  type DocumentVersion,
+  type EnvironmentRow,
+  type NewSigningKey,
+  type OpenApiDocumentRow,
+  type PublishedKeyRow,
+} from "./store";
 import { sqliteIsoTime, sqliteTime } from "./time";
 
 /** Ids as one JSON parameter, so a list of any length is one prepared statement. */
@@ -11,6 +20,8 @@ const SQL = {
   environments: `SELECT "id", "slug", "name", "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
   availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstream", "Api"."slug", "Api"."kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
   scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
+  documents: `SELECT "id" AS "apiId", "updatedAt" FROM "Api" WHERE "kind" = 'PROXY' AND "openapiDocument" IS NOT NULL`,
+  openapiDocuments: `SELECT "id" AS "apiId", "updatedAt", "openapiDocument" AS "document" FROM "Api" WHERE "id" IN ${IDS} AND "openapiDocument" IS NOT NULL`,
   credentials: `SELECT "id", "clientId", "environmentId", "status", "rateLimitBurst", "rateLimitPerSecond" FROM "Credential" WHERE "clientId" IN ${IDS}`,
   grants: `SELECT "Grant"."credentialId", "Grant"."apiId", "Grant"."scopes" FROM "Grant" JOIN "Credential" ON "Credential"."id" = "Grant"."credentialId" WHERE "Credential"."clientId" IN ${IDS}`,
   secrets: `SELECT "CredentialSecret"."id", "CredentialSecret"."credentialId", "CredentialSecret"."hash", "CredentialSecret"."expiresAt" FROM "CredentialSecret" JOIN "Credential" ON "Credential"."id" = "CredentialSecret"."credentialId" WHERE "Credential"."clientId" IN ${IDS} AND "CredentialSecret"."revokedAt" IS NULL AND ("CredentialSecret"."expiresAt" IS NULL OR "CredentialSecret"."expiresAt" > ?)`,
@@ -37,16 +48,21 @@ export function createSqliteDataPlaneStore(connection: SqliteConnection): DataPl
 
   return {
     async directory() {
-      const [environments, availability, scopes] = await Promise.all([
+      const [environments, availability, scopes, documents] = await Promise.all([
         all<EnvironmentRow>(SQL.environments),
         all<AvailabilityColumns>(SQL.availability),
         all<{ apiId: string; name: string }>(SQL.scopes),
+        all<DocumentVersion>(SQL.documents),
       ]);
       return {
         environments,
         availability: availability.map((row) => ({ ...row, upstream: row.upstream === null ? null : JSON.parse(row.upstream), isPublic: row.isPublic === 1 })),
         scopes,
+        documents,
       };
+    },
+    async openapiDocuments(apiIds) {
+      return all<OpenApiDocumentRow>(SQL.openapiDocuments, [JSON.stringify(apiIds)]);
     },
     async credentials(clientIds, now) {
       const ids = JSON.stringify(clientIds);

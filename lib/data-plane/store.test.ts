@@ -56,6 +56,24 @@ describe("the data plane's store, beside Prisma on one database", () => {
     }
   });
 
+  it("says which proxied APIs have a document, and reads the documents asked for, each with the version it was read at", async () => {
+    const api = (slug: string, openapiDocument: string | null) =>
+      fixture.db.api.create({
+        data: { id: newId("api"), slug, name: slug, summary: "", description: "", version: "1.0.0", tags: [], kind: "PROXY", changelog: [], openapiDocument },
+      });
+    const document = JSON.stringify({ openapi: "3.1.0", info: { title: "Orders", version: "1" }, paths: { "/v1/orders/{id}": {} } });
+    const [documented, undocumented] = [await api("documented", document), await api("undocumented", null)];
+    const { documents } = await fixture.store.directory();
+    const version = documents.find((row) => row.apiId === documented.id);
+    expect(version).toBeDefined();
+    expect(documents.some((row) => row.apiId === undocumented.id)).toBe(false);
+    expect(await fixture.store.openapiDocuments([documented.id, undocumented.id])).toEqual([{ ...version, document }]);
+
+    await fixture.db.api.update({ where: { id: documented.id }, data: { openapiDocument: document.replace("orders", "items") } });
+    const changed = (await fixture.store.directory()).documents.find((row) => row.apiId === documented.id);
+    expect(changed?.updatedAt).not.toBe(version?.updatedAt);
+  });
+
   it("reads a credential's grants and only its live secrets, with their expiry", async () => {
     const credential = await newCredential();
     const expiresAt = new Date(Date.now() + 86_400_000);

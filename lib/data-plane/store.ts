@@ -21,6 +21,13 @@ export type AvailabilityRow = {
   isPublic: boolean;
 };
 
+/**
+ * A proxied API's OpenAPI document. `updatedAt` is the API's, as stored: compared
+ * to tell whether the document may have changed, never read as a time.
+ */
+export type DocumentVersion = { apiId: string; updatedAt: string };
+export type OpenApiDocumentRow = DocumentVersion & { document: string };
+
 export type CredentialRow = {
   id: string;
   clientId: string;
@@ -56,8 +63,15 @@ export type NewSigningKey = { id: string; environmentId: string; algorithm: stri
  * Prisma keeps the schema, the migrations, the seed and the portal's queries.
  */
 export type DataPlaneStore = {
-  /** every environment, by position, and every API's availability and scopes */
-  directory(): Promise<{ environments: EnvironmentRow[]; availability: AvailabilityRow[]; scopes: { apiId: string; name: string }[] }>;
+  /** every environment, by position, every API's availability and scopes, and which proxied APIs have an OpenAPI document */
+  directory(): Promise<{
+    environments: EnvironmentRow[];
+    availability: AvailabilityRow[];
+    scopes: { apiId: string; name: string }[];
+    documents: DocumentVersion[];
+  }>;
+  /** the OpenAPI documents of the APIs named, read apart from the directory: they can be large, and change rarely */
+  openapiDocuments(apiIds: readonly string[]): Promise<OpenApiDocumentRow[]>;
   credentials(clientIds: readonly string[], now: Date): Promise<CredentialRow[]>;
   /** the jtis revoked that have not expired by `now` */
   revokedTokens(now: Date): Promise<string[]>;

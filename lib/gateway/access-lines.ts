@@ -10,6 +10,7 @@ export function writeAccessLines(accessLog: Logger, batch: readonly RequestLogEn
     accessLog.info({
       time: entry.at.toISOString(),
       requestId: entry.requestId,
+      traceId: entry.traceId,
       method: entry.method,
       route: entry.route ?? entry.path.slice(0, MAX_PATH),
       status: entry.status,

@@ -3,6 +3,8 @@ import type { DataPlaneStore, EnvironmentRow } from "../data-plane/store";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
 import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { createDocumentRoutes } from "./document-routes";
+import type { PathTemplates } from "./path-templates";
 
 export type GatewayEnvironment = EnvironmentRow;
 
@@ -14,6 +16,8 @@ export type GatewayApi = {
   /** proxied APIs: the environment's upstream; null when none is registered or the stored one does not validate */
   upstream: UpstreamPolicy | null;
   scopes: readonly string[];
+  /** proxied APIs with an OpenAPI document: the templates of its paths; undefined without one */
+  routes: PathTemplates | undefined;
 };
 
 export type GatewayDirectory = {
@@ -42,15 +46,17 @@ type Snapshot = {
  * such as an environment's rate limit, within the 5 s every instance promises.
  */
 export function createGatewayDirectory(
-  store: Pick<DataPlaneStore, "directory">,
+  store: Pick<DataPlaneStore, "directory" | "openapiDocuments">,
   options: { maxAgeMs?: number; onUpstreams?: (entries: UpstreamEntry[]) => void } = {},
 ): GatewayDirectory {
   const { maxAgeMs = 4_000, onUpstreams } = options;
   let latest: Snapshot | undefined;
   let loading: Promise<Snapshot> | undefined;
+  const documentRoutes = createDocumentRoutes(store);
 
   async function load(): Promise<Snapshot> {
-    const { environments, availability, scopes } = await store.directory();
+    const { environments, availability, scopes, documents } = await store.directory();
+    const routesByApi = await documentRoutes(documents);
     const scopesByApi = new Map<string, string[]>();
     for (const { apiId, name } of scopes) {
       const names = scopesByApi.get(apiId);
@@ -69,6 +75,7 @@ export function createGatewayDirectory(
         isPublic: row.isPublic,
         upstream: row.upstream === null ? null : (upstreamPolicySchema.safeParse(row.upstream).data ?? null),
         scopes: scopesByApi.get(row.apiId) ?? [],
+        routes: routesByApi.get(row.apiId),
       };
       const env = environmentSlugs.get(row.environmentId);
       if (api.upstream && env) upstreams.push({ env, api: api.slug, policy: api.upstream });

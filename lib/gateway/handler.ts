@@ -8,11 +8,14 @@ import { requestIdFrom } from "../http/request-id";
 import { type RateLimiter, rateLimitHeaders } from "../limiters/rate-limit";
 import type { GatewayMetrics, UpstreamFailure } from "../metrics/gateway-metrics";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
+import type { GatewayTracer } from "../tracing/tracer";
 import type { Authenticated, Authenticator } from "./authenticate";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
 import type { GatewayDirectory, GatewayApi, GatewayEnvironment } from "./directory";
+import { UNDECLARED_ROUTE } from "./document-routes";
 import type { Upstreams } from "./proxy";
 import type { RequestRecorder } from "./request-log";
+import { type RequestTrace, requestSummary, requestTrace } from "./request-trace";
 import { createRouteTable, type RouteTable } from "./route-match";
 import { apiList, environmentList } from "./not-found-hints";
 import { parseTarget } from "./target";
@@ -29,6 +32,8 @@ export type GatewayDeps = {
   upstreams: Upstreams;
   /** the caller's address, as the trusted proxies report it */
   addressOf: (request: IncomingRequest) => string;
+  /** spans of requests, exported; undefined when tracing is not configured */
+  tracer?: GatewayTracer;
 };
 
 /** Node's parser also passes TRACE, TRACK and the like; the gateway serves none of them. */
@@ -53,7 +58,24 @@ const UPSTREAM_FAILURES: Partial<Record<string, UpstreamFailure>> = {
 };
 
 /** What the record stage needs to know about a request once it is answered. */
-type Outcome = { env?: GatewayEnvironment; api?: string; clientId?: string; route?: string; problem?: string; headers?: Record<string, string> };
+type Outcome = {
+  env?: GatewayEnvironment;
+  api?: string;
+  /** set for the token service's endpoints, whose routes sit under the environment rather than an API */
+  tokenService?: true;
+  clientId?: string;
+  route?: string;
+  problem?: string;
+  headers?: Record<string, string>;
+};
+
+/**
+ * A proxied call's route: the template of its API's document that its path matches,
+ * `(undeclared)` when the document declares no such path, `/*` for an API without one.
+ */
+function proxiedRoute(api: GatewayApi, remainder: string): string {
+  return api.routes ? (api.routes(remainder) ?? UNDECLARED_ROUTE) : "/*";
+}
 
 export type Gateway = (request: IncomingRequest) => Promise<PlainResponse>;
 
@@ -67,9 +89,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]),
   );
 
-  async function rateLimit(env: GatewayEnvironment, caller: Authenticated, outcome: Outcome): Promise<void> {
+  async function rateLimit(env: GatewayEnvironment, caller: Authenticated, outcome: Outcome, trace: RequestTrace): Promise<void> {
     const policy = caller.credential.rateLimit ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
-    const decision = await rateLimiter.take(`${env.id}:${caller.token.clientId}`, policy);
+    const stage = trace.span?.stage("rate limit");
+    let decision: Awaited<ReturnType<RateLimiter["take"]>>;
+    try {
+      decision = await rateLimiter.take(`${env.id}:${caller.token.clientId}`, policy);
+    } catch (error) {
+      stage?.end(toProblem(error).code);
+      throw error;
+    }
+    stage?.end(decision.allowed ? undefined : "rate-limited");
     outcome.headers = rateLimitHeaders(decision, policy);
     if (decision.allowed) return;
     metrics.rateLimited(env.slug, outcome.api ?? "");
@@ -79,7 +109,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     });
   }
 
-  function proxy(request: IncomingRequest, url: URL, env: GatewayEnvironment, api: GatewayApi, remainder: string, requestId: string, clientId: string | null) {
+  function proxy(
+    request: IncomingRequest,
+    url: URL,
+    env: GatewayEnvironment,
+    api: GatewayApi,
+    remainder: string,
+    requestId: string,
+    trace: RequestTrace,
+    clientId: string | null,
+  ) {
     return deps.upstreams.forward({
       request,
       url,
@@ -89,6 +128,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       clientId,
       clientAddress: deps.addressOf(request),
       requestId,
+      trace,
     });
   }
 
@@ -99,33 +139,42 @@ export function createGateway(deps: GatewayDeps): Gateway {
     api: GatewayApi,
     remainder: string,
     requestId: string,
+    trace: RequestTrace,
     outcome: Outcome,
   ) {
     if (api.kind === "TOKEN") throw notFound(`"${api.slug}" is served at ${url.origin}/gw/${env.slug}/oauth2/token.`);
     // A public proxied API is open to anyone: no token, and so no client to grant, scope or rate-limit.
     if (api.kind === "PROXY" && api.isPublic) {
-      outcome.route = "/*";
-      return proxy(request, url, env, api, remainder, requestId, null);
+      outcome.route = proxiedRoute(api, remainder);
+      return proxy(request, url, env, api, remainder, requestId, trace, null);
     }
-    const caller = await authenticate(request, env, outcome);
+    const stage = trace.span?.stage("authenticate");
+    let caller: Authenticated;
+    try {
+      caller = await authenticate(request, env, outcome);
+    } catch (error) {
+      stage?.end(toProblem(error).code);
+      throw error;
+    }
+    stage?.end();
     authorizeApi(env, api, caller);
     const table = routeTables.get(api.kind);
     if (table) {
       const { route, params } = table(request.method, remainder);
       outcome.route = route.path;
       authorizeScope(env, api, caller, route.scope);
-      await rateLimit(env, caller, outcome);
+      await rateLimit(env, caller, outcome, trace);
       const call = { request, url, params, env, caller: { clientId: caller.token.clientId, scopes: caller.token.scopes }, requestId };
       return route.handle(call);
     }
     if (api.kind !== "PROXY") throw notFound(`The API "${api.slug}" is not served by this gateway.`);
-    outcome.route = "/*";
+    outcome.route = proxiedRoute(api, remainder);
     authorizeAnyScope(env, api, caller);
-    await rateLimit(env, caller, outcome);
-    return proxy(request, url, env, api, remainder, requestId, caller.token.clientId);
+    await rateLimit(env, caller, outcome, trace);
+    return proxy(request, url, env, api, remainder, requestId, trace, caller.token.clientId);
   }
 
-  async function route(request: IncomingRequest, url: URL, requestId: string, outcome: Outcome): Promise<PlainResponse> {
+  async function route(request: IncomingRequest, url: URL, requestId: string, trace: RequestTrace, outcome: Outcome): Promise<PlainResponse> {
     if (!SERVED_METHODS.has(request.method)) throw methodNotServed(request.method);
     const target = parseTarget(url.pathname);
     if (!target) throw notFound(`Gateway URLs look like /gw/{environment}/{api}/... ${await environmentList(directory)}`);
@@ -137,6 +186,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       // Usage is charted per catalog API, and the token endpoints are the environment's token API.
       outcome.api = (await directory.apis(env.id)).find((api) => api.kind === "TOKEN")?.slug ?? "token-service";
       if (!isTokenServicePath(servicePath)) throw notFound(`The token service of "${env.slug}" has no endpoint /${servicePath}.`);
+      outcome.tokenService = true;
       outcome.route = `/${servicePath}`;
       return tokenService(request, url, env, servicePath, outcome);
     }
@@ -146,26 +196,27 @@ export function createGateway(deps: GatewayDeps): Gateway {
       throw notFound(`${missing} ${apiList(env, await directory.apis(env.id))}`);
     }
     outcome.api = api.slug;
-    return serveApi(request, url, env, api, target.remainder, requestId, outcome);
+    return serveApi(request, url, env, api, target.remainder, requestId, trace, outcome);
   }
 
   return async function handleGatewayRequest(request) {
     const startedAt = performance.now();
     const requestId = requestIdFrom(request.headers);
+    const trace = requestTrace(request, deps.tracer);
     const url = new URL(request.url);
     const outcome: Outcome = {};
     let response: PlainResponse;
     try {
-      response = await route(request, url, requestId, outcome);
+      response = await route(request, url, requestId, trace, outcome);
       Object.assign(response.headers, outcome.headers);
       response.headers["x-request-id"] = requestId;
     } catch (error) {
       const refusal = toProblem(error);
       outcome.problem = refusal.code;
-      if (refusal.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId }, "gateway request failed");
+      if (refusal.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId, traceId: trace.traceId }, "gateway request failed");
       const upstreamFailure = UPSTREAM_FAILURES[refusal.code];
       if (upstreamFailure) metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", upstreamFailure);
-      response = problemPlainResponse(refusal, { instance: url.pathname, requestId });
+      response = problemPlainResponse(refusal, { instance: url.pathname, requestId, traceId: trace.traceId });
       if (refusal.status !== 429) Object.assign(response.headers, outcome.headers);
     }
     const latencyMs = performance.now() - startedAt;
@@ -175,6 +226,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     recorder.record({
       at: new Date(),
       requestId,
+      traceId: trace.traceId,
       method: request.method.slice(0, 16),
       path: url.pathname,
       route: outcome.route ?? null,
@@ -185,6 +237,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       api: outcome.api ?? null,
       problem: outcome.problem ?? null,
     });
+    trace.span?.end(requestSummary({ method: request.method, path: url.pathname, status: response.status, requestId }, outcome));
     return response;
   };
 }

@@ -21,6 +21,7 @@ import { createRevocationList } from "../oauth/revoked-tokens";
 import { createTokenService } from "../oauth/token-service";
 import { createTokenVerifier } from "../oauth/token-verifier";
 import { createLastUsedMarks } from "../oauth/last-used-marks";
+import { createOtlpTracer } from "../tracing/otlp-tracer";
 import { createAuthenticator } from "./authenticate";
 import { createGatewayDirectory } from "./directory";
 import { createGateway, type Gateway } from "./handler";
@@ -44,12 +45,14 @@ function sharedState(): SharedState {
 
 type ProcessGateway = {
   serve: Gateway;
-  /** Writes what is buffered (request log rows, credential use) before the process stops. */
+  /** resolves once requests are traced, when tracing is configured; at once otherwise */
+  ready: Promise<void>;
+  /** Writes what is buffered (request log rows, credential use, spans) before the process stops. */
   flush(): Promise<void>;
 };
 
 function buildGateway(): ProcessGateway {
-  const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies } = config();
+  const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies, tracing } = config();
   const { connection, store } = dataPlane();
   const keys = processKeys();
   const metrics = processMetrics().gateway;
@@ -78,6 +81,7 @@ function buildGateway(): ProcessGateway {
     metrics,
   });
   const recorder = createRequestRecorder({ log, accessLog, databaseUrl });
+  const tracer = tracing && createOtlpTracer({ ...tracing, log });
   const serve = createGateway({
     directory,
     log,
@@ -89,11 +93,13 @@ function buildGateway(): ProcessGateway {
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection), pages: createPageCache() }) },
     upstreams,
     addressOf,
+    tracer,
   });
   return {
     serve,
+    ready: tracer?.ready ?? Promise.resolve(),
     async flush() {
-      await Promise.all([recorder.flush(), lastUsed.flush(), upstreams.close()]);
+      await Promise.all([recorder.flush(), lastUsed.flush(), upstreams.close(), tracer?.shutdown()]);
     },
   };
 }
@@ -106,6 +112,12 @@ export function gateway(): Gateway {
   return instance.serve;
 }
 
+/** Resolves once the process's gateway serves as configured: with tracing, once its SDK has loaded. */
+export function gatewayReady(): Promise<void> {
+  instance ??= buildGateway();
+  return instance.ready;
+}
+
 /** Writes what the gateway has buffered; a no-op when it never served. */
 export async function flushGateway(): Promise<void> {
   await instance?.flush();
@@ -113,5 +125,6 @@ export async function flushGateway(): Promise<void> {
 
 /** The gateway as a Fetch-API function, for Next's route handlers (`next dev`). */
 export async function handleGatewayRequest(request: Request): Promise<Response> {
+  await gatewayReady();
   return toFetchResponse(await gateway()(request));
 }

@@ -9,6 +9,7 @@ import type { Upstream } from "../upstreams/upstream";
 import type { UpstreamPolicy } from "../upstreams/upstream-policy";
 import { createUpstreamSet, type UpstreamSet } from "../upstreams/upstream-set";
 import { type RequestBody, requestBody } from "./request-body";
+import { type RequestTrace, upstreamTraceparent } from "./request-trace";
 import { type UpstreamAnswer, UpstreamExchange } from "./upstream-exchange";
 
 /**
@@ -17,9 +18,14 @@ import { type UpstreamAnswer, UpstreamExchange } from "./upstream-exchange";
  */
 const SET_BY_UNDICI = new Set(["host", "expect"]);
 
-/** Identity the gateway vouches for; whatever the client sent under these names is dropped. */
+/**
+ * Identity the gateway vouches for, and the trace context it sets; whatever the
+ * client sent under these names is dropped.
+ */
 const IDENTITY = new Set([
   "authorization",
+  "traceparent",
+  "tracestate",
   "x-client-id",
   "x-request-id",
   "forwarded",
@@ -76,6 +82,7 @@ export type ProxyCall = {
   /** the caller's address, as the trusted proxies report it */
   clientAddress: string;
   requestId: string;
+  trace: RequestTrace;
 };
 
 /** The target's base path, then the remainder and the query; an empty path is the root. */
@@ -202,6 +209,10 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upst
         "x-forwarded-for",
         call.clientAddress,
       );
+      const { trace } = call;
+      // Each attempt names its own span as parent, so its traceparent is set as it is sent.
+      const traceparentAt = headers.push("traceparent", "") - 1;
+      if (trace.traceState !== null) headers.push("tracestate", trace.traceState);
       const tried = new Set<TargetState>();
       let unanswered: unknown;
       for (;;) {
@@ -209,10 +220,18 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upst
         if (!target) throw unanswered === undefined ? unavailable(upstream, Date.now()) : upstreamFailure(unanswered, limits);
         tried.add(target);
         target.begin();
+        const span = trace.span?.upstreamCall({
+          method: request.method,
+          origin: target.origin,
+          path: upstreamPath(target, call.remainder, ""),
+          attempt: tried.size - 1,
+        });
+        headers[traceparentAt] = upstreamTraceparent(trace, span);
         let answer: UpstreamAnswer;
         try {
           answer = await send(call, target, limits, headers, body);
         } catch (error) {
+          span?.failed(error instanceof ProblemError ? error.code : (errorCode(error) ?? "_OTHER"));
           if (error instanceof ProblemError) {
             target.released();
             throw error;
@@ -222,6 +241,7 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upst
           unanswered = error;
           continue;
         }
+        span?.answered(answer.statusCode);
         if (answer.statusCode >= 500) target.failed(Date.now());
         else target.succeeded(Date.now());
         return { status: answer.statusCode, headers: forwardableResponseHeaders(answer.headers), body: answer.body };

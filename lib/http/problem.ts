@@ -77,8 +77,11 @@ export function zodProblem(error: z.ZodError, location: FieldLocation): ProblemE
   return validationProblem(zodFieldErrors(error, location));
 }
 
-/** `instance` is the request's path; a request the parser refused has none. */
-export type ProblemContext = { instance?: string; requestId: string };
+/**
+ * `instance` is the request's path; a request the parser refused has none. `traceId`,
+ * the W3C trace id, is the gateway's: answers elsewhere belong to no trace it knows.
+ */
+export type ProblemContext = { instance?: string; requestId: string; traceId?: string };
 
 export function problemBody(problem: ProblemError, context: ProblemContext): Record<string, unknown> {
   return {
@@ -88,6 +91,7 @@ export function problemBody(problem: ProblemError, context: ProblemContext): Rec
     ...(problem.detail === undefined ? {} : { detail: problem.detail }),
     ...(context.instance === undefined ? {} : { instance: context.instance }),
     requestId: context.requestId,
+    ...(context.traceId === undefined ? {} : { traceId: context.traceId }),
     ...(problem.errors ? { errors: problem.errors } : {}),
     ...problem.extensions,
   };

@@ -33,6 +33,11 @@ const problemSchema = z
       .optional(),
     instance: z.string().max(MAX_ECHOED_LENGTH).meta({ description: "The request path." }),
     requestId: z.string().max(MAX_REQUEST_ID_LENGTH).meta({ description: "Quote it when reporting a problem; also in the X-Request-Id header." }),
+    traceId: z
+      .string()
+      .length(32)
+      .regex(/^[0-9a-f]{32}$/)
+      .meta({ description: "The W3C trace id of the request: the one of your traceparent header when it was valid, else one the gateway started." }),
     errors: z.array(fieldErrorSchema).max(MAX_BODY_BYTES).optional().meta({ description: "Present on 400: one entry per failing field." }),
   })
   .meta({ description: "RFC 9457 problem details." });

@@ -46,6 +46,7 @@ describe("production server", () => {
       detail: 'There is no environment "nowhere". Environments: sso-qa, sso-prod, platform-dev, platform-prod.',
       instance: "/gw/nowhere/notifications/v1/notifications",
       requestId,
+      traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
   });
 

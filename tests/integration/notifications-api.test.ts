@@ -74,6 +74,7 @@ type Problem = {
   detail?: string;
   instance: string;
   requestId: string;
+  traceId: string;
   errors?: { in: string; field: string; message: string }[];
 };
 
@@ -354,6 +355,7 @@ describe("isolation", () => {
       detail: body.detail?.replace(id, "{id}"),
       instance: body.instance.replace(id, "{id}").replace(/\/gw\/[^/]+/, "/gw/{env}"),
       requestId: "",
+      traceId: "",
     };
   }
 

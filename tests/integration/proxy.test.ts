@@ -10,6 +10,16 @@ import { accessToken, eventually, newCredential, openDb } from "./gateway-suppor
 type Seen = { method: string; url: string; headers: IncomingMessage["headers"]; body: string };
 
 const METRICS_TOKEN = "metrics-token-for-the-proxy-tests";
+const ORDERS_DOCUMENT = JSON.stringify({
+  openapi: "3.1.0",
+  info: { title: "Orders", version: "1.0.0" },
+  // Servers play no part: paths are relative to the API's base in the gateway.
+  servers: [{ url: "https://orders.internal/api" }],
+  paths: {
+    "/v1/orders": { get: { responses: { 200: { description: "Orders" } } } },
+    "/v1/orders/{id}": { get: { responses: { 200: { description: "One order" } } } },
+  },
+});
 
 let upstream: Server;
 let seen: Seen[] = [];
@@ -87,7 +97,7 @@ function startUpstream(): Promise<Server> {
   return new Promise((resolve) => upstreamServer.listen(0, "127.0.0.1", () => resolve(upstreamServer)));
 }
 
-async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = false, scopes: string[] = [], into: Db = db) {
+async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = false, scopes: string[] = [], into: Db = db, openapiDocument?: string) {
   const env = await into.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
   await into.api.create({
     data: {
@@ -101,6 +111,7 @@ async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = fa
       kind: "PROXY",
       isPublic,
       changelog: [],
+      openapiDocument,
       scopes: { create: scopes.map((name) => ({ name, description: name })) },
       environments: { create: [{ environmentId: env.id, upstream: { targets: [{ url: upstreamUrl, weight: 1 }] } }] },
     },
@@ -131,6 +142,8 @@ beforeAll(async () => {
   await registerProxyApi("gone", `http://127.0.0.1:${await freePort()}`);
   await registerProxyApi("open", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, true);
   await registerProxyApi("scoped", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, false, ["scoped:use"]);
+  await registerProxyApi("orders", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, false, [], db, ORDERS_DOCUMENT);
+  await registerProxyApi("open-orders", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, true, [], db, ORDERS_DOCUMENT);
   const client = await newCredential(db, "sso-qa");
   clientId = client.clientId;
   token = await accessToken(server, "sso-qa", client);
@@ -336,6 +349,34 @@ describe("proxying to a registered upstream", () => {
     const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(metrics).toMatch(/^gatehouse_gateway_requests_total\{env="sso-qa",api="echo",route="\/\*",status_class="2xx"\} [1-9]\d*$/m);
     expect(metrics).toMatch(/^gatehouse_rate_limit_refusals_total\{env="sso-qa",api="echo"\} 1$/m);
+  });
+});
+
+describe("routes from the API's OpenAPI document", () => {
+  it("records a proxied call under the template its path matches, and a path the document does not declare as (undeclared)", async () => {
+    const call = (path: string, requestId: string, api = "orders") =>
+      fetch(`${server.url}/gw/sso-qa/${api}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "x-request-id": requestId } });
+    expect((await call("/v1/orders/42", "routes-declared")).status).toBe(201);
+    expect((await call("/v1/orders", "routes-collection")).status).toBe(201);
+    expect((await call("/v1/orders/42/lines", "routes-undeclared")).status).toBe(201);
+    expect((await call("/v1/orders/7", "routes-public", "open-orders")).status).toBe(201);
+    expect((await call("/v1/orders/7", "routes-without-document", "echo")).status).toBe(201);
+
+    const ids = ["routes-declared", "routes-collection", "routes-undeclared", "routes-public", "routes-without-document"];
+    await eventually(async () => (await db.requestLog.count({ where: { requestId: { in: ids } } })) === ids.length);
+    const rows = await db.requestLog.findMany({ where: { requestId: { in: ids } }, select: { requestId: true, route: true } });
+    expect(Object.fromEntries(rows.map((row) => [row.requestId, row.route]))).toEqual({
+      "routes-declared": "/v1/orders/{id}",
+      "routes-collection": "/v1/orders",
+      "routes-undeclared": "(undeclared)",
+      "routes-public": "/v1/orders/{id}",
+      "routes-without-document": "/*",
+    });
+
+    const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toMatch(/^gatehouse_gateway_requests_total\{env="sso-qa",api="orders",route="\/v1\/orders\/\{id\}",status_class="2xx"\} 1$/m);
+    expect(metrics).toMatch(/^gatehouse_gateway_requests_total\{env="sso-qa",api="orders",route="\(undeclared\)",status_class="2xx"\} 1$/m);
+    expect(metrics).toMatch(/^gatehouse_gateway_request_duration_seconds_count\{env="sso-qa",api="orders",route="\/v1\/orders\/\{id\}"\} 1$/m);
   });
 });
 

@@ -24,6 +24,7 @@ function entries(prefix: string, count: number): RequestLogEntry[] {
   return Array.from({ length: count }, (_, index) => ({
     at: new Date(),
     requestId: `${prefix}_${index}`,
+    traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
     method: "GET",
     path: "/gw/sso-qa/notifications/v1/notifications",
     route: "/v1/notifications",

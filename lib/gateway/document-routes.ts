@@ -1,0 +1,58 @@
+import "server-only";
+import type { DataPlaneStore, DocumentVersion } from "../data-plane/store";
+import { createPathTemplates, type PathTemplates } from "./path-templates";
+
+/**
+ * The route template a proxied call to a path its API's document does not declare
+ * is recorded under, in the request log and the metrics: parenthesised, as
+ * `(unmatched)` is, so that no path template can be mistaken for it.
+ */
+export const UNDECLARED_ROUTE = "(undeclared)";
+
+/**
+ * The templates of the document's paths, which are relative to the API's base in the
+ * gateway (`/gw/{env}/{api}`): the catalog publishes the document with that base as
+ * its only server, so the document's own `servers` play no part. Null for text that
+ * is not a JSON object, which registration does not let through.
+ */
+function routesOf(document: string): PathTemplates | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(document);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null) return null;
+  const paths = (parsed as { paths?: unknown }).paths;
+  const templates = typeof paths === "object" && paths !== null ? Object.keys(paths).filter((path) => path.startsWith("/")) : [];
+  return createPathTemplates(templates);
+}
+
+type Cached = { updatedAt: string; routes: PathTemplates | null };
+
+/** The route tables of the proxied APIs with a document, by API id. */
+export type DocumentRoutes = (versions: readonly DocumentVersion[]) => Promise<Map<string, PathTemplates>>;
+
+/**
+ * Each document is read and parsed when its API was changed since the last load, and
+ * only then: the directory reloads every few seconds, and a document can be megabytes.
+ */
+export function createDocumentRoutes(store: Pick<DataPlaneStore, "openapiDocuments">): DocumentRoutes {
+  let cache = new Map<string, Cached>();
+  return async (versions) => {
+    const kept = new Map<string, Cached>();
+    const changed: string[] = [];
+    for (const { apiId, updatedAt } of versions) {
+      const cached = cache.get(apiId);
+      if (cached?.updatedAt === updatedAt) kept.set(apiId, cached);
+      else changed.push(apiId);
+    }
+    if (changed.length > 0) {
+      for (const row of await store.openapiDocuments(changed)) kept.set(row.apiId, { updatedAt: row.updatedAt, routes: routesOf(row.document) });
+    }
+    cache = kept;
+    const tables = new Map<string, PathTemplates>();
+    for (const [apiId, { routes }] of kept) if (routes) tables.set(apiId, routes);
+    return tables;
+  };
+}
