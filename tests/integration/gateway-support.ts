@@ -7,6 +7,8 @@ import { DEVELOPMENT_AUTH_SECRET } from "../../lib/config";
 import { decryptPrivateKey } from "../../lib/oauth/signing-keys";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
+import { newId } from "../../lib/ids";
+import type { UpstreamPolicyInput } from "../../lib/upstreams/upstream-policy";
 import type { TestServer } from "../support/server";
 
 /** The servers under test run without AUTH_SECRET, so they use the development one. */
@@ -29,6 +31,39 @@ export async function newCredential(db: Db, envSlug: string, options: { scopes?:
     authSecret: SERVER_AUTH_SECRET,
   });
   return { clientId: credential.clientId, clientSecret: secret!.clientSecret, credentialId: credential.id, applicationId: application.id };
+}
+
+export type ProxyApi = {
+  slug: string;
+  /** a URL stands for an upstream of that one target */
+  upstream: string | UpstreamPolicyInput;
+  isPublic?: boolean;
+  scopes?: string[];
+  openapiDocument?: string;
+  env?: string;
+};
+
+/** A proxied API offered in one environment (sso-qa unless named), written as the registry writes one. */
+export async function registerProxyApi(db: Db, api: ProxyApi): Promise<void> {
+  const env = await db.environment.findUniqueOrThrow({ where: { slug: api.env ?? "sso-qa" } });
+  const upstream = typeof api.upstream === "string" ? { targets: [{ url: api.upstream, weight: 1 }] } : api.upstream;
+  await db.api.create({
+    data: {
+      id: newId("api"),
+      slug: api.slug,
+      name: `Proxied ${api.slug}`,
+      summary: "A proxied API",
+      description: "Served by an upstream.",
+      version: "1.0.0",
+      tags: [],
+      kind: "PROXY",
+      isPublic: api.isPublic ?? false,
+      changelog: [],
+      openapiDocument: api.openapiDocument ?? null,
+      scopes: { create: (api.scopes ?? []).map((name) => ({ name, description: name })) },
+      environments: { create: [{ environmentId: env.id, upstream }] },
+    },
+  });
 }
 
 export function basic(clientId: string, clientSecret: string): string {

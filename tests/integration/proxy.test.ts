@@ -3,9 +3,8 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { newId } from "../../lib/ids";
 import { freePort, startServer, type TestServer } from "../support/server";
-import { accessToken, eventually, newCredential, openDb } from "./gateway-support";
+import { accessToken, eventually, newCredential, openDb, registerProxyApi } from "./gateway-support";
 
 type Seen = { method: string; url: string; headers: IncomingMessage["headers"]; body: string };
 
@@ -97,27 +96,6 @@ function startUpstream(): Promise<Server> {
   return new Promise((resolve) => upstreamServer.listen(0, "127.0.0.1", () => resolve(upstreamServer)));
 }
 
-async function registerProxyApi(slug: string, upstreamUrl: string, isPublic = false, scopes: string[] = [], into: Db = db, openapiDocument?: string) {
-  const env = await into.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
-  await into.api.create({
-    data: {
-      id: newId("api"),
-      slug,
-      name: `Proxied ${slug}`,
-      summary: "A proxied API",
-      description: "Served by an upstream.",
-      version: "1.0.0",
-      tags: [],
-      kind: "PROXY",
-      isPublic,
-      changelog: [],
-      openapiDocument,
-      scopes: { create: scopes.map((name) => ({ name, description: name })) },
-      environments: { create: [{ environmentId: env.id, upstream: { targets: [{ url: upstreamUrl, weight: 1 }] } }] },
-    },
-  });
-}
-
 /** node:http rather than fetch, which refuses to send the hop-by-hop headers under test. */
 function rawRequest(url: string, method: string, headers: Record<string, string>, body: string) {
   return new Promise<{ status: number; headers: IncomingMessage["headers"]; body: string; bytes: Buffer }>((resolve, reject) => {
@@ -138,12 +116,13 @@ beforeAll(async () => {
   upstream = await startUpstream();
   server = await startServer({ env: { UPSTREAM_TIMEOUT_MS: "500", METRICS_TOKEN } });
   db = openDb(server);
-  await registerProxyApi("echo", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base/`);
-  await registerProxyApi("gone", `http://127.0.0.1:${await freePort()}`);
-  await registerProxyApi("open", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, true);
-  await registerProxyApi("scoped", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, false, ["scoped:use"]);
-  await registerProxyApi("orders", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, false, [], db, ORDERS_DOCUMENT);
-  await registerProxyApi("open-orders", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, true, [], db, ORDERS_DOCUMENT);
+  const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`;
+  await registerProxyApi(db, { slug: "echo", upstream: `${base}/` });
+  await registerProxyApi(db, { slug: "gone", upstream: `http://127.0.0.1:${await freePort()}` });
+  await registerProxyApi(db, { slug: "open", upstream: base, isPublic: true });
+  await registerProxyApi(db, { slug: "scoped", upstream: base, scopes: ["scoped:use"] });
+  await registerProxyApi(db, { slug: "orders", upstream: base, openapiDocument: ORDERS_DOCUMENT });
+  await registerProxyApi(db, { slug: "open-orders", upstream: base, isPublic: true, openapiDocument: ORDERS_DOCUMENT });
   const client = await newCredential(db, "sso-qa");
   clientId = client.clientId;
   token = await accessToken(server, "sso-qa", client);
@@ -387,7 +366,7 @@ describe("proxying behind trusted proxies", () => {
   beforeAll(async () => {
     behind = await startServer({ env: { TRUSTED_PROXIES: "127.0.0.1, ::1" } });
     behindDb = openDb(behind);
-    await registerProxyApi("open", `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, true, [], behindDb);
+    await registerProxyApi(behindDb, { slug: "open", upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, isPublic: true });
   });
 
   afterAll(async () => {

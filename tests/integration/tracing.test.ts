@@ -3,9 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
-import { newId } from "../../lib/ids";
 import { startServer, type TestServer } from "../support/server";
-import { accessToken, eventually, newCredential, openDb } from "./gateway-support";
+import { accessToken, eventually, newCredential, openDb, registerProxyApi } from "./gateway-support";
 
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CLIENT_SPAN_ID = "00f067aa0ba902b7";
@@ -78,25 +77,6 @@ function startUpstream(): Promise<{ server: Server; seen: Map<string, IncomingHt
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, seen })));
 }
 
-async function registerApi(db: Db, slug: string, upstreamUrl: string): Promise<void> {
-  const env = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
-  await db.api.create({
-    data: {
-      id: newId("api"),
-      slug,
-      name: `Traced ${slug}`,
-      summary: "A proxied API",
-      description: "",
-      version: "1.0.0",
-      tags: [],
-      kind: "PROXY",
-      changelog: [],
-      openapiDocument: ORDERS_DOCUMENT,
-      environments: { create: [{ environmentId: env.id, upstream: { targets: [{ url: upstreamUrl, weight: 1 }] } }] },
-    },
-  });
-}
-
 type Gateway = { server: TestServer; database: TestDatabase; db: Db; token: string; base: string };
 
 /** A server with an API proxied to `upstreamUrl`, and a token that may call it. */
@@ -104,7 +84,7 @@ async function startGateway(upstreamUrl: string, slug: string, env: Record<strin
   const database = await createTestDatabase();
   const server = await startServer({ database, env });
   const db = openDb(server);
-  await registerApi(db, slug, upstreamUrl);
+  await registerProxyApi(db, { slug, upstream: upstreamUrl, openapiDocument: ORDERS_DOCUMENT });
   const token = await accessToken(server, "sso-qa", await newCredential(db, "sso-qa"));
   const base = `${server.url}/gw/sso-qa/${slug}`;
   // The gateway reads registrations within 5 s.

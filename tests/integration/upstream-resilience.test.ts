@@ -4,10 +4,9 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { newId } from "../../lib/ids";
 import type { UpstreamPolicyInput } from "../../lib/upstreams/upstream-policy";
 import { freePort, startServer, type TestServer } from "../support/server";
-import { eventually, openDb } from "./gateway-support";
+import { eventually, openDb, registerProxyApi } from "./gateway-support";
 
 const METRICS_TOKEN = "metrics-token-for-the-resilience-tests";
 const UPSTREAM_SCRIPT = join(import.meta.dirname, "../support/counting-upstream.mjs");
@@ -48,22 +47,7 @@ async function setMode(target: Target, mode: "ok" | "fail" | "slow"): Promise<vo
 
 /** A public proxied API, so that calls need no token: what is under test is the way to the targets. */
 async function registerApi(slug: string, upstream: UpstreamPolicyInput): Promise<string> {
-  const env = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
-  await db.api.create({
-    data: {
-      id: newId("api"),
-      slug,
-      name: `Resilient ${slug}`,
-      summary: "Served by several targets",
-      description: "",
-      version: "1.0.0",
-      tags: [],
-      kind: "PROXY",
-      isPublic: true,
-      changelog: [],
-      environments: { create: [{ environmentId: env.id, upstream }] },
-    },
-  });
+  await registerProxyApi(db, { slug, upstream, isPublic: true });
   const base = `${server.url}/gw/sso-qa/${slug}`;
   // The gateway reads registrations within 5 s; this call reaches a target, as GET /ready.
   await eventually(async () => (await fetch(`${base}/ready`)).status !== 404);
