@@ -18,7 +18,14 @@ export type PlanContext = {
   prune: boolean;
 };
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** JSON with every object's keys in order: PostgreSQL's jsonb keeps them in an order of its own. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === "object" && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item,
+  );
+}
+
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 function changedFields<T extends object>(current: T, desired: T, skip: ReadonlySet<string> = new Set()): string[] {
   return (Object.keys(desired) as (keyof T & string)[]).filter((key) => !skip.has(key) && desired[key] !== undefined && !same(current[key], desired[key]));
