@@ -2,7 +2,7 @@ import "server-only";
 import type { DataPlaneStore, EnvironmentRow } from "../data-plane/store";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
-import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { createDocumentRoutes } from "./document-routes";
 import type { PathTemplates } from "./path-templates";
 
@@ -13,8 +13,6 @@ export type GatewayApi = {
   slug: string;
   kind: ApiKind;
   isPublic: boolean;
-  /** proxied APIs: the environment's upstream; null when none is registered or the stored one does not validate */
-  upstream: UpstreamPolicy | null;
   scopes: readonly string[];
   /** proxied APIs with an OpenAPI document: the templates of its paths; undefined without one */
   routes: PathTemplates | undefined;
@@ -73,12 +71,13 @@ export function createGatewayDirectory(
         slug: row.slug,
         kind: row.kind,
         isPublic: row.isPublic,
-        upstream: row.upstream === null ? null : (upstreamPolicySchema.safeParse(row.upstream).data ?? null),
         scopes: scopesByApi.get(row.apiId) ?? [],
         routes: routesByApi.get(row.apiId),
       };
+      // A stored policy that does not validate leaves the API without an upstream: its calls answer 404.
+      const policy = row.upstream === null ? undefined : upstreamPolicySchema.safeParse(row.upstream).data;
       const env = environmentSlugs.get(row.environmentId);
-      if (api.upstream && env) upstreams.push({ env, api: api.slug, policy: api.upstream });
+      if (policy && env) upstreams.push({ env, api: api.slug, policy });
       apis.set(`${row.environmentId}/${api.slug}`, api);
       apisByEnvironment.set(row.environmentId, [...(apisByEnvironment.get(row.environmentId) ?? []), api]);
     }

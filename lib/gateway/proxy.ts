@@ -5,8 +5,7 @@ import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/messa
 import { problem, ProblemError } from "../http/problem";
 import { createHealthProbe } from "../upstreams/health-probe";
 import type { TargetState } from "../upstreams/target-state";
-import type { Upstream } from "../upstreams/upstream";
-import type { UpstreamPolicy } from "../upstreams/upstream-policy";
+import type { Upstream, UpstreamLimits } from "../upstreams/upstream";
 import { createUpstreamSet, type UpstreamSet } from "../upstreams/upstream-set";
 import { type RequestBody, requestBody } from "./request-body";
 import { type RequestTrace, upstreamTraceparent } from "./request-trace";
@@ -110,7 +109,7 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-function upstreamFailure(error: unknown, limits: Limits): ProblemError {
+function upstreamFailure(error: unknown, limits: UpstreamLimits): ProblemError {
   if (error instanceof ProblemError) return error;
   if (error instanceof errors.UndiciError && error.code === "UND_ERR_HEADERS_TIMEOUT") {
     return problem("upstream-timeout", { detail: `The upstream service did not answer within ${limits.responseMs} ms.` });
@@ -119,13 +118,6 @@ function upstreamFailure(error: unknown, limits: Limits): ProblemError {
     return problem("upstream-timeout", { detail: `The upstream service did not accept a connection within ${limits.connectMs} ms.` });
   }
   return problem("upstream-unreachable", { detail: "The upstream service could not be reached." });
-}
-
-type Limits = { connectMs: number; responseMs: number; idleMs: number };
-
-function limitsOf(policy: UpstreamPolicy, defaultMs: number): Limits {
-  const { connectMs = defaultMs, responseMs = defaultMs, idleMs = defaultMs } = policy.timeouts;
-  return { connectMs, responseMs, idleMs };
 }
 
 function unavailable(upstream: Upstream, now: number): ProblemError {
@@ -164,9 +156,9 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upst
     if (!agent) agents.set(connectMs, (agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: connectMs } })));
     return agent;
   };
-  const set = createUpstreamSet({ log, probe: createHealthProbe(agentFor(timeoutMs)) });
+  const set = createUpstreamSet({ log, probe: createHealthProbe(agentFor(timeoutMs)), defaultTimeoutMs: timeoutMs });
 
-  function send(call: ProxyCall, target: TargetState, limits: Limits, headers: string[], body: RequestBody | null): Promise<UpstreamAnswer> {
+  function send(call: ProxyCall, target: TargetState, limits: UpstreamLimits, headers: string[], body: RequestBody | null): Promise<UpstreamAnswer> {
     const { request, url } = call;
     return new Promise<UpstreamAnswer>((resolve, reject) => {
       agentFor(limits.connectMs).dispatch(
@@ -191,8 +183,7 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upst
       const { request, url } = call;
       const upstream = set.get(call.env, call.api);
       if (!upstream) throw problem("not-found", { detail: `The API "${call.api}" has no upstream in "${call.env}".` });
-      const { policy } = upstream;
-      const limits = limitsOf(policy, timeoutMs);
+      const { policy, limits } = upstream;
       const chunks =
         request.method === "GET" || request.method === "HEAD" ? null : (request.bodyChunks?.() ?? (request.body as AsyncIterable<Uint8Array> | null));
       const retries = IDEMPOTENT.has(request.method) ? policy.retries : 0;

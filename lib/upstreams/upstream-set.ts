@@ -27,8 +27,9 @@ function logLine(event: TargetEvent): { level: "info" | "warn"; message: string 
   }
 }
 
-export function createUpstreamSet(input: { log: Logger; probe: HealthProbe }): UpstreamSet {
-  const { log, probe } = input;
+/** `defaultTimeoutMs` stands in for each timeout a policy leaves unset. */
+export function createUpstreamSet(input: { log: Logger; probe: HealthProbe; defaultTimeoutMs: number }): UpstreamSet {
+  const { log, probe, defaultTimeoutMs } = input;
   const upstreams = new Map<string, { upstream: Upstream; fingerprint: string }>();
   const keyOf = (env: string, api: string) => `${env}\n${api}`;
 
@@ -38,7 +39,8 @@ export function createUpstreamSet(input: { log: Logger; probe: HealthProbe }): U
       log[level]({ env: entry.env, api: entry.api, target: target.url, ...event }, message);
     };
     const targets = entry.policy.targets.map((target) => new TargetState(target, entry.policy, onEvent));
-    return new Upstream(entry.env, entry.api, entry.policy, targets);
+    const { connectMs = defaultTimeoutMs, responseMs = defaultTimeoutMs, idleMs = defaultTimeoutMs } = entry.policy.timeouts;
+    return new Upstream(entry.env, entry.api, entry.policy, targets, { connectMs, responseMs, idleMs });
   }
 
   return {

@@ -7,7 +7,7 @@ function upstreamOf(input: UpstreamPolicyInput) {
   const policy = upstreamPolicySchema.parse(input);
   const events: { target: string; event: TargetEvent }[] = [];
   const targets = policy.targets.map((target) => new TargetState(target, policy, (state, event) => events.push({ target: state.url, event })));
-  return { upstream: new Upstream("sso-qa", "orders", policy, targets), targets, events };
+  return { upstream: new Upstream("sso-qa", "orders", policy, targets, { connectMs: 1_000, responseMs: 1_000, idleMs: 1_000 }), targets, events };
 }
 
 const NONE = new Set<TargetState>();

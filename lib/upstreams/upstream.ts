@@ -4,6 +4,9 @@ import type { UpstreamPolicy } from "./upstream-policy";
 /** Asks one target's health-check path; true for a 2xx or 3xx answer within the check's timeout. */
 export type HealthProbe = (target: TargetState, check: NonNullable<UpstreamPolicy["healthCheck"]>) => Promise<boolean>;
 
+/** The upstream's timeouts, each unset one the gateway's default (`UPSTREAM_TIMEOUT_MS`). */
+export type UpstreamLimits = { connectMs: number; responseMs: number; idleMs: number };
+
 /** One API's upstream in one environment: its targets, how calls are spread over them, and its active checks. */
 export class Upstream {
   #timer: NodeJS.Timeout | undefined;
@@ -14,6 +17,7 @@ export class Upstream {
     readonly api: string,
     readonly policy: UpstreamPolicy,
     readonly targets: readonly TargetState[],
+    readonly limits: UpstreamLimits,
   ) {}
 
   /**

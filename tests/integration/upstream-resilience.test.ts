@@ -157,7 +157,7 @@ describe("retries", () => {
     expect(await received("GET /reset")).toEqual([1, 1]);
   });
 
-  it("sends an idempotent request once to each target at most, with retries 0 only once", async () => {
+  it("with retries 0, sends an idempotent request no target answered only once", async () => {
     const [first, second] = await Promise.all([newTarget("first"), newTarget("second")]);
     const base = await registerApi("no-retries", { targets: [{ url: first.url }, { url: second.url }], retries: 0 });
     expect((await call(`${base}/reset`, { method: "PUT", body: "x" })).status).toBe(502);
