@@ -59,7 +59,7 @@ describe("admin command line", () => {
     expect((await admin("credential", "revoke", output.clientId)).code).not.toBe(0);
   });
 
-  it("credential create narrows scopes and assigns an owner", async () => {
+  it("credential create narrows scopes and assigns an owner", { timeout: 120_000 }, async () => {
     const created = await admin(
       "credential",
       "create",
@@ -138,7 +138,7 @@ describe("admin command line", () => {
     expect(human.stdout).toMatch(/clientId\s+env\s+application\s+status/);
   });
 
-  it("db:reset refuses to run unattended without --yes and changes nothing", async () => {
+  it("db:reset refuses to run unattended without --yes and changes nothing", { timeout: 120_000 }, async () => {
     const users = await db.user.count();
     const refused = await runScript(server.databaseUrl, "scripts/db.ts", "reset");
     expect(refused.code).toBe(1);
@@ -163,7 +163,7 @@ describe("admin command line", () => {
     expect((await admin("user", "set-password", "--email", "nobody@example.com", "--generate")).stderr).toContain('no user "nobody@example.com"');
   });
 
-  it("user create stores a scrypt hash and refuses a duplicate email", async () => {
+  it("user create stores a scrypt hash and refuses a duplicate email", { timeout: 120_000 }, async () => {
     const created = await admin("user", "create", "--email", "Ops@Example.com", "--password", "ops-password-1", "--role", "ADMIN", "--json");
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ email: "ops@example.com", role: "ADMIN" });
@@ -173,7 +173,7 @@ describe("admin command line", () => {
     expect(again.code).not.toBe(0);
   });
 
-  it("key rotate signs with a new key and keeps the old one published", async () => {
+  it("key rotate signs with a new key and keeps the old one published", { timeout: 120_000 }, async () => {
     const jwks = async () =>
       ((await (await fetch(`${server.url}/gw/sso-qa/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
     const before = await jwks();
