@@ -15,11 +15,11 @@ export type DriverConnection = SqliteConnection | PostgresConnection;
 type DriverOptions = {
   onQuery?: QueryListener;
   poolSize?: number;
-  /** On SQLite, the connection of a writer that commits in batches (`SqliteOptions`). */
+  /** The connection of a writer that commits in batches (`SqliteOptions`; on PostgreSQL, `openPostgres`). */
   batchWriter?: boolean;
 };
 
 /** On PostgreSQL a pool of `poolSize` connections; on SQLite one connection, as its one writer at a time allows. */
 export function openDriver(databaseUrl: string, { onQuery, poolSize = DEFAULT_DATABASE_POOL_SIZE, batchWriter }: DriverOptions = {}): DriverConnection {
-  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), { onQuery, batchWriter }) : openPostgres(databaseUrl, poolSize, onQuery);
+  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), { onQuery, batchWriter }) : openPostgres(databaseUrl, poolSize, { onQuery, batchWriter });
 }

@@ -34,4 +34,16 @@ describe("the PostgreSQL connection", () => {
     );
     expect(new Set(pids).size).toBe(3);
   });
+
+  it("commits a batch writer's sessions without waiting for the disk, and every other session's with", async () => {
+    const setting = async (of: PostgresConnection) =>
+      (await of.query<{ synchronous_commit: string }>("SHOW synchronous_commit", [])).rows[0]!.synchronous_commit;
+    const writer = openPostgres(database.url, 1, { batchWriter: true });
+    try {
+      expect(await setting(writer)).toBe("off");
+      expect(await setting(connection)).toBe("on");
+    } finally {
+      await writer.close();
+    }
+  });
 });

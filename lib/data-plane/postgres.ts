@@ -21,9 +21,15 @@ export type PostgresConnection = {
   close(): Promise<void>;
 };
 
-/** A pool of at most `poolSize` connections (`DATABASE_POOL_SIZE`). */
-export function openPostgres(connectionString: string, poolSize: number, onQuery?: QueryListener): PostgresConnection {
+/**
+ * A pool of at most `poolSize` connections (`DATABASE_POOL_SIZE`). With `batchWriter`,
+ * its sessions commit without waiting for the WAL to reach the disk
+ * (`synchronous_commit = off`, docs/decisions/020-request-log-commits.md).
+ */
+export function openPostgres(connectionString: string, poolSize: number, { onQuery, batchWriter = false }: { onQuery?: QueryListener; batchWriter?: boolean } = {}): PostgresConnection {
   const pool = new pg.Pool({ connectionString, max: poolSize, types: { getTypeParser: parseType as typeof pg.types.getTypeParser } });
+  // pg sends a client's queries in order, so this setting precedes the session's first statement.
+  if (batchWriter) pool.on("connect", (client) => void client.query("SET synchronous_commit = off").catch(() => undefined));
   // An idle connection the server ended (a restart, a terminated backend, one still closing
   // after `close`) is dropped by the pool, and the next query opens another; unheard, the
   // pool's error event would end the process.
