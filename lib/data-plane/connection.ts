@@ -21,5 +21,7 @@ type DriverOptions = {
 
 /** On PostgreSQL a pool of `poolSize` connections; on SQLite one connection, as its one writer at a time allows. */
 export function openDriver(databaseUrl: string, { onQuery, poolSize = DEFAULT_DATABASE_POOL_SIZE, batchWriter }: DriverOptions = {}): DriverConnection {
-  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), { onQuery, batchWriter }) : openPostgres(databaseUrl, poolSize, { onQuery, batchWriter });
+  return databaseUrl.startsWith("file:")
+    ? openSqlite(sqlitePath(databaseUrl), { onQuery, batchWriter })
+    : openPostgres(databaseUrl, poolSize, { onQuery, batchWriter });
 }

@@ -26,7 +26,11 @@ export type PostgresConnection = {
  * its sessions commit without waiting for the WAL to reach the disk
  * (`synchronous_commit = off`, docs/decisions/020-request-log-commits.md).
  */
-export function openPostgres(connectionString: string, poolSize: number, { onQuery, batchWriter = false }: { onQuery?: QueryListener; batchWriter?: boolean } = {}): PostgresConnection {
+export function openPostgres(
+  connectionString: string,
+  poolSize: number,
+  { onQuery, batchWriter = false }: { onQuery?: QueryListener; batchWriter?: boolean } = {},
+): PostgresConnection {
   const pool = new pg.Pool({ connectionString, max: poolSize, types: { getTypeParser: parseType as typeof pg.types.getTypeParser } });
   // pg sends a client's queries in order, so this setting precedes the session's first statement.
   if (batchWriter) pool.on("connect", (client) => void client.query("SET synchronous_commit = off").catch(() => undefined));
