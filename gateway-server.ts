@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   await listen(server, port);
   console.log(startupBanner(config(), "gateway only"));
   printSeedReport(seedReport);
-  log.info({ port, publicUrl }, `Gatehouse gateway is listening on ${publicUrl}`);
+  log.info({ port, publicUrl }, `Gatehouse gateway is listening on port ${port}`);
   const metricsServer = startMetricsListener(log);
   stopOnSignals(server, async () => metricsServer?.close());
 }

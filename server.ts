@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   await listen(server, port);
   console.log(startupBanner(config(), "portal and gateway"));
   printSeedReport(seedReport);
-  log.info({ port, publicUrl }, `Gatehouse is listening on ${publicUrl}`);
+  log.info({ port, publicUrl }, `Gatehouse is listening on port ${port}`);
   const metricsServer = startMetricsListener(log);
   startSecretExpirySweeps(db());
   startRequestLogRetention(db());

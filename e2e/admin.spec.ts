@@ -1,4 +1,4 @@
-import { expect, horizontalOverflow, seriousAccessibilityViolations, test } from "./fixtures";
+import { ACCOUNTS, expect, horizontalOverflow, seriousAccessibilityViolations, test } from "./fixtures";
 
 const PAGES = [
   "/admin/requests",
@@ -56,6 +56,32 @@ for (const path of PAGES) {
     expect(await horizontalOverflow(admin)).toBeLessThanOrEqual(0);
   });
 }
+
+test("an admin who signs in without a return path lands in the admin console, a developer in Settings", async ({ browser, baseURL }) => {
+  for (const [who, landing, heading] of [
+    ["admin", /\/admin\/requests$/, "Access requests"],
+    ["developer", /\/settings\/credentials$/, "Client Credentials"],
+  ] as const) {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(ACCOUNTS[who].email);
+    await page.getByLabel("Password").fill(ACCOUNTS[who].password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(landing);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await context.close();
+  }
+});
+
+test("an admin who signs in from a page that asked for it goes back there", async ({ page }) => {
+  await page.goto("/admin/users");
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fadmin%2Fusers$/);
+  await page.getByLabel("Email").fill(ACCOUNTS.admin.email);
+  await page.getByLabel("Password").fill(ACCOUNTS.admin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin\/users$/);
+});
 
 test("the sign-in page is accessible", async ({ page }) => {
   await page.goto("/login");

@@ -14,6 +14,16 @@ describe("configuration", () => {
     });
   });
 
+  it("seeds demo data outside production, and in production only with SEED_DEMO=1", () => {
+    const production = { APP_ENV: "production", AUTH_SECRET: "x".repeat(32) };
+    expect(parseConfig({ APP_ENV: "test" }).seedDemo).toBe(true);
+    expect(parseConfig({ SEED_DEMO: "0" }).seedDemo).toBe(false);
+    expect(parseConfig(production).seedDemo).toBe(false);
+    expect(parseConfig({ ...production, SEED_DEMO: "" }).seedDemo).toBe(false);
+    expect(parseConfig({ ...production, SEED_DEMO: "1" }).seedDemo).toBe(true);
+    expect(() => parseConfig({ SEED_DEMO: "yes" })).toThrow(/SEED_DEMO:/);
+  });
+
   it("derives PUBLIC_URL from PORT and drops a trailing slash", () => {
     expect(parseConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
     expect(parseConfig({ PUBLIC_URL: "https://portal.example.com/" }).publicUrl).toBe("https://portal.example.com");

@@ -33,7 +33,7 @@ const envSchema = z
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     REDIS_KEY_PREFIX: z.string().max(100).default("gatehouse:"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    SEED_DEMO: z.enum(["0", "1"]).default("1"),
+    SEED_DEMO: z.enum(["0", "1"]).optional(),
     SEED_ADMIN_PASSWORD: passwordSchema.optional(),
     SEED_DEVELOPER_PASSWORD: passwordSchema.optional(),
     PORTAL_ENVIRONMENT: optionalString,
@@ -96,7 +96,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     redisUrl: parsed.REDIS_URL,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     logLevel: parsed.LOG_LEVEL,
-    seedDemo: parsed.SEED_DEMO === "1",
+    // A production database gets demo accounts and secrets only when asked for them by name.
+    seedDemo: parsed.SEED_DEMO === undefined ? parsed.APP_ENV !== "production" : parsed.SEED_DEMO === "1",
     seedAdminPassword: parsed.SEED_ADMIN_PASSWORD,
     seedDeveloperPassword: parsed.SEED_DEVELOPER_PASSWORD,
     portalEnvironment: parsed.PORTAL_ENVIRONMENT,

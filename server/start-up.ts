@@ -46,12 +46,19 @@ export function portTakenMessage(port: number): string {
   return `Port ${port} is already in use. Stop the process that holds it, or set PORT (process environment or .env) to a free port.`;
 }
 
-/** What the operator needs to know once the server listens; never passwords. */
+/**
+ * What the operator needs to know once the server listens; never passwords. It leads with
+ * this process's own port: processes of one deployment share PUBLIC_URL (a gateway-only
+ * process on 3001 behind the same public URL as the full instance on 3000), which is
+ * shown apart when it is not this process's own address.
+ */
 export function startupBanner(settings: Pick<Config, "port" | "publicUrl" | "databaseUrl" | "redisUrl">, serves: string): string {
+  const ownUrl = `http://localhost:${settings.port}`;
   return [
     "",
     "Gatehouse",
-    `  ${serves.padEnd(18)}  ${settings.publicUrl}  (port ${settings.port})`,
+    `  ${serves.padEnd(18)}  ${ownUrl}  (port ${settings.port})`,
+    ...(settings.publicUrl === ownUrl ? [] : [`  public URL          ${settings.publicUrl}`]),
     `  database            ${databaseLabel(settings.databaseUrl)}`,
     `  Redis               ${settings.redisUrl ? redisLabel(settings.redisUrl) : "not used: rate limits are counted per instance"}`,
     "",

@@ -6,6 +6,7 @@ import { type FormEvent, useState } from "react";
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "The email or password is not right.",
   TooManyAttempts: "Too many failed sign-ins. Wait 15 minutes and try again.",
+  AwaitingApproval: "Your account is waiting for an administrator's approval.",
   AccessDenied: "This account may not sign in.",
 };
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { config } from "../config";
 import { db } from "../db";
 import { safeRedirectUrl } from "./return-path";
-import { linkSsoUser, verifyPasswordSignIn } from "./sign-in";
+import { AWAITING_APPROVAL, linkSsoUser, verifyPasswordSignIn } from "./sign-in";
 
 // next-auth builds its callback URLs from NEXTAUTH_URL; the public origin is ours to decide.
 process.env.NEXTAUTH_URL ??= config().publicUrl;
@@ -16,6 +16,8 @@ const credentialsSchema = z.object({ email: z.email().max(320), password: z.stri
 
 /** Error message next-auth hands back to the login form when sign-ins are throttled. */
 export const THROTTLED_ERROR = "TooManyAttempts";
+/** Error message next-auth hands back to the login form for a right password of a sign-up still waiting for approval. */
+export const AWAITING_APPROVAL_ERROR = "AwaitingApproval";
 
 function globalSsoProvider(): NextAuthOptions["providers"] {
   const oidc = config().oidc;
@@ -53,6 +55,7 @@ export function authOptions(): NextAuthOptions {
           const headers = (request?.headers ?? {}) as Record<string, string | undefined>;
           const outcome = await verifyPasswordSignIn({ db: db(), email: parsed.data.email, password: parsed.data.password, headers });
           if (outcome === "throttled") throw new Error(THROTTLED_ERROR);
+          if (outcome === AWAITING_APPROVAL) throw new Error(AWAITING_APPROVAL_ERROR);
           return outcome;
         },
       }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectUrl, safeReturnPath } from "./return-path";
+import { landingPath, safeRedirectUrl, safeReturnPath } from "./return-path";
 
 describe("safeReturnPath", () => {
   it.each([
@@ -36,5 +36,12 @@ describe("safeRedirectUrl", () => {
     [`/${"x".repeat(100_000)}`, "https://portal.example/settings"],
   ])("%j goes to %j", (input, expected) => {
     expect(safeRedirectUrl(input, base)).toBe(expected);
+  });
+});
+
+describe("landingPath", () => {
+  it("sends admins to the admin console and developers to Settings", () => {
+    expect(landingPath("ADMIN")).toBe("/admin");
+    expect(landingPath("DEVELOPER")).toBe("/settings");
   });
 });

@@ -20,6 +20,11 @@ export function safeReturnPath(value: unknown): string {
   return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }
 
+/** Where a sign-in without a return path lands: admins in the admin console, everyone else in Settings. */
+export function landingPath(role: string): string {
+  return role === "ADMIN" ? "/admin" : FALLBACK;
+}
+
 /**
  * next-auth's `redirect` callback: an absolute URL on our own origin or a
  * same-site path, anything else (backslashes, `javascript:`, other origins,

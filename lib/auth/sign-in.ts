@@ -14,6 +14,9 @@ let dummyHash: Promise<string> | undefined;
 
 export type SignedInUser = { id: string; email: string; name: string; role: string };
 
+/** A sign-up still in the admins' queue (SIGNUP=approval), told so only once its password is right. */
+export const AWAITING_APPROVAL = "awaiting-approval";
+
 /**
  * Checks an email and password. Unknown emails cost the same scrypt work as
  * wrong passwords, so timing does not tell which accounts exist. Failures are
@@ -25,7 +28,7 @@ export async function verifyPasswordSignIn(input: {
   email: string;
   password: string;
   headers: Headers | Record<string, string | undefined>;
-}): Promise<SignedInUser | null | "throttled"> {
+}): Promise<SignedInUser | null | "throttled" | typeof AWAITING_APPROVAL> {
   const { db, email, password, headers } = input;
   const emailKey = email.toLowerCase();
   const address = clientAddress(headers);
@@ -39,12 +42,19 @@ export async function verifyPasswordSignIn(input: {
   const user = await db.user.findUnique({ where: { email: emailKey } });
   const stored = user?.passwordHash ?? (await (dummyHash ??= hashPassword("not-a-real-password")));
   const matches = await verifyPassword(password, stored);
+  if (user?.passwordHash && user.disabledAt && matches && (await awaitsApproval(db, user.id))) return AWAITING_APPROVAL;
   if (!user?.passwordHash || user.disabledAt || !matches) {
     await Promise.all([failures().record(pairKey), failures().record(addressKey)]);
     return null;
   }
   await failures().clear(pairKey);
   return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/** A disabled account whose sign-up an admin has not decided yet, as opposed to one an admin disabled. */
+async function awaitsApproval(db: DbClient, userId: string): Promise<boolean> {
+  const request = await db.accessRequest.findFirst({ where: { requesterId: userId, topic: "ACCOUNT", status: "PENDING" }, select: { id: true } });
+  return request !== null;
 }
 
 /** Finds the user behind a Global SSO subject, linking by email or creating a developer on first sign-in. */

@@ -52,6 +52,7 @@ function curlSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string
     .join("");
   const body =
     operation.bodyExample === undefined ? [] : [`  -H 'Content-Type: application/json'`, `  --data-raw ${shellQuote(JSON.stringify(operation.bodyExample))}`];
+  const call = [`curl -sS --fail-with-body -X ${operation.method} ${url}`, `  -H "Authorization: Bearer $ACCESS_TOKEN"`, ...body].join(" \\\n");
   return [
     `# Needs ${needs(urlParts(serverUrl, operation.path))} in the environment.`,
     `TOKEN_RESPONSE=$(curl -sS -X POST ${shellQuote(tokenEndpoint)} \\`,
@@ -59,8 +60,17 @@ function curlSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string
     `  -d grant_type=client_credentials)`,
     `ACCESS_TOKEN=$(printf '%s' "$TOKEN_RESPONSE" | sed -n 's/.*"access_token":"\\([^"]*\\)".*/\\1/p')`,
     // Without a token the sample stops with the token endpoint's answer instead of calling the API anonymously.
-    `[ -n "$ACCESS_TOKEN" ] || echo "The token endpoint refused: $TOKEN_RESPONSE" >&2`,
-    [`[ -n "$ACCESS_TOKEN" ] && curl -sS --fail-with-body -X ${operation.method} ${url}`, `  -H "Authorization: Bearer $ACCESS_TOKEN"`, ...body].join(" \\\n"),
+    `if [ -z "$ACCESS_TOKEN" ]; then`,
+    `  printf 'The token endpoint refused: %s\\n' "$TOKEN_RESPONSE" >&2`,
+    `  exit 1`,
+    `fi`,
+    `if RESPONSE=$(${call}); then`,
+    // printf, not echo: dash's echo would turn the backslashes of JSON escapes into control characters.
+    `  printf '%s\\n' "$RESPONSE"`,
+    `else`,
+    `  printf 'The API refused: %s\\n' "$RESPONSE" >&2`,
+    `  exit 1`,
+    `fi`,
   ].join("\n");
 }
 
@@ -75,8 +85,14 @@ function javascriptSample({ tokenEndpoint, serverUrl, operation }: SampleCall): 
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder belongs to the generated JavaScript, not to this file
   const headers = operation.bodyExample === undefined ? "\n    headers: { authorization: `Bearer ${access_token}` }," : "";
   return `// Runs with plain \`node\` 20+; needs ${needs(parts)} in the environment.
+// Every failure ends in one line on stderr and exit code 1, without a stack trace.
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
 for (const name of [${required}]) {
-  if (!process.env[name]) throw new Error(\`Set \${name} in the environment\`);
+  if (!process.env[name]) fail(\`Set \${name} in the environment\`);
 }
 
 async function main() {
@@ -86,31 +102,49 @@ async function main() {
     headers: { authorization: \`Basic \${basic}\`, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "client_credentials" }),
   });
-  if (!tokenResponse.ok) throw new Error(\`Token request failed: \${tokenResponse.status} \${await tokenResponse.text()}\`);
+  if (!tokenResponse.ok) fail(\`The token endpoint refused: \${await tokenResponse.text()}\`);
   const { access_token } = await tokenResponse.json();
 
   const response = await fetch(${url}, {
     method: ${JSON.stringify(operation.method)},${headers}${body}
   });
+  if (!response.ok) fail(\`The API refused: \${await response.text()}\`);
   console.log(await response.text());
-  if (!response.ok) process.exitCode = 1;
 }
 
-main();`;
+main().catch((error) => fail(error.cause?.message ?? error.message));`;
 }
 
 function pythonSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string {
   const parts = urlParts(serverUrl, operation.path);
+  const required = ["CLIENT_ID", "CLIENT_SECRET", ...variablesOf(parts)].map((name) => JSON.stringify(name)).join(", ");
   const url = parts.map((part) => ("text" in part ? JSON.stringify(part.text) : `urllib.parse.quote(os.environ["${part.variable}"], safe="")`)).join(" + ");
   const body = operation.bodyExample === undefined ? "" : `\n    data=${JSON.stringify(JSON.stringify(operation.bodyExample))}.encode(),`;
   const contentType = operation.bodyExample === undefined ? "" : `, "Content-Type": "application/json"`;
   return `# Python 3 standard library only; needs ${needs(parts)} in the environment.
+# Every failure ends in one line on stderr and exit code 1, without a traceback.
 import base64
 import json
 import os
+import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+
+for name in [${required}]:
+    if not os.environ.get(name):
+        sys.exit(f"Set {name} in the environment")
+
+
+def answer(request, refuser):
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.read().decode()
+    except urllib.error.HTTPError as error:
+        sys.exit(f"{refuser} refused: {error.read().decode()}")
+    except urllib.error.URLError as error:
+        sys.exit(f"{request.full_url}: {error.reason}")
+
 
 basic = base64.b64encode(f"{os.environ['CLIENT_ID']}:{os.environ['CLIENT_SECRET']}".encode()).decode()
 token_request = urllib.request.Request(
@@ -118,20 +152,14 @@ token_request = urllib.request.Request(
     data=urllib.parse.urlencode({"grant_type": "client_credentials"}).encode(),
     headers={"Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
 )
-with urllib.request.urlopen(token_request) as response:
-    access_token = json.load(response)["access_token"]
+access_token = json.loads(answer(token_request, "The token endpoint"))["access_token"]
 
 request = urllib.request.Request(
     ${url},
     method=${JSON.stringify(operation.method)},${body}
     headers={"Authorization": f"Bearer {access_token}"${contentType}},
 )
-try:
-    with urllib.request.urlopen(request) as response:
-        print(response.read().decode())
-except urllib.error.HTTPError as error:
-    print(error.read().decode())
-    raise SystemExit(1)`;
+print(answer(request, "The API"))`;
 }
 
 const WRITERS: Record<SampleLanguage, (call: SampleCall) => string> = { curl: curlSample, javascript: javascriptSample, python: pythonSample };

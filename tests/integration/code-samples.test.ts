@@ -14,6 +14,7 @@ import { startServer, type TestServer } from "../support/server";
 import { newCredential, openDb } from "./gateway-support";
 
 const run = promisify(execFile);
+const LANGUAGES = ["curl", "javascript", "python"] as const;
 
 const INTERPRETERS: Record<SampleLanguage, { command: string; file: string }> = {
   curl: { command: "sh", file: "sample.sh" },
@@ -47,12 +48,24 @@ afterAll(async () => {
   if (directory) await rm(directory, { recursive: true, force: true });
 });
 
-async function runSample(language: SampleLanguage, code: string, env: Record<string, string>) {
+type Outcome = { code: number; stdout: string; stderr: string };
+
+/** Runs a sample as its reader would, to its exit code, whatever that is. */
+async function runSample(language: SampleLanguage, code: string, env: Record<string, string>): Promise<Outcome> {
   const { command, file } = INTERPRETERS[language];
   const path = join(directory, `${language}-${file}`);
   await writeFile(path, code);
-  return run(command, [path], { env: { ...process.env, ...env } });
+  try {
+    const { stdout, stderr } = await run(command, [path], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as Outcome;
+    return { code, stdout, stderr };
+  }
 }
+
+/** A Python traceback or a JavaScript stack frame. */
+const STACK_TRACE = /Traceback|^ {4}at /m;
 
 function samplesFor(method: string, path: string) {
   const operation = operations.find((item) => item.method === method && item.path === path)!;
@@ -70,22 +83,52 @@ describe("code samples", () => {
     }
   });
 
-  it.each(["curl", "javascript", "python"] as const)("%s lists the client's notifications with a token from the environment's endpoint", async (language) => {
+  it.each(LANGUAGES)("%s lists the client's notifications with a token from the environment's endpoint, and exits 0", async (language) => {
     const sample = samplesFor("GET", "/v1/notifications").find((item) => item.language === language)!;
-    const { stdout } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: client.clientSecret });
+    const { code, stdout, stderr } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: client.clientSecret });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     const body = JSON.parse(stdout);
     expect(body.items.map((item: { id: string }) => item.id)).toEqual([notificationId]);
   });
 
-  it.each(["curl", "javascript", "python"] as const)("%s fills path parameters from the environment and sends the example body", async (language) => {
+  it.each(LANGUAGES)("%s fills path parameters from the environment and sends the example body", async (language) => {
     const sample = samplesFor("PUT", "/v1/notifications/{id}").find((item) => item.language === language)!;
-    const { stdout } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: client.clientSecret, ID: notificationId });
+    const { code, stdout } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: client.clientSecret, ID: notificationId });
+    expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ id: notificationId, status: "read" });
   });
 
-  it.each(["curl", "javascript", "python"] as const)("%s prints the problem and exits non-zero when the call fails", async (language) => {
+  it.each(LANGUAGES)(
+    "%s prints the token endpoint's invalid_client problem on stderr for a wrong secret and exits 1, without a stack trace",
+    async (language) => {
+      const sample = samplesFor("GET", "/v1/notifications").find((item) => item.language === language)!;
+      const { code, stdout, stderr } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: "gsk_wrong" });
+      expect(code).toBe(1);
+      expect(stdout).toBe("");
+      expect(stderr).toContain("The token endpoint refused:");
+      expect(stderr).toContain('"invalid_client"');
+      expect(stderr).not.toMatch(STACK_TRACE);
+    },
+  );
+
+  it.each(LANGUAGES)("%s prints the API's problem on stderr when it refuses the call and exits 1, without a stack trace", async (language) => {
+    const sample = samplesFor("GET", "/v1/notifications/{id}").find((item) => item.language === language)!;
+    const { code, stdout, stderr } = await runSample(language, sample.code, {
+      CLIENT_ID: client.clientId,
+      CLIENT_SECRET: client.clientSecret,
+      ID: "ntf_unknown",
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("The API refused:");
+    expect(stderr).toContain('"status":404');
+    expect(stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it.each(LANGUAGES)("%s without CLIENT_ID and CLIENT_SECRET exits 1 without a stack trace", async (language) => {
     const sample = samplesFor("GET", "/v1/notifications").find((item) => item.language === language)!;
-    const failure = await runSample(language, sample.code, { CLIENT_ID: client.clientId, CLIENT_SECRET: "gsk_wrong" }).catch((error) => error);
-    expect(failure.code).not.toBe(0);
+    const { code, stderr } = await runSample(language, sample.code, { CLIENT_ID: "", CLIENT_SECRET: "" });
+    expect(code).toBe(1);
+    expect(stderr).not.toMatch(STACK_TRACE);
   });
 });

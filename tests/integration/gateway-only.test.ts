@@ -50,6 +50,15 @@ describe("the gateway-only process", () => {
     expect(packages.filter((name) => /^(next|react|react-dom|next-auth|@prisma\/.*)(\/|$)/.test(name))).toEqual([]);
   });
 
+  it("names its own port in its banner and log, and the deployment's public URL apart", () => {
+    const output = gatewayOnly.output();
+    expect(gatewayOnly.port).not.toBe(full.port);
+    expect(output).toContain(`gateway only        http://localhost:${gatewayOnly.port}  (port ${gatewayOnly.port})`);
+    expect(output).toContain(`public URL          ${full.url}`);
+    expect(output).toContain(`Gatehouse gateway is listening on port ${gatewayOnly.port}`);
+    expect(output).not.toContain(`localhost:${full.port}`);
+  });
+
   it("answers health and the RFC 8414 metadata path", async () => {
     const health = await fetch(`${gatewayOnly.url}/api/health`);
     expect(health.status).toBe(200);

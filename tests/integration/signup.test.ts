@@ -55,7 +55,9 @@ describe("sign-up with admin approval", () => {
 
   it("keeps a new account out until an admin approves it in the request queue, audited", async () => {
     await signUp({ email: "waiting@example.com", name: "Waiting Dev", password: "waiting-password-1" }, "198.51.100.3");
-    expect(await signInError(server, "waiting@example.com", "waiting-password-1")).toBe("CredentialsSignin");
+    // Only the right password learns that the account waits; a wrong one gets the answer an unknown address gets.
+    expect(await signInError(server, "waiting@example.com", "waiting-password-1")).toBe("AwaitingApproval");
+    expect(await signInError(server, "waiting@example.com", "not-the-password")).toBe("CredentialsSignin");
     const request = await db.accessRequest.findFirstOrThrow({ where: { email: "waiting@example.com", topic: "ACCOUNT", status: "PENDING" } });
     const queue = await admin.get("/admin/requests");
     expect(await queue.text()).toContain("waiting@example.com");
@@ -63,6 +65,14 @@ describe("sign-up with admin approval", () => {
     expect(approved.status).toBe(200);
     await signedIn(server, "waiting@example.com", "waiting-password-1");
     expect(await db.auditEvent.count({ where: { action: "user.signup.approve", targetId: request.id } })).toBe(1);
+  });
+
+  it("tells an account an admin disabled after approving it no more than a wrong password would", async () => {
+    await signUp({ email: "disabled@example.com", name: "Disabled Dev", password: "disabled-password-1" }, "198.51.100.5");
+    const request = await db.accessRequest.findFirstOrThrow({ where: { email: "disabled@example.com", topic: "ACCOUNT" } });
+    expect((await admin.post(`/api/portal/admin/requests/${request.id}/approve`, {})).status).toBe(200);
+    await db.user.update({ where: { email: "disabled@example.com" }, data: { disabledAt: new Date() } });
+    expect(await signInError(server, "disabled@example.com", "disabled-password-1")).toBe("CredentialsSignin");
   });
 
   it("deletes a rejected account, so the address can sign up again", async () => {
