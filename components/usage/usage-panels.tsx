@@ -30,8 +30,8 @@ export function UsagePanels({ report }: { report: UsageReport }) {
         {[
           ["Requests", String(report.totals.requests)],
           ["Error rate", percent(report.totals.errors, report.totals.requests)],
-          ["Latency p50", `${report.totals.p50Ms} ms`],
-          ["Latency p95", `${report.totals.p95Ms} ms`],
+          ["Latency p50", `${report.totals.p50Ms ?? 0} ms`],
+          ["Latency p95", `${report.totals.p95Ms ?? 0} ms`],
         ].map(([label, value]) => (
           <div key={label} className="rounded-lg border border-slate-200 bg-white p-3">
             <dt className="text-sm text-slate-600">{label}</dt>
@@ -46,8 +46,8 @@ export function UsagePanels({ report }: { report: UsageReport }) {
           title="Latency p95"
           unit="ms"
           points={points(
-            (point) => point.p95Ms,
-            (point) => point.p50Ms,
+            (point) => point.p95Ms ?? 0,
+            (point) => point.p50Ms ?? 0,
           )}
           secondaryName="p50"
         />
@@ -131,7 +131,7 @@ export function UsagePanels({ report }: { report: UsageReport }) {
                     <td className={`${CELL} break-all font-mono`}>{`${operation.api} ${operation.method} ${operation.route}`}</td>
                     <td className={CELL}>{operation.requests}</td>
                     <td className={CELL}>{operation.errors}</td>
-                    <td className={CELL}>{operation.p95Ms} ms</td>
+                    <td className={CELL}>{operation.p95Ms ?? 0} ms</td>
                   </tr>
                 ))
               )}
