@@ -7,24 +7,27 @@ export const ACCOUNTS = {
   developer: { email: "developer@example.com", password: TEST_DEVELOPER_PASSWORD },
 } as const;
 
-/** Signs a fresh browser context in through next-auth's endpoints, skipping the login form. */
-export async function signedInPage(browser: Browser, baseURL: string, who: keyof typeof ACCOUNTS): Promise<Page> {
+export type Account = { email: string; password: string };
+
+/** Signs a fresh browser context in through next-auth's endpoints, skipping the login form: a seeded account, or one a spec made. */
+export async function signedInPage(browser: Browser, baseURL: string, who: keyof typeof ACCOUNTS | Account): Promise<Page> {
+  const account = typeof who === "string" ? ACCOUNTS[who] : who;
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   const { csrfToken } = await (await page.request.get("/api/auth/csrf")).json();
   const response = await page.request.post("/api/auth/callback/credentials", {
-    form: { csrfToken, email: ACCOUNTS[who].email, password: ACCOUNTS[who].password, json: "true" },
+    form: { csrfToken, email: account.email, password: account.password, json: "true" },
     maxRedirects: 0,
   });
   // A refused sign-in still answers 200 or 302 (with ?error=); only the session cookie tells.
   const cookies = await context.cookies();
   if (!cookies.some((cookie) => cookie.name === "next-auth.session-token")) {
-    throw new Error(`sign-in as ${who} was refused (${response.status()})`);
+    throw new Error(`sign-in as ${account.email} was refused (${response.status()})`);
   }
   return page;
 }
 
-type Fixtures = { signInAs: (who: keyof typeof ACCOUNTS) => Promise<Page> };
+type Fixtures = { signInAs: (who: keyof typeof ACCOUNTS | Account) => Promise<Page> };
 
 export const test = base.extend<Fixtures>({
   signInAs: async ({ browser, baseURL }, use) => {

@@ -1,6 +1,6 @@
 /**
  * Latencies counted in fixed buckets, so that hourly rollups can be merged and
- * still answer p50 and p95 (to the bucket's upper bound) after the raw rows are gone.
+ * still answer p50 and p95 after the raw rows are gone.
  */
 export const LATENCY_BOUNDS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, Number.POSITIVE_INFINITY];
 
@@ -37,15 +37,26 @@ export function parseHistogram(text: string): LatencyHistogram {
   }
 }
 
-/** The upper bound of the bucket holding the given fraction of calls; the slowest finite bound for the open-ended one. */
-export function percentileMs(histogram: LatencyHistogram, fraction: number): number {
+/**
+ * An estimate of the latency below which the given fraction of calls fall: the calls of
+ * the bucket holding that rank are taken as spread evenly over it, and no estimate exceeds
+ * `maxMs`, the slowest call recorded. Without a known maximum the open-ended bucket reads as
+ * its lower bound. Null when the histogram holds no calls.
+ */
+export function percentileMs(histogram: LatencyHistogram, fraction: number, maxMs: number | null): number | null {
   const total = histogram.reduce((sum, count) => sum + count, 0);
-  if (total === 0) return 0;
-  const rank = Math.ceil(total * fraction);
-  let seen = 0;
+  if (total === 0) return null;
+  const rank = total * fraction;
+  let below = 0;
   for (const [index, count] of histogram.entries()) {
-    seen += count;
-    if (seen >= rank) return Math.min(LATENCY_BOUNDS_MS[index]!, LATENCY_BOUNDS_MS.at(-2)!);
+    if (count > 0 && below + count >= rank) {
+      const lower = index === 0 ? 0 : LATENCY_BOUNDS_MS[index - 1]!;
+      const bound = LATENCY_BOUNDS_MS[index]!;
+      const upper = Number.isFinite(bound) ? bound : (maxMs ?? lower);
+      const estimate = lower + ((upper - lower) * (rank - below)) / count;
+      return maxMs === null ? estimate : Math.min(estimate, maxMs);
+    }
+    below += count;
   }
-  return LATENCY_BOUNDS_MS.at(-2)!;
+  return maxMs;
 }

@@ -18,6 +18,7 @@ type Group = {
   problem: string;
   requests: number;
   latencyMsSum: number;
+  latencyMsMax: number;
   histogram: LatencyHistogram;
 };
 
@@ -58,12 +59,14 @@ function groupRows(
         problem,
         requests: 0,
         latencyMsSum: 0,
+        latencyMsMax: 0,
         histogram: emptyHistogram(),
       };
       groups.set(key, group);
     }
     group.requests += 1;
     group.latencyMsSum += row.latencyMs;
+    group.latencyMsMax = Math.max(group.latencyMsMax, row.latencyMs);
     addLatency(group.histogram, row.latencyMs);
   }
   return [...groups.values()];
@@ -102,11 +105,23 @@ async function rollUpBatch(db: Db, cutoff: Date, batchSize: number): Promise<num
         mergeInto(merged, histogram);
         await tx.requestLogHourly.update({
           where: { id: existing.id },
-          data: { requests: { increment: group.requests }, latencyMsSum: { increment: group.latencyMsSum }, latencyHistogram: JSON.stringify(merged) },
+          data: {
+            requests: { increment: group.requests },
+            latencyMsSum: { increment: group.latencyMsSum },
+            // An aggregate whose slowest call was never kept stays without one: the new rows cannot tell it.
+            latencyMsMax: existing.latencyMsMax === null ? null : Math.max(existing.latencyMsMax, group.latencyMsMax),
+            latencyHistogram: JSON.stringify(merged),
+          },
         });
       } else {
         await tx.requestLogHourly.create({
-          data: { ...where, requests: group.requests, latencyMsSum: group.latencyMsSum, latencyHistogram: JSON.stringify(histogram) },
+          data: {
+            ...where,
+            requests: group.requests,
+            latencyMsSum: group.latencyMsSum,
+            latencyMsMax: group.latencyMsMax,
+            latencyHistogram: JSON.stringify(histogram),
+          },
         });
       }
     }

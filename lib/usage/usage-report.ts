@@ -18,11 +18,14 @@ export type UsageScope = { clients: "all" | string[]; environment?: string; api?
 /** Raw rows read per report; beyond this the report says it is a sample. */
 const MAX_RAW_ROWS = 200_000;
 
-type Tally = { requests: number; errors: number; histogram: LatencyHistogram };
+/** `maxMs`: the slowest call counted, null when some of them were rolled up before the slowest was kept. */
+type Tally = { requests: number; errors: number; histogram: LatencyHistogram; maxMs: number | null };
 
-export type UsagePoint = { start: Date; requests: number; errors: number; p50Ms: number; p95Ms: number };
+/** Latency percentiles are estimates within a histogram bucket (`percentileMs`); null without calls. */
+export type UsageLatency = { p50Ms: number | null; p95Ms: number | null };
+export type UsagePoint = UsageLatency & { start: Date; requests: number; errors: number };
 export type UsageCount = { key: string; requests: number; errors: number };
-export type UsageOperation = UsageCount & { api: string; method: string; route: string; p95Ms: number };
+export type UsageOperation = UsageCount & { api: string; method: string; route: string; p95Ms: number | null };
 /** Failed requests of one problem type and status; `problem` is null for upstream answers, which Gatehouse did not produce. */
 export type UsageProblem = { problem: string | null; status: number; requests: number };
 
@@ -31,7 +34,7 @@ export type UsageReport = {
   since: Date;
   bucketHours: number;
   sampled: boolean;
-  totals: { requests: number; errors: number; p50Ms: number; p95Ms: number };
+  totals: UsageLatency & { requests: number; errors: number; maxMs: number | null };
   series: UsagePoint[];
   byProblem: UsageProblem[];
   topOperations: UsageOperation[];
@@ -51,14 +54,20 @@ type Entry = {
   problem: string;
   requests: number;
   histogram: LatencyHistogram;
+  maxMs: number | null;
 };
 
-const emptyTally = (): Tally => ({ requests: 0, errors: 0, histogram: emptyHistogram() });
+const emptyTally = (): Tally => ({ requests: 0, errors: 0, histogram: emptyHistogram(), maxMs: 0 });
 
 function add(tally: Tally, entry: Entry) {
   tally.requests += entry.requests;
   if (entry.status >= 400) tally.errors += entry.requests;
   mergeInto(tally.histogram, entry.histogram);
+  tally.maxMs = tally.maxMs === null || entry.maxMs === null ? null : Math.max(tally.maxMs, entry.maxMs);
+}
+
+function latency(tally: Tally): UsageLatency {
+  return { p50Ms: percentileMs(tally.histogram, 0.5, tally.maxMs), p95Ms: percentileMs(tally.histogram, 0.95, tally.maxMs) };
 }
 
 function tallyBy(entries: Entry[], keyOf: (entry: Entry) => string): Map<string, Tally> {
@@ -95,9 +104,10 @@ async function readEntries(db: Db, scope: UsageScope, since: Date): Promise<{ en
   const entries: Entry[] = raw.map((row) => {
     const histogram = emptyHistogram();
     addLatency(histogram, row.latencyMs);
-    return { ...row, clientId: row.clientId ?? "", problem: row.problem ?? "", requests: 1, histogram };
+    return { ...row, clientId: row.clientId ?? "", problem: row.problem ?? "", requests: 1, histogram, maxMs: row.latencyMs };
   });
-  for (const row of hourly) entries.push({ ...row, at: row.hour, requests: row.requests, histogram: parseHistogram(row.latencyHistogram) });
+  for (const row of hourly)
+    entries.push({ ...row, at: row.hour, requests: row.requests, histogram: parseHistogram(row.latencyHistogram), maxMs: row.latencyMsMax });
   return { entries, sampled: raw.length === MAX_RAW_ROWS };
 }
 
@@ -125,13 +135,12 @@ export async function usageReport(db: Db, scope: UsageScope, range: UsageRange, 
     since,
     bucketHours,
     sampled,
-    totals: { requests: total.requests, errors: total.errors, p50Ms: percentileMs(total.histogram, 0.5), p95Ms: percentileMs(total.histogram, 0.95) },
+    totals: { requests: total.requests, errors: total.errors, ...latency(total), maxMs: total.requests === 0 ? null : total.maxMs },
     series: buckets.map((bucket, index) => ({
       start: new Date(since.getTime() + index * bucketMs),
       requests: bucket.requests,
       errors: bucket.errors,
-      p50Ms: percentileMs(bucket.histogram, 0.5),
-      p95Ms: percentileMs(bucket.histogram, 0.95),
+      ...latency(bucket),
     })),
     byProblem: counts(
       tallyBy(
@@ -145,7 +154,7 @@ export async function usageReport(db: Db, scope: UsageScope, range: UsageRange, 
     topOperations: [...operations]
       .map(([key, tally]) => {
         const [api, method, route] = JSON.parse(key) as [string, string, string];
-        return { key, api, method, route, requests: tally.requests, errors: tally.errors, p95Ms: percentileMs(tally.histogram, 0.95) };
+        return { key, api, method, route, requests: tally.requests, errors: tally.errors, p95Ms: latency(tally).p95Ms };
       })
       .sort((a, b) => b.requests - a.requests)
       .slice(0, 10),

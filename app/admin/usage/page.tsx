@@ -111,7 +111,7 @@ export default async function AdminUsagePage({ searchParams }: { searchParams: P
           Show
         </button>
       </form>
-      <UsagePanels report={report} />
+      <UsagePanels report={report} callers="clients" />
       <div className="grid gap-4 lg:grid-cols-3">
         <Breakdown title="By API" rows={report.byApi} />
         <Breakdown title="By environment" rows={report.byEnvironment} />

@@ -89,7 +89,7 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
                 Show
               </button>
             </form>
-            <UsagePanels report={report} />
+            <UsagePanels report={report} callers="your applications" />
           </>
         )}
       </section>

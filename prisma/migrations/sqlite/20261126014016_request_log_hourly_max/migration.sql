@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RequestLogHourly" ADD COLUMN "latencyMsMax" REAL;
