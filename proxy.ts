@@ -1,6 +1,7 @@
 import { getToken } from "next-auth/jwt";
 import { type NextRequest, NextResponse } from "next/server";
 import { CALLBACK_URL_COOKIES, safeRedirectUrl } from "./lib/auth/return-path";
+import { brandImageOrigin } from "./lib/brand-image";
 import { config as appConfig } from "./lib/config";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "./lib/http/security-headers";
 
@@ -24,6 +25,10 @@ function repairCallbackUrls(request: NextRequest): URL | undefined {
   return url;
 }
 
+function htmlText(text: string): string {
+  return text.replace(/[&<>]/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
 /**
  * First gate for signed-in areas: no session goes to the sign-in page, a
  * developer gets 403 at /admin. Pages and routes check again against the database.
@@ -39,7 +44,7 @@ async function signedInGate(request: NextRequest): Promise<NextResponse | undefi
   }
   if (pathname.startsWith("/admin") && token.role !== "ADMIN") {
     return new NextResponse(
-      '<!doctype html><html lang="en"><head><title>Forbidden · Gatehouse</title></head><body><main><h1>403 Forbidden</h1><p>The admin console is for administrators. <a href="/">Back to the portal</a></p></main></body></html>',
+      `<!doctype html><html lang="en"><head><title>Forbidden · ${htmlText(appConfig().brand.name)}</title></head><body><main><h1>403 Forbidden</h1><p>The admin console is for administrators. <a href="/">Back to the portal</a></p></main></body></html>`,
       { status: 403, headers: { "content-type": "text/html; charset=utf-8" } },
     );
   }
@@ -53,7 +58,9 @@ async function signedInGate(request: NextRequest): Promise<NextResponse | undefi
  */
 export async function proxy(request: NextRequest) {
   const https = appConfig().publicUrl.startsWith("https://");
-  const csp = contentSecurityPolicy(newNonce(), { development: process.env.NODE_ENV === "development", https });
+  const { brand } = appConfig();
+  const imageOrigins = [brandImageOrigin(brand.logo), brandImageOrigin(brand.favicon)].filter((origin) => origin !== undefined);
+  const csp = contentSecurityPolicy(newNonce(), { development: process.env.NODE_ENV === "development", https, imageOrigins });
   const rewrite = request.nextUrl.pathname.startsWith("/api/auth/") ? repairCallbackUrls(request) : undefined;
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", csp);
@@ -66,4 +73,4 @@ export async function proxy(request: NextRequest) {
 }
 
 // Everything Next serves except its immutable build assets; /gw/* never reaches Next behind server.ts.
-export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"] };
+export const config = { matcher: ["/((?!_next/static|_next/image).*)"] };

@@ -19,7 +19,7 @@ export default function PortalError({ error, reset }: { error: Error & { digest?
         .
       </p>
       <div className="flex flex-wrap gap-4 font-medium">
-        <button type="button" onClick={reset} className="rounded bg-blue-700 px-3 py-1.5 text-white hover:bg-blue-800">
+        <button type="button" onClick={reset} className="rounded bg-accent px-3 py-1.5 text-on-accent hover:bg-accent-hover">
           Try again
         </button>
         <Link href="/" className="py-1.5 text-blue-700 underline">

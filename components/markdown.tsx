@@ -66,7 +66,7 @@ function BlockNode({ block }: { block: Block }) {
     }
     case "code":
       return (
-        <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-sm text-slate-100" tabIndex={0}>
+        <pre className="overflow-x-auto rounded-md bg-code p-3 text-sm text-on-code" tabIndex={0}>
           <code>{block.text}</code>
         </pre>
       );

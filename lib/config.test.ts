@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_AUTH_SECRET, parseConfig } from "./config";
 
@@ -78,5 +81,32 @@ describe("configuration", () => {
 
   it("says everything that is wrong in one line", () => {
     expect(() => parseConfig({ AUTH_SECRET: "short", PORT: "0" })).toThrow(/^Invalid configuration \(process environment or \.env\): [^\n]*AUTH_SECRET[^\n]*$/);
+  });
+
+  it("brands the portal as Gatehouse, with its own mark and blue accent, unless PORTAL_* say otherwise", () => {
+    expect(parseConfig({}).brand).toEqual({ name: "Gatehouse", logo: undefined, favicon: undefined, accent: "#1d4ed8" });
+    const logo = join(mkdtempSync(join(tmpdir(), "brand-")), "logo.svg");
+    writeFileSync(logo, "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    const brand = parseConfig({
+      PORTAL_NAME: " Acme APIs ",
+      PORTAL_LOGO: logo,
+      PORTAL_FAVICON: "https://cdn.example.com/icon.png",
+      PORTAL_ACCENT: "#0F766E",
+    }).brand;
+    expect(brand).toEqual({
+      name: "Acme APIs",
+      logo: { kind: "file", path: logo, contentType: "image/svg+xml" },
+      favicon: { kind: "url", url: "https://cdn.example.com/icon.png" },
+      accent: "#0F766E",
+    });
+  });
+
+  it("refuses an accent that is no hex colour, and a logo or favicon that is neither an http(s) URL nor a readable image", () => {
+    expect(() => parseConfig({ PORTAL_ACCENT: "teal" })).toThrow(/PORTAL_ACCENT: must be a CSS hex colour/);
+    expect(() => parseConfig({ PORTAL_ACCENT: "#12345" })).toThrow(/PORTAL_ACCENT:/);
+    expect(() => parseConfig({ PORTAL_LOGO: "ftp://example.com/logo.png" })).toThrow(/PORTAL_LOGO: must be an http\(s\) URL/);
+    expect(() => parseConfig({ PORTAL_LOGO: "/no/such/logo.png" })).toThrow(/PORTAL_LOGO: cannot read the file \/no\/such\/logo.png/);
+    expect(() => parseConfig({ PORTAL_FAVICON: "package.json" })).toThrow(/PORTAL_FAVICON: must be an http\(s\) URL or an image file/);
+    expect(() => parseConfig({ PORTAL_NAME: "x".repeat(61) })).toThrow(/PORTAL_NAME: must be at most 60 characters/);
   });
 });

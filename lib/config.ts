@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { brandImageSchema } from "./brand-image";
 import { loadEnvFile } from "./env-file";
 import { passwordSchema } from "./password-policy";
 import { parseTrustedProxies } from "./http/client-address";
@@ -37,6 +38,13 @@ const envSchema = z
     SEED_ADMIN_PASSWORD: passwordSchema.optional(),
     SEED_DEVELOPER_PASSWORD: passwordSchema.optional(),
     PORTAL_ENVIRONMENT: optionalString,
+    PORTAL_NAME: z.string().trim().min(1).max(60, "must be at most 60 characters").default("Gatehouse"),
+    PORTAL_LOGO: brandImageSchema.optional(),
+    PORTAL_FAVICON: brandImageSchema.optional(),
+    PORTAL_ACCENT: z
+      .string()
+      .regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, "must be a CSS hex colour, #rgb or #rrggbb")
+      .default("#1d4ed8"),
     OIDC_ISSUER: z.url().optional(),
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
@@ -72,6 +80,8 @@ const envSchema = z
 export const CONFIGURATION_VARIABLES = Object.keys(envSchema.shape);
 
 export type Config = ReturnType<typeof parseConfig>;
+/** The portal's name, logo, favicon and accent colour, as its operators set them. */
+export type Brand = Config["brand"];
 
 export class ConfigError extends Error {}
 
@@ -101,6 +111,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
     seedAdminPassword: parsed.SEED_ADMIN_PASSWORD,
     seedDeveloperPassword: parsed.SEED_DEVELOPER_PASSWORD,
     portalEnvironment: parsed.PORTAL_ENVIRONMENT,
+    brand: { name: parsed.PORTAL_NAME, logo: parsed.PORTAL_LOGO, favicon: parsed.PORTAL_FAVICON, accent: parsed.PORTAL_ACCENT },
     oidc:
       parsed.OIDC_ISSUER && parsed.OIDC_CLIENT_ID && parsed.OIDC_CLIENT_SECRET
         ? { issuer: parsed.OIDC_ISSUER, clientId: parsed.OIDC_CLIENT_ID, clientSecret: parsed.OIDC_CLIENT_SECRET }

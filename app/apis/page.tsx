@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "API catalog" };
 
 export default async function CatalogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const filter = catalogFilterSchema.parse(await searchParams);
-  const { portalEnvironment, publicUrl } = config();
+  const { portalEnvironment, publicUrl, brand } = config();
   const apis = withOperations(await listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), publicUrl);
   const environments = [...new Map(apis.flatMap((api) => api.environments).map((env) => [env.slug, env])).values()];
   const shown = filterCatalog(apis, filter);
@@ -22,7 +22,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
       <div className="space-y-2">
         <h1 className="text-3xl font-bold tracking-tight">API catalog</h1>
         <p className="max-w-2xl text-slate-700">
-          Every API you can call through the Gatehouse gateway. Open one to read its reference, try it out and learn how to get credentials for it.
+          Every API you can call through the {brand.name} gateway. Open one to read its reference, try it out and learn how to get credentials for it.
         </p>
       </div>
       <CatalogFilters filter={filter} environments={environments} />

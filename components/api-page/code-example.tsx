@@ -7,7 +7,7 @@ export function CodeExample({ title, code }: { title: string; code: string }) {
         <figcaption className="text-sm font-medium text-slate-800">{title}</figcaption>
         <CopyButton text={code} label={`Copy: ${title}`} />
       </div>
-      <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-sm text-slate-100" tabIndex={0}>
+      <pre className="overflow-x-auto rounded-md bg-code p-3 text-sm text-on-code" tabIndex={0}>
         <code>{code}</code>
       </pre>
     </figure>

@@ -2,6 +2,7 @@ import { SwaggerReference } from "@/components/swagger/swagger-reference";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { firstGetOperation, listOperations } from "@/lib/catalog/operations";
 import { OperationSamples } from "./operation-samples";
+import { ReferenceInstructions } from "./reference-instructions";
 import { SpecLinks } from "./spec-links";
 import { TestTokenSlot } from "./test-token-slot";
 
@@ -23,11 +24,11 @@ export function ReferenceTab({ api, env, spec, serverUrl, tokenEndpoint, bearerS
   return (
     <div className="space-y-4">
       <h2 className="sr-only">Reference</h2>
-      <p className="text-slate-800">
-        {bearerScheme
-          ? `Calls go to the ${env.name} gateway. Get a token from its token endpoint, choose Authorize and paste it; it is kept for later visits in this browser.`
-          : `Calls go to the ${env.name} gateway. This API is public: no access token is needed.`}
-      </p>
+      {bearerScheme ? (
+        <ReferenceInstructions envName={env.name} />
+      ) : (
+        <p className="text-slate-800">{`Calls go to the ${env.name} gateway. This API is public: no access token is needed.`}</p>
+      )}
       <TestTokenSlot api={api} env={env} envParam={envParam} autoApply={tryIt} />
       <noscript>
         <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">

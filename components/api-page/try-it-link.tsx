@@ -2,7 +2,7 @@ import Link from "next/link";
 import { currentUser } from "@/lib/auth/session";
 import { apiPageHref, signInHref } from "./hrefs";
 
-const CLASS = "inline-block rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800";
+const CLASS = "inline-block rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover";
 
 /** The shortest way to a first call: straight to the Reference with a test token, through sign-in when needed. */
 export async function TryItLink({ slug, env }: { slug: string; env?: string }) {

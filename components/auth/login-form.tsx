@@ -63,7 +63,7 @@ export function LoginForm({ returnTo, globalSso, initialError }: { returnTo: str
         <button
           type="submit"
           disabled={pending}
-          className="w-full rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+          className="w-full rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60"
         >
           Sign in
         </button>

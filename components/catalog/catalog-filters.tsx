@@ -50,7 +50,7 @@ export function CatalogFilters({ filter, environments }: Props) {
         </select>
       </div>
       <div className="flex gap-3">
-        <button type="submit" className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">
+        <button type="submit" className="rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover">
           Apply
         </button>
         {active && (

@@ -23,5 +23,5 @@ export function Field({ id, label, error, children, hint }: { id: string; label:
 }
 
 export const INPUT_CLASS = "w-full rounded border border-slate-400 bg-white px-3 py-2";
-export const BUTTON_CLASS = "rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60";
+export const BUTTON_CLASS = "rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60";
 export const SECONDARY_BUTTON_CLASS = "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 disabled:opacity-60";

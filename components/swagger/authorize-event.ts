@@ -26,3 +26,9 @@ export function onReferenceAuthorize(apply: (token: string) => void): () => void
   window.addEventListener(AUTHORIZE_EVENT, listener);
   return () => window.removeEventListener(AUTHORIZE_EVENT, listener);
 }
+
+/** Calls `notice` whenever a test token is handed to the Reference, leaving the token to Swagger UI. */
+export function onTestTokenApplied(notice: () => void): () => void {
+  window.addEventListener(AUTHORIZE_EVENT, notice);
+  return () => window.removeEventListener(AUTHORIZE_EVENT, notice);
+}

@@ -39,3 +39,12 @@ export function singleServerPlugin(serverUrl: string) {
     };
   return { wrapComponents: { ServersContainer } };
 }
+
+/** The page above already shows the API's name, version and description: Swagger UI's own title block would repeat them. */
+export function withoutInfoPlugin() {
+  const InfoContainer: Wrapper = () =>
+    function NoInfo() {
+      return null;
+    };
+  return { wrapComponents: { InfoContainer } };
+}

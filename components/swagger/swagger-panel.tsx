@@ -7,7 +7,7 @@ import "swagger-ui-react/swagger-ui.css";
 import "./swagger-overrides.css";
 import { withoutOptionalParameterExamples } from "@/lib/catalog/try-it-parameters";
 import { onReferenceAuthorize } from "./authorize-event";
-import { problemAdvicePlugin, singleServerPlugin } from "./plugins";
+import { problemAdvicePlugin, singleServerPlugin, withoutInfoPlugin } from "./plugins";
 
 export type SwaggerPanelProps = {
   spec: Record<string, unknown>;
@@ -70,7 +70,7 @@ export default function SwaggerPanel({ spec, serverUrl, bearerScheme, expandOper
   const container = useRef<HTMLElement>(null);
   const system = useRef<SwaggerSystem | null>(null);
   const waitingToken = useRef<string | null>(null);
-  const plugins = useMemo(() => [() => singleServerPlugin(serverUrl), problemAdvicePlugin], [serverUrl]);
+  const plugins = useMemo(() => [() => singleServerPlugin(serverUrl), problemAdvicePlugin, withoutInfoPlugin], [serverUrl]);
   const shownSpec = useMemo(() => withoutOptionalParameterExamples(spec), [spec]);
 
   useEffect(() => {

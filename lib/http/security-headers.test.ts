@@ -16,6 +16,12 @@ describe("security headers", () => {
     expect(contentSecurityPolicy("abc", { development: true, https: false })).toContain("'unsafe-eval'");
   });
 
+  it("let images load from the origins of a logo or favicon given as a URL, and no others", () => {
+    expect(contentSecurityPolicy("abc", { development: false, https: true })).toContain("img-src 'self' data: blob:;");
+    const csp = contentSecurityPolicy("abc", { development: false, https: true, imageOrigins: ["https://cdn.example.com"] });
+    expect(csp).toContain("img-src 'self' data: blob: https://cdn.example.com;");
+  });
+
   it("mints a fresh 128-bit nonce each time", () => {
     expect(newNonce()).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(newNonce()).not.toBe(newNonce());

@@ -3,14 +3,15 @@
  * response's nonce (Next puts it on its own scripts) or when loaded by such a
  * script ('strict-dynamic'), so no inline or injected script runs. Styles may be
  * inline: Swagger UI and React set style attributes. `next dev` also needs eval
- * for its refresh runtime; production never does.
+ * for its refresh runtime; production never does. Images load from the portal itself, or
+ * from `imageOrigins`: those of a logo or favicon its operators gave as a URL.
  */
-export function contentSecurityPolicy(nonce: string, options: { development: boolean; https: boolean }): string {
+export function contentSecurityPolicy(nonce: string, options: { development: boolean; https: boolean; imageOrigins?: readonly string[] }): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${options.development ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...(options.imageOrigins ?? [])].join(" "),
     "font-src 'self' data:",
     "connect-src 'self'",
     "worker-src 'self' blob:",

@@ -48,6 +48,15 @@ describe("start-up errors", () => {
     expectOneLine(result.stderr, "SEED_ADMIN_PASSWORD: must be at least 12 characters");
   });
 
+  it("a brand colour that is no colour, and a logo file that is not there", async () => {
+    const accent = await failedStart({ PORTAL_ACCENT: "teal" });
+    expect(accent.code).toBe(1);
+    expectOneLine(accent.stderr, "PORTAL_ACCENT: must be a CSS hex colour, #rgb or #rrggbb");
+    const logo = await failedStart({ PORTAL_LOGO: "/srv/brand/missing-logo.png" });
+    expect(logo.code).toBe(1);
+    expectOneLine(logo.stderr, "PORTAL_LOGO: cannot read the file /srv/brand/missing-logo.png");
+  });
+
   it("a database that does not answer", async () => {
     const port = await freePort();
     const result = await failedStart({ DATABASE_URL: `postgresql://root:secret-password@127.0.0.1:${port}/gatehouse` });

@@ -14,7 +14,7 @@ export default async function AdminApisPage() {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">API registry</h1>
-        <Link href="/admin/apis/new" className="rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">
+        <Link href="/admin/apis/new" className="rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover">
           New API
         </Link>
       </div>

@@ -44,7 +44,7 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
           </div>
           <input type="hidden" name="range" value={range} />
           {chosen ? <input type="hidden" name="client" value={chosen.clientId} /> : null}
-          <button type="submit" className="rounded-md bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800">
+          <button type="submit" className="rounded-md bg-accent px-3 py-1.5 font-medium text-on-accent hover:bg-accent-hover">
             Look up
           </button>
         </form>
