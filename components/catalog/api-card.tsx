@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { CatalogApi } from "@/lib/catalog/catalog-api";
+import { type Guide, guideHref } from "@/lib/catalog/guides";
 import type { Operation } from "@/lib/catalog/operations";
 import { AccessBadge, CredentialTypeBadge } from "./badges";
 
@@ -8,6 +9,8 @@ type Props = {
   api: CatalogApi;
   /** under a search, the operations that match it on their own */
   matchingOperations?: Operation[];
+  /** under a search, the guides that match it on their own */
+  matchingGuides?: Pick<Guide, "slug" | "title">[];
   /** h2 in the catalog; h3 where the cards sit under a section heading */
   headingLevel?: 2 | 3;
   /** what a visitor can do with the API right here, below its details */
@@ -15,7 +18,7 @@ type Props = {
 };
 
 /** An API in the catalog. */
-export function ApiCard({ api, matchingOperations = [], headingLevel = 2, action }: Props) {
+export function ApiCard({ api, matchingOperations = [], matchingGuides = [], headingLevel = 2, action }: Props) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article aria-labelledby={`api-${api.slug}`} className="flex w-full flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
@@ -56,6 +59,17 @@ export function ApiCard({ api, matchingOperations = [], headingLevel = 2, action
               <Link href={`/apis/${api.slug}?tab=reference`} className="text-blue-800 hover:underline">
                 <span className="font-mono font-semibold">{operation.method}</span> <span className="break-all font-mono">{operation.path}</span>
                 {operation.summary ? ` — ${operation.summary}` : ""}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {matchingGuides.length > 0 && (
+        <ul aria-label="Matching guides" className="space-y-1 text-sm">
+          {matchingGuides.map((guide) => (
+            <li key={guide.slug}>
+              <Link href={guideHref(api.slug, guide.slug)} className="text-blue-800 hover:underline">
+                {guide.title}
               </Link>
             </li>
           ))}
