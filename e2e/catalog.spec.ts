@@ -97,3 +97,17 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("heading", { name: "Your Global SSO credentials for Global SSO QA" })).toBeVisible();
   });
 });
+
+test("an API's guide is a page of its own, accessible at 375 px, with its Markdown a link away", async ({ page }) => {
+  await page.goto("/apis/notifications");
+  await page.getByRole("region", { name: "Guides" }).getByRole("link", { name: "Errors of the Notifications API" }).click();
+  await expect(page).toHaveURL(/\/apis\/notifications\/guides\/errors$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Errors of the Notifications API" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "This guide as Markdown" })).toHaveAttribute("href", "/apis/notifications/guides/errors.md");
+  await expect(
+    page.getByRole("navigation", { name: "Guides of the Notifications API" }).getByRole("link", { name: "Errors of the Notifications API" }),
+  ).toHaveAttribute("aria-current", "page");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+});
