@@ -1,38 +1,66 @@
 import Link from "next/link";
+import { apiPageHref } from "@/components/api-page/hrefs";
+import { TryItLink } from "@/components/api-page/try-it-link";
+import { ApiCard } from "@/components/catalog/api-card";
+import { CatalogFilters } from "@/components/catalog/catalog-filters";
+import { FirstCallSteps } from "@/components/home/first-call-steps";
+import { currentUser } from "@/lib/auth/session";
+import { listCatalogApis } from "@/lib/catalog/catalog-api";
+import { catalogFilterSchema } from "@/lib/catalog/catalog-filter";
+import { selectEnvironment } from "@/lib/catalog/environment-urls";
+import { featuredApis } from "@/lib/catalog/featured-apis";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { developerProgress } from "@/lib/onboarding/developer-progress";
 
-const STEPS = [
-  { title: "Discover", text: "Browse the API catalog, read each OpenAPI reference and try endpoints in the browser." },
-  { title: "Get credentials", text: "Create client credentials under Settings, or ask for them through Contact Us." },
-  { title: "Call", text: "Exchange your client ID and secret for a token and call APIs through the gateway." },
-];
+export const dynamic = "force-dynamic";
 
-export default function HomePage() {
+export default async function HomePage() {
+  const { portalEnvironment } = config();
+  const [apis, user] = await Promise.all([listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), currentUser()]);
+  const progress = user ? await developerProgress(db(), user) : null;
+  const featured = featuredApis(apis);
+  const environments = [...new Map(apis.flatMap((api) => api.environments).map((env) => [env.slug, env])).values()];
+  // The environment an API page opens in, kept in the link as the API page keeps it, unless the deployment is pinned.
+  const envParam = (api: (typeof apis)[number]) => (portalEnvironment === undefined ? selectEnvironment(api.environments, undefined)?.slug : undefined);
+  const firstProtected = featured.find((api) => !api.isPublic);
   return (
     <div className="space-y-10">
-      <section className="space-y-4">
-        <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Gatehouse developer portal</h1>
+      <section aria-labelledby="home-title" className="space-y-4">
+        <h1 id="home-title" className="text-3xl font-bold tracking-tight sm:text-4xl">
+          Gatehouse developer portal
+        </h1>
         <p className="max-w-2xl text-lg text-slate-700">
           Find the APIs you need, get credentials for the right environment, and call them through one gateway that checks every request.
         </p>
-        <Link href="/apis" className="inline-block rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">
-          Browse APIs
-        </Link>
+        <CatalogFilters filter={catalogFilterSchema.parse({})} environments={environments} />
       </section>
-      <section aria-labelledby="how-it-works">
-        <h2 id="how-it-works" className="mb-4 text-xl font-semibold">
-          How it works
-        </h2>
-        <ol className="grid gap-4 sm:grid-cols-3">
-          {STEPS.map((step, index) => (
-            <li key={step.title} className="rounded-lg border border-slate-200 bg-white p-4">
-              <h3 className="font-semibold">
-                {index + 1}. {step.title}
-              </h3>
-              <p className="mt-1 text-slate-700">{step.text}</p>
-            </li>
-          ))}
-        </ol>
+      <section aria-labelledby="home-apis" className="space-y-4">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="home-apis" className="text-xl font-semibold">
+            APIs
+          </h2>
+          <Link href="/apis" className="font-medium text-blue-800 underline">
+            {featured.length < apis.length ? `Browse all ${apis.length} APIs` : "Browse the API catalog"}
+          </Link>
+        </div>
+        {featured.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-700">No APIs are published yet.</p>
+        ) : (
+          <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+            {featured.map((api) => (
+              <li key={api.slug} className="flex">
+                <ApiCard api={api} headingLevel={3} action={api.isPublic ? undefined : <TryItLink slug={api.slug} env={envParam(api)} apiName={api.name} />} />
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
+      <FirstCallSteps
+        progress={progress}
+        apiNames={new Map(apis.map((api) => [api.slug, api.name]))}
+        tryItHref={firstProtected && apiPageHref(firstProtected.slug, { tab: "reference", env: envParam(firstProtected), tryIt: true })}
+      />
     </div>
   );
 }

@@ -18,7 +18,9 @@ test("a visitor finds the Notifications API by searching and opens it", async ({
   await expect(card).toContainText("Protected");
   await expect(card).toContainText("1.0.0");
   await expect(card).toContainText("Global SSO QA, Global SSO Production, Platform Development, Platform Production");
-  await card.getByRole("link", { name: "Notifications API" }).click();
+  // The search also names the API's guides, whose titles hold its name.
+  await expect(card.getByRole("list", { name: "Matching guides" })).toContainText("Getting started with the Notifications API");
+  await card.getByRole("link", { name: "Notifications API", exact: true }).click();
   await expect(page).toHaveURL(/\/apis\/notifications$/);
   await expect(page.getByRole("heading", { level: 1, name: "Notifications API" })).toBeVisible();
 });
@@ -83,7 +85,8 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/q=platform/);
     await expect(cardTitles(page)).toContainText(["Platform Access Token"]);
-    await expect(cardTitles(page).filter({ hasText: /Notifications API|Global SSO Access Token/ })).toHaveCount(0);
+    // The Notifications API's guides name the Platform environments, so it is found too.
+    await expect(cardTitles(page).filter({ hasText: "Global SSO Access Token" })).toHaveCount(0);
   });
 
   test("the API page's Overview and Client Credentials tabs render", async ({ page }) => {
@@ -93,4 +96,18 @@ test.describe("without JavaScript", () => {
     await page.getByRole("link", { name: "Client Credentials" }).click();
     await expect(page.getByRole("heading", { name: "Your Global SSO credentials for Global SSO QA" })).toBeVisible();
   });
+});
+
+test("an API's guide is a page of its own, accessible at 375 px, with its Markdown a link away", async ({ page }) => {
+  await page.goto("/apis/notifications");
+  await page.getByRole("region", { name: "Guides" }).getByRole("link", { name: "Errors of the Notifications API" }).click();
+  await expect(page).toHaveURL(/\/apis\/notifications\/guides\/errors$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Errors of the Notifications API" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "This guide as Markdown" })).toHaveAttribute("href", "/apis/notifications/guides/errors.md");
+  await expect(
+    page.getByRole("navigation", { name: "Guides of the Notifications API" }).getByRole("link", { name: "Errors of the Notifications API" }),
+  ).toHaveAttribute("aria-current", "page");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 });

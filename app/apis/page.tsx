@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { ApiCard } from "@/components/catalog/api-card";
 import { CatalogFilters } from "@/components/catalog/catalog-filters";
 import { listCatalogApis } from "@/lib/catalog/catalog-api";
-import { catalogFilterSchema, filterCatalog, matchingOperations } from "@/lib/catalog/catalog-filter";
+import { withGuides } from "@/lib/catalog/api-guides";
+import { catalogFilterSchema, filterCatalog, matchingGuides, matchingOperations } from "@/lib/catalog/catalog-filter";
 import { withOperations } from "@/lib/catalog/catalog-operations";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "API catalog" };
 export default async function CatalogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const filter = catalogFilterSchema.parse(await searchParams);
   const { portalEnvironment, publicUrl, brand } = config();
-  const apis = withOperations(await listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), publicUrl);
+  const apis = withGuides(withOperations(await listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), publicUrl), publicUrl);
   const environments = [...new Map(apis.flatMap((api) => api.environments).map((env) => [env.slug, env])).values()];
   const shown = filterCatalog(apis, filter);
   return (
@@ -38,7 +39,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
         <ul className="grid gap-4 md:grid-cols-2">
           {shown.map((api) => (
             <li key={api.slug} className="flex">
-              <ApiCard api={api} matchingOperations={matchingOperations(api.operations, filter.q)} />
+              <ApiCard api={api} matchingOperations={matchingOperations(api.operations, filter.q)} matchingGuides={matchingGuides(api.guides, filter.q)} />
             </li>
           ))}
         </ul>

@@ -21,6 +21,8 @@ export type ApiFormValues = {
   /** per environment, the upstream's other settings as JSON text (health check, retries, timeouts...) */
   upstreamSettings: Record<string, string | undefined>;
   openapiDocument: string;
+  /** every guide as one Markdown text, each starting with its `# Title` line */
+  guides: string;
 };
 
 type Environment = { slug: string; name: string };
@@ -217,6 +219,21 @@ export function ApiForm({
               aria-describedby={errors.openapiDocument ? "api-openapiDocument-error" : undefined}
               value={values.openapiDocument}
               onChange={set("openapiDocument")}
+              rows={10}
+              className={`${INPUT_CLASS} font-mono text-xs`}
+            />
+          </Field>
+          <Field
+            id="api-guides"
+            label="Guides (Markdown)"
+            error={errors.guides}
+            hint="Start each guide with a # Title line; it is published at /apis/{slug}/guides/{title as a slug}."
+          >
+            <textarea
+              id="api-guides"
+              aria-describedby={errors.guides ? "api-guides-error api-guides-hint" : "api-guides-hint"}
+              value={values.guides}
+              onChange={set("guides")}
               rows={10}
               className={`${INPUT_CLASS} font-mono text-xs`}
             />

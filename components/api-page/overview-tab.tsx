@@ -1,10 +1,12 @@
 import { CREDENTIAL_TYPE_LABELS } from "@/lib/catalog/catalog-filter";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
+import { type Guide, guideHref } from "@/lib/catalog/guides";
+import Link from "next/link";
 import { Markdown } from "@/components/markdown";
 import { formatLongDate } from "./format-date";
 import { SpecLinks } from "./spec-links";
 
-export function OverviewTab({ api, env }: { api: CatalogApi; env: CatalogEnvironment }) {
+export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: CatalogEnvironment; guides: Guide[] }) {
   return (
     <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
       <div className="min-w-0 space-y-8">
@@ -14,6 +16,22 @@ export function OverviewTab({ api, env }: { api: CatalogApi; env: CatalogEnviron
           </h2>
           <Markdown source={api.description} />
         </section>
+        {guides.length > 0 && (
+          <section aria-labelledby="overview-guides" className="space-y-2">
+            <h2 id="overview-guides" className="text-xl font-semibold">
+              Guides
+            </h2>
+            <ul className="space-y-1">
+              {guides.map((guide) => (
+                <li key={guide.slug}>
+                  <Link href={guideHref(api.slug, guide.slug)} className="text-blue-800 underline">
+                    {guide.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         {api.scopes.length > 0 && (
           <section aria-labelledby="overview-scopes" className="space-y-2">
             <h2 id="overview-scopes" className="text-xl font-semibold">

@@ -4,13 +4,17 @@ import { apiPageHref, signInHref } from "./hrefs";
 
 const CLASS = "inline-block rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover";
 
-/** The shortest way to a first call: straight to the Reference with a test token, through sign-in when needed. */
-export async function TryItLink({ slug, env }: { slug: string; env?: string }) {
+/**
+ * The shortest way to a first call: straight to the Reference with a test token, through sign-in when needed.
+ * `apiName` tells screen readers which API a link among several tries.
+ */
+export async function TryItLink({ slug, env, apiName }: { slug: string; env?: string; apiName?: string }) {
   const target = apiPageHref(slug, { tab: "reference", env, tryIt: true });
   const user = await currentUser();
   return (
     <Link href={user ? target : signInHref(target)} className={CLASS}>
       {user ? "Try it now" : "Sign in and try it"}
+      {apiName && <span className="sr-only">{` — ${apiName}`}</span>}
     </Link>
   );
 }

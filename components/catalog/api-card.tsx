@@ -1,18 +1,33 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { CatalogApi } from "@/lib/catalog/catalog-api";
+import { type Guide, guideHref } from "@/lib/catalog/guides";
 import type { Operation } from "@/lib/catalog/operations";
 import { AccessBadge, CredentialTypeBadge } from "./badges";
 
-/** An API in the catalog; under a search, the operations that match it on their own. */
-export function ApiCard({ api, matchingOperations = [] }: { api: CatalogApi; matchingOperations?: Operation[] }) {
+type Props = {
+  api: CatalogApi;
+  /** under a search, the operations that match it on their own */
+  matchingOperations?: Operation[];
+  /** under a search, the guides that match it on their own */
+  matchingGuides?: Pick<Guide, "slug" | "title">[];
+  /** h2 in the catalog; h3 where the cards sit under a section heading */
+  headingLevel?: 2 | 3;
+  /** what a visitor can do with the API right here, below its details */
+  action?: ReactNode;
+};
+
+/** An API in the catalog. */
+export function ApiCard({ api, matchingOperations = [], matchingGuides = [], headingLevel = 2, action }: Props) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article aria-labelledby={`api-${api.slug}`} className="flex w-full flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <h2 id={`api-${api.slug}`} className="text-lg font-semibold">
+        <Heading id={`api-${api.slug}`} className="text-lg font-semibold">
           <Link href={`/apis/${api.slug}`} className="text-blue-800 hover:underline">
             {api.name}
           </Link>
-        </h2>
+        </Heading>
         <AccessBadge isPublic={api.isPublic} />
       </div>
       <p className="text-slate-700">{api.summary}</p>
@@ -49,6 +64,18 @@ export function ApiCard({ api, matchingOperations = [] }: { api: CatalogApi; mat
           ))}
         </ul>
       )}
+      {matchingGuides.length > 0 && (
+        <ul aria-label="Matching guides" className="space-y-1 text-sm">
+          {matchingGuides.map((guide) => (
+            <li key={guide.slug}>
+              <Link href={guideHref(api.slug, guide.slug)} className="text-blue-800 hover:underline">
+                {guide.title}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {action && <div className="mt-auto pt-1">{action}</div>}
     </article>
   );
 }

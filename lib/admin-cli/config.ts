@@ -30,7 +30,7 @@ async function planFor(args: ParsedArgs) {
   };
   const read = await readConfigFile(file);
   if (!read.ok) return fail(read.errors);
-  const desired = desiredState(read.file, read.documents);
+  const desired = desiredState(read.file, read.documents, read.guides);
   const [current, builtIn, credentials] = await Promise.all([
     currentState(db()),
     db().api.findMany({ where: { kind: { not: "PROXY" } }, select: { slug: true } }),

@@ -7,6 +7,7 @@ import { newId } from "../ids";
 import { recordAudit } from "../audit/write-audit";
 import { actorOf } from "../audit/portal-actor";
 import { singleTarget, type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { guidesFromMarkdown } from "../catalog/guides";
 import { checkOpenApiDocument } from "./openapi-check";
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);
@@ -58,6 +59,8 @@ export const apiInputSchema = z.object({
     .min(1, "Offer the API in at least one environment")
     .refine((rows) => new Set(rows.map((row) => row.slug)).size === rows.length, "List each environment once"),
   openapiDocument: z.string().max(2_000_000, "Keep the document under 2 MB").default(""),
+  /** every guide as one Markdown text, each from its `# Title` line; left out, the guides stay as they are */
+  guides: z.string().max(1_000_000, "Keep the guides under 1 MB").optional(),
 });
 
 export type ApiInput = z.input<typeof apiInputSchema>;
@@ -97,14 +100,16 @@ async function validated(db: DbClient, input: unknown) {
         ...checked.errors.map((error) => ({ in: "body" as const, field: "openapiDocument", message: `${error.pointer || "(document)"}: ${error.message}` })),
       );
   }
+  const guides = data.guides === undefined ? undefined : guidesFromMarkdown(data.guides);
+  if (guides && "problems" in guides) errors.push(...guides.problems.map((message) => ({ in: "body" as const, field: "guides", message })));
   if (errors.length > 0) throw validationProblem(errors);
   const environmentIds = new Map(environments.map((env) => [env.slug, env.id]));
-  return { data, document, environmentIds };
+  return { data, document, environmentIds, guides: guides && "guides" in guides ? guides.guides : undefined };
 }
 
 /** Registers a proxied API: the gateway forwards its calls to the upstream URL of each environment. */
 export async function createApi({ db, admin, input }: { db: DbClient; admin: PortalUser; input: unknown }) {
-  const { data, document, environmentIds } = await validated(db, input);
+  const { data, document, environmentIds, guides } = await validated(db, input);
   if (await db.api.findUnique({ where: { slug: data.slug } })) throw validationProblem([{ in: "body", field: "slug", message: "Another API uses this slug" }]);
   const missingUpstream = data.environments.findIndex((env) => !upstreamOf(env));
   if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
@@ -122,6 +127,7 @@ export async function createApi({ db, admin, input }: { db: DbClient; admin: Por
         isPublic: data.visibility === "public",
         credentialType: data.credentialType,
         openapiDocument: document,
+        ...(guides ? { guides } : {}),
         changelog: [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }],
         scopes: { create: data.scopes.map((name) => ({ name, description: name })) },
         environments: { create: data.environments.map((env) => ({ environmentId: environmentIds.get(env.slug)!, upstream: upstreamOf(env)! })) },
@@ -141,7 +147,7 @@ export async function createApi({ db, admin, input }: { db: DbClient; admin: Por
 export async function updateApi({ db, admin, slug, input }: { db: DbClient; admin: PortalUser; slug: string; input: unknown }) {
   const existing = await registeredApi({ db, slug });
   if (!existing) throw problem("not-found", { detail: `There is no API "${slug}".` });
-  const { data, document, environmentIds } = await validated(db, { ...(input as object), slug });
+  const { data, document, environmentIds, guides } = await validated(db, { ...(input as object), slug });
   const proxied = existing.kind === "PROXY";
   const missingUpstream = proxied ? data.environments.findIndex((env) => !upstreamOf(env)) : -1;
   if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
@@ -157,6 +163,7 @@ export async function updateApi({ db, admin, slug, input }: { db: DbClient; admi
         isPublic: data.visibility === "public",
         credentialType: data.credentialType,
         ...(proxied ? { openapiDocument: document } : {}),
+        ...(proxied && guides ? { guides } : {}),
       },
     });
     await tx.apiEnvironment.deleteMany({ where: { apiId: existing.id } });

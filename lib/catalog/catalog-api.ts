@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { ApiKind, CredentialType, Db } from "../db";
+import { type Guide, storedGuidesSchema } from "./guides";
 
 export type CatalogEnvironment = {
   slug: string;
@@ -30,6 +31,8 @@ export type CatalogApi = {
   releasedAt: Date | null;
   /** the uploaded OpenAPI document of a proxied API, as JSON text */
   openapiDocument: string | null;
+  /** the guides its registration stores; a built-in API's own come from `apiGuides` */
+  guides: Guide[];
 };
 
 /** Restricts the catalog to one environment when the deployment is pinned to it (`PORTAL_ENVIRONMENT`). */
@@ -80,6 +83,7 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
     scopes: row.scopes.map(({ name, description }) => ({ name, description })),
     releasedAt: row.releasedAt,
     openapiDocument: row.openapiDocument,
+    guides: storedGuidesSchema.parse(row.guides),
   };
 }
 

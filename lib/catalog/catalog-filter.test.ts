@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogFilterSchema, filterCatalog, matchingOperations } from "./catalog-filter";
+import { catalogFilterSchema, filterCatalog, matchingGuides, matchingOperations } from "./catalog-filter";
 
 const NOTIFICATIONS = {
   name: "Notifications API",
@@ -9,6 +9,10 @@ const NOTIFICATIONS = {
   operations: [
     { method: "GET", path: "/v1/notifications", summary: "List notifications" },
     { method: "GET", path: "/v1/notifications/{id}", summary: "Fetch one notification" },
+  ],
+  guides: [
+    { title: "Errors", markdown: "## 412 Precondition failed\n\nSend the ETag you read in If-Match." },
+    { title: "Authentication", markdown: "Send a bearer token." },
   ],
   environments: [
     { slug: "sso-qa", credentialType: "GLOBAL_SSO" as const },
@@ -41,6 +45,13 @@ describe("catalog filter", () => {
     expect(matchingOperations(NOTIFICATIONS.operations, "get {id}").map((operation) => operation.summary)).toEqual(["Fetch one notification"]);
     expect(matchingOperations(NOTIFICATIONS.operations, "messaging")).toEqual([]);
     expect(matchingOperations(NOTIFICATIONS.operations, " ")).toEqual([]);
+  });
+
+  it("also matches guides that hold every term on their own, title or text, and names them", () => {
+    expect(filter({ q: "etag if-match" })).toEqual(["Notifications API"]);
+    expect(filter({ q: "errors bearer" })).toEqual([]);
+    expect(matchingGuides(NOTIFICATIONS.guides, "PRECONDITION errors").map((guide) => guide.title)).toEqual(["Errors"]);
+    expect(matchingGuides(NOTIFICATIONS.guides, "")).toEqual([]);
   });
 
   it("needs one environment that satisfies the environment and the credential type at once", () => {

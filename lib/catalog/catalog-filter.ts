@@ -28,6 +28,7 @@ export const catalogFilterSchema = z.object({
 export type CatalogFilter = z.infer<typeof catalogFilterSchema>;
 
 export type SearchableOperation = { method: string; path: string; summary: string };
+export type SearchableGuide = { title: string; markdown: string };
 
 type Filterable = {
   name: string;
@@ -36,6 +37,7 @@ type Filterable = {
   tags: string[];
   environments: { slug: string; credentialType: CredentialType }[];
   operations?: SearchableOperation[];
+  guides?: SearchableGuide[];
 };
 
 function terms(query: string): string[] {
@@ -49,8 +51,13 @@ function containsAll(texts: string[], query: string): boolean {
 
 const operationTexts = (operation: SearchableOperation) => [operation.method, operation.path, operation.summary];
 
+const guideTexts = (guide: SearchableGuide) => [guide.title, guide.markdown];
+
 function matchesSearch(api: Filterable, query: string): boolean {
-  return containsAll([api.name, api.summary, api.description, ...api.tags, ...(api.operations ?? []).flatMap(operationTexts)], query);
+  return (
+    containsAll([api.name, api.summary, api.description, ...api.tags, ...(api.operations ?? []).flatMap(operationTexts)], query) ||
+    matchingGuides(api.guides ?? [], query).length > 0
+  );
 }
 
 /** The operations that match every search term on their own (method, path, summary); none without a search. */
@@ -59,9 +66,15 @@ export function matchingOperations<O extends SearchableOperation>(operations: O[
   return operations.filter((operation) => containsAll(operationTexts(operation), query));
 }
 
+/** The guides that contain every search term on their own (title or text); none without a search. */
+export function matchingGuides<G extends SearchableGuide>(guides: G[], query: string): G[] {
+  if (terms(query).length === 0) return [];
+  return guides.filter((guide) => containsAll(guideTexts(guide), query));
+}
+
 /**
  * APIs matching every search term (in name, summary, description, tags or
- * operations) and offered in an environment that satisfies both filters at once.
+ * operations, or all in one of their guides) and offered in an environment that satisfies both filters at once.
  */
 export function filterCatalog<T extends Filterable>(apis: T[], filter: CatalogFilter): T[] {
   const credentialType = filter.type ? CREDENTIAL_TYPE_PARAMS[filter.type] : undefined;

@@ -21,6 +21,7 @@ function apiData(api: ApiState) {
     credentialType: api.credentialType,
     openapiDocument: api.openapiDocument,
     ...(api.changelog ? { changelog: api.changelog } : {}),
+    ...(api.guides ? { guides: api.guides } : {}),
   };
 }
 

@@ -15,4 +15,16 @@ describe("the configuration file's schema", () => {
     expect(schema.properties.apis.items.additionalProperties).toBe(false);
     expect(configFileSchema.safeParse({ apis: [], extra: 1 }).success).toBe(false);
   });
+
+  it("takes a guide as a Markdown file or as its text, never both or neither", () => {
+    const api = { slug: "orders", name: "Orders", summary: "Orders", version: "1.0.0", visibility: "protected", environments: {} };
+    const withGuide = (guide: Record<string, unknown>) =>
+      configFileSchema.safeParse({ apis: [{ ...api, guides: [{ slug: "errors", title: "Errors", ...guide }] }] }).success;
+    expect(withGuide({ markdown: "./errors.md" })).toBe(true);
+    expect(withGuide({ content: "Every error is problem+json." })).toBe(true);
+    expect(withGuide({ markdown: "./errors.md", content: "text" })).toBe(false);
+    expect(withGuide({})).toBe(false);
+    expect(withGuide({ slug: "Not A Slug", content: "text" })).toBe(false);
+    expect(configFileSchema.safeParse({ apis: [api] }).success).toBe(true);
+  });
 });

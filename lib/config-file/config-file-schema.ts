@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { guideSchema } from "../catalog/guides";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 
 const slug = z
@@ -31,6 +32,16 @@ const scope = z.union([
     .strict(),
 ]);
 
+/** A Markdown guide: a `.md` file beside this one (`markdown`), or its text written out (`content`, as export writes it). */
+const configGuide = guideSchema
+  .pick({ slug: true, title: true })
+  .extend({
+    markdown: z.string().min(1).max(1000).optional().meta({ description: "path of a Markdown file, relative to this file" }),
+    content: guideSchema.shape.markdown.optional().meta({ description: "the Markdown itself" }),
+  })
+  .strict()
+  .refine((guide) => (guide.markdown === undefined) !== (guide.content === undefined), "Give either markdown (a file) or content (the text)");
+
 const changelogEntry = z.object({ version: z.string().min(1).max(40), date: z.string().max(40), notes: z.string().max(10_000) }).strict();
 
 export const configApiSchema = z
@@ -49,6 +60,8 @@ export const configApiSchema = z
     openapi: z.union([z.string().min(1).max(1000), z.record(z.string(), z.unknown())]).optional(),
     /** left out: the API's changelog stays as it is (a new API gets one entry) */
     changelog: z.array(changelogEntry).max(1000).optional(),
+    /** served at /apis/{slug}/guides/{guide}; left out: the API's guides stay as they are */
+    guides: z.array(configGuide).max(50).optional(),
     /** each environment the API is offered in, with its upstream there */
     environments: z.record(slug, upstreamPolicySchema),
   })

@@ -6,13 +6,14 @@ type ExportedFile = Omit<ConfigFile, "apis"> & { apis: Record<string, unknown>[]
 
 /**
  * The state as a configuration file that applies with no changes: every field written
- * out, OpenAPI documents inline, scopes as plain names where the description repeats them.
+ * out, OpenAPI documents and guides inline, scopes as plain names where the description repeats them.
  */
 export function exportConfig(state: GatewayState, schemaUrl: string): string {
   const file: ExportedFile = {
     environments: state.environments,
-    apis: state.apis.map(({ openapiDocument, scopes, environments, ...api }) => ({
+    apis: state.apis.map(({ openapiDocument, scopes, guides, environments, ...api }) => ({
       ...api,
+      ...(guides ? { guides: guides.map(({ markdown, ...guide }) => ({ ...guide, content: markdown })) } : {}),
       scopes: scopes.map((scope) => (scope.description === scope.name ? scope.name : scope)),
       ...(openapiDocument ? { openapi: JSON.parse(openapiDocument) as unknown } : {}),
       environments,

@@ -1,4 +1,5 @@
 import "server-only";
+import { type Guide, storedGuidesSchema } from "../catalog/guides";
 import type { DbClient } from "../db";
 import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 import type { ConfigApi, ConfigEnvironment, ConfigFile } from "./config-file-schema";
@@ -8,12 +9,14 @@ export type EnvironmentState = Omit<ConfigEnvironment, "rateLimit"> & { rateLimi
 export type ChangelogEntry = { version: string; date: string; notes: string };
 
 /** A proxied API as the file and the database both describe it, so that the two compare field by field. */
-export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "environments"> & {
+export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "guides" | "environments"> & {
   scopes: { name: string; description: string }[];
   /** the document as validated JSON text; null when there is none */
   openapiDocument: string | null;
   /** undefined in a file that leaves the changelog alone */
   changelog?: ChangelogEntry[];
+  /** undefined in a file that leaves the guides alone */
+  guides?: Guide[];
   environments: Record<string, UpstreamPolicy>;
 };
 
@@ -21,12 +24,13 @@ export type GatewayState = { environments: EnvironmentState[]; apis: ApiState[] 
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
-/** What the file asks for, with its OpenAPI documents read and validated (`readConfigFile`). */
-export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, string | null>): GatewayState {
+/** What the file asks for, with its OpenAPI documents and guides read and validated (`readConfigFile`). */
+export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, string | null>, guides: ReadonlyMap<string, Guide[]> = new Map()): GatewayState {
   return {
     environments: file.environments,
-    apis: file.apis.map(({ openapi: _, scopes, ...api }) => ({
+    apis: file.apis.map(({ openapi: _, guides: __, scopes, ...api }) => ({
       ...api,
+      guides: guides.get(api.slug),
       tags: [...new Set(api.tags)],
       scopes: scopes.map((scope) => (typeof scope === "string" ? { name: scope, description: scope } : scope)).sort(byName),
       openapiDocument: documents.get(api.slug) ?? null,
@@ -65,6 +69,7 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
       scopes: api.scopes.map((scope) => ({ name: scope.name, description: scope.description })).sort(byName),
       openapiDocument: api.openapiDocument,
       changelog: api.changelog as ChangelogEntry[],
+      guides: storedGuidesSchema.parse(api.guides),
       environments: Object.fromEntries(
         api.environments.flatMap((served) => {
           const policy = upstreamPolicySchema.safeParse(served.upstream).data;

@@ -3,7 +3,8 @@ import { dirname, resolve } from "node:path";
 import { type Document, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { checkOpenApiDocument, checkOpenApiValue, type OpenApiCheck } from "../api-registry/openapi-check";
-import { type ConfigFile, configFileSchema } from "./config-file-schema";
+import { type Guide, guideSchema } from "../catalog/guides";
+import { type ConfigApi, type ConfigFile, configFileSchema } from "./config-file-schema";
 
 export type ConfigPath = readonly (string | number)[];
 
@@ -16,7 +17,14 @@ export function formatPath(path: ConfigPath): string {
 }
 
 export type ReadConfig =
-  | { ok: true; file: ConfigFile; documents: Map<string, string | null>; errorAt: (path: ConfigPath, message: string) => ConfigError }
+  | {
+      ok: true;
+      file: ConfigFile;
+      documents: Map<string, string | null>;
+      /** each API's guides with their Markdown read, for the APIs whose entry lists guides */
+      guides: Map<string, Guide[]>;
+      errorAt: (path: ConfigPath, message: string) => ConfigError;
+    }
   | { ok: false; errors: ConfigError[] };
 
 function zodErrors(error: z.ZodError, errorAt: (path: ConfigPath, message: string) => ConfigError): ConfigError[] {
@@ -51,9 +59,23 @@ async function openApiCheck(source: string | Record<string, unknown>, directory:
   return text.startsWith("cannot read ") ? text : checkOpenApiDocument(text);
 }
 
+type GuideRead = { guide: Guide } | { error: string };
+
+/** A guide with its Markdown, read from the file it names if it names one. */
+async function readGuide({ slug, title, markdown, content }: NonNullable<ConfigApi["guides"]>[number], directory: string): Promise<GuideRead> {
+  if (markdown === undefined) return { guide: { slug, title, markdown: content ?? "" } };
+  try {
+    const text = await readFile(resolve(directory, markdown), "utf8");
+    const limit = guideSchema.shape.markdown.maxLength ?? Number.POSITIVE_INFINITY;
+    return text.length > limit ? { error: `${markdown} is longer than ${limit} characters` } : { guide: { slug, title, markdown: text } };
+  } catch (error) {
+    return { error: `cannot read ${markdown} (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+}
+
 /**
  * Reads a configuration file, YAML or JSON, and everything it points to (OpenAPI
- * documents by path), and validates all of it: every error names its path and line,
+ * documents and guides by path), and validates all of it: every error names its path and line,
  * and none stops the search for the others.
  */
 export async function readConfigFile(path: string): Promise<ReadConfig> {
@@ -76,6 +98,20 @@ export async function readConfigFile(path: string): Promise<ReadConfig> {
 
   const errors: ConfigError[] = [];
   const documents = new Map<string, string | null>();
+  const guides = new Map<string, Guide[]>();
+  await Promise.all(
+    parsed.data.apis.map(async (api, index) => {
+      if (!api.guides) return;
+      const read = await Promise.all(api.guides.map((guide) => readGuide(guide, dirname(path))));
+      read.forEach((result, at) => {
+        if ("error" in result) errors.push(errorAt(["apis", index, "guides", at, "markdown"], result.error));
+      });
+      guides.set(
+        api.slug,
+        read.flatMap((result) => ("guide" in result ? [result.guide] : [])),
+      );
+    }),
+  );
   await Promise.all(
     parsed.data.apis.map(async (api, index) => {
       if (api.openapi === undefined) return documents.set(api.slug, null);
@@ -85,5 +121,5 @@ export async function readConfigFile(path: string): Promise<ReadConfig> {
       else errors.push(...checked.errors.map((error) => errorAt(["apis", index, "openapi"], `${error.pointer || "(document)"}: ${error.message}`)));
     }),
   );
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, file: parsed.data, documents, errorAt };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, file: parsed.data, documents, guides, errorAt };
 }

@@ -197,6 +197,42 @@ apis:
     expect((await db.environment.findUniqueOrThrow({ where: { slug: "catalog-env" } })).rateLimitBurst).toBe(20);
   });
 
+  it("serves an API's guides from Markdown files beside the file, and keeps them when a file leaves them out", async () => {
+    file("orders-start.md", "Call `GET /v1/orders` with a token.\n\n## Paging\n\nFollow `next` to the end.\n");
+    const guides =
+      "    guides:\n" +
+      "      - { slug: getting-started, title: Getting started with Orders, markdown: ./orders-start.md }\n" +
+      '      - { slug: errors, title: Errors of Orders, content: "Every error is problem+json." }\n';
+    const path = file("orders-guides.yaml", EXAMPLE.replace("    scopes: [orders:read]\n", `    scopes: [orders:read]\n${guides}`));
+    expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "changed:\n  update api orders: guides\n" });
+    expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
+
+    const markdown = await fetch(`${server.url}/apis/orders/guides/getting-started.md`);
+    expect(markdown.status).toBe(200);
+    expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(await markdown.text()).toBe("# Getting started with Orders\n\nCall `GET /v1/orders` with a token.\n\n## Paging\n\nFollow `next` to the end.\n");
+    const page = await fetch(`${server.url}/apis/orders/guides/getting-started`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(/<h1[^>]*>Getting started with Orders<\/h1>/);
+    expect(html).toMatch(/<h4[^>]*>Paging<\/h4>/);
+    expect(html).toContain('href="/apis/orders/guides/errors"');
+    const search = await (await fetch(`${server.url}/apis?q=follow+next+end`)).text();
+    expect(search).toContain('href="/apis/orders/guides/getting-started"');
+
+    // Export writes the guides' text inline; applied again, it changes nothing.
+    const exported = await config("export");
+    expect(exported.stdout).toContain("content: Every error is problem+json.");
+    expect(await config("apply", "-f", file("exported-guides.yaml", exported.stdout))).toMatchObject({ code: 0, stdout: "no changes\n" });
+    // A file without `guides` leaves them alone.
+    expect(await config("apply", "-f", file("no-guides.yaml", EXAMPLE))).toMatchObject({ code: 0, stdout: "no changes\n" });
+    expect((await fetch(`${server.url}/apis/orders/guides/errors.md`)).status).toBe(200);
+
+    const missing = await config("apply", "-f", file("missing-guide.yaml", readFileSync(path, "utf8").replace("./orders-start.md", "./nowhere.md")));
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toMatch(/missing-guide\.yaml:\d+: apis\[0\]\.guides\[0\]\.markdown: cannot read \.\/nowhere\.md \(ENOENT\)/);
+  });
+
   it("leaves out what the file does not name, unless --prune is given", async () => {
     const path = file(
       "only-orders.yaml",

@@ -35,7 +35,8 @@ describe("catalog /apis", () => {
   it.each([
     ["q=notif", ["Notifications API"]],
     ["q=MESSAGING", ["Notifications API"]],
-    ["q=oauth2+platform", ["Platform Access Token"]],
+    // The Notifications API's guides name every environment's token endpoint, …/gw/platform-dev/oauth2/token among them.
+    ["q=oauth2+platform", ["Notifications API", "Platform Access Token"]],
     ["q=inbox+environment", ["Notifications API"]],
     ["env=sso-prod", ["Global SSO Access Token", "Notifications API"]],
     ["type=platform", ["Notifications API", "Platform Access Token"]],

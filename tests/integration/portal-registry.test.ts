@@ -103,6 +103,31 @@ describe("API registry", () => {
   });
 });
 
+describe("an API's guides in the registry", () => {
+  it("are written as one Markdown text, each from its # Title, served as pages and Markdown, and kept when an edit leaves them out", async () => {
+    const billing = { ...orders, name: "Billing API", slug: "billing", openapiDocument: "" };
+    const refused = await admin.post("/api/portal/admin/apis", { ...billing, guides: "No title here\n# Errors\n" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).errors).toEqual([{ in: "body", field: "guides", message: "Start each guide with a `# Title` line" }]);
+
+    const guides = "# Getting started\n\nAsk for an invoice.\n\n```sh\n# not a title\n```\n\n# Errors\n\nEvery error is problem+json.\n";
+    expect((await admin.post("/api/portal/admin/apis", { ...billing, guides })).status).toBe(201);
+    const markdown = await fetch(`${server.url}/apis/billing/guides/getting-started.md`);
+    expect(markdown.status).toBe(200);
+    expect(await markdown.text()).toBe("# Getting started\n\nAsk for an invoice.\n\n```sh\n# not a title\n```\n");
+    expect((await fetch(`${server.url}/apis/billing/guides/errors`)).status).toBe(200);
+    expect(await (await fetch(`${server.url}/llms.txt`)).text()).toContain(
+      `- [Errors](${server.url}/apis/billing/guides/errors.md): a guide to the Billing API, in Markdown`,
+    );
+
+    expect((await admin.post("/api/portal/admin/apis/billing", { ...billing, summary: "Invoices." })).status).toBe(200);
+    expect((await fetch(`${server.url}/apis/billing/guides/errors.md`)).status).toBe(200);
+    expect((await admin.post("/api/portal/admin/apis/billing", { ...billing, guides: "# Errors\n\nOnly this one.\n" })).status).toBe(200);
+    expect((await fetch(`${server.url}/apis/billing/guides/getting-started.md`)).status).toBe(404);
+    expect(await (await admin.get("/admin/apis/billing")).text()).toContain("# Errors");
+  });
+});
+
 describe("environments", () => {
   it("change settings with validation and create new ones", async () => {
     expect(

@@ -11,6 +11,7 @@ import { ReferenceTab } from "@/components/api-page/reference-tab";
 import { TryItLink } from "@/components/api-page/try-it-link";
 import { AccessBadge, CredentialTypeBadge } from "@/components/catalog/badges";
 import { apiDocument } from "@/lib/catalog/api-document";
+import { apiGuides } from "@/lib/catalog/api-guides";
 import { bearerSchemeName } from "@/lib/catalog/bearer-scheme";
 import { findCatalogApi } from "@/lib/catalog/catalog-api";
 import { findFirstCall } from "@/lib/catalog/first-call";
@@ -72,7 +73,7 @@ export default async function ApiPage(props: Props) {
         )}
       </header>
       <ApiTabs slug={api.slug} current={tab} env={envParam} />
-      {tab === "overview" && <OverviewTab api={api} env={env} />}
+      {tab === "overview" && <OverviewTab api={api} env={env} guides={apiGuides(api, publicUrl)} />}
       {tab === "reference" && document && (
         <ReferenceTab
           api={api}

@@ -9,6 +9,7 @@ import { registeredApi } from "@/lib/api-registry/api-registry";
 import { upstreamPolicySchema } from "@/lib/upstreams/upstream-policy";
 import { readUpstreamHealth } from "@/lib/upstreams/health-board";
 import { targetsText } from "@/lib/upstreams/targets-text";
+import { guidesToMarkdown, storedGuidesSchema } from "@/lib/catalog/guides";
 
 export const metadata: Metadata = { title: "Edit API" };
 export const dynamic = "force-dynamic";
@@ -51,6 +52,7 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
           ),
           upstreamSettings: Object.fromEntries(upstreams.map(({ env, policy: { targets: _, ...settings } }) => [env, JSON.stringify(settings, null, 2)])),
           openapiDocument: api.openapiDocument ? JSON.stringify(JSON.parse(api.openapiDocument), null, 2) : "",
+          guides: guidesToMarkdown(storedGuidesSchema.parse(api.guides)),
         }}
       />
       <ApiScopeGaps apiSlug={api.slug} />

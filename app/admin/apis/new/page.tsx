@@ -29,6 +29,7 @@ export default async function NewApiPage() {
           environments: {},
           upstreamSettings: {},
           openapiDocument: "",
+          guides: "",
         }}
       />
     </div>

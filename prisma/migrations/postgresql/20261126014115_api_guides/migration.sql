@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Api" ADD COLUMN     "guides" JSONB;
