@@ -46,8 +46,14 @@ function jsonBody(schema: z.ZodType) {
   return { required: true, content: { "application/json": { schema: jsonSchema(schema, "input") } } };
 }
 
+/** The headers of every answer that took the token's budget, documented once in the document's components. */
+export const ANSWER_HEADERS = {
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+};
+
 function jsonAnswer(description: string, schema: z.ZodType) {
-  return { description, content: { "application/json": { schema: jsonSchema(schema, "output") } } };
+  return { description, headers: ANSWER_HEADERS, content: { "application/json": { schema: jsonSchema(schema, "output") } } };
 }
 
 const CLIENT_ID = { name: "clientId", in: "path", required: true, description: "The credential's client id.", schema: { type: "string", maxLength: 100 } };
@@ -185,7 +191,7 @@ export const MANAGEMENT_OPERATIONS = [
     tags: ["Administration"],
     summary: "Approve an access request",
     pathParameters: [REQUEST_ID],
-    responses: () => ({ "200": { description: "The request is approved and what it asked for is provisioned." } }),
+    responses: () => ({ "200": { description: "The request is approved and what it asked for is provisioned.", headers: ANSWER_HEADERS } }),
     problems: [{ code: "already-decided", description: "Another administrator decided it first.", detail: "The request was decided already." }],
     handle: async ({ db, caller, params }) => ok(await approveAccessRequest({ db, admin: caller.user, id: params.id ?? "" })),
   }),
@@ -198,7 +204,7 @@ export const MANAGEMENT_OPERATIONS = [
     summary: "Reject an access request",
     pathParameters: [REQUEST_ID],
     requestBody: jsonBody(rejectAccessRequestBodySchema),
-    responses: () => ({ "200": { description: "The request is rejected." } }),
+    responses: () => ({ "200": { description: "The request is rejected.", headers: ANSWER_HEADERS } }),
     problems: [INVALID, { code: "already-decided", description: "Another administrator decided it first.", detail: "The request was decided already." }],
     handle: async ({ db, caller, params, body }) => ok(await rejectAccessRequest({ db, admin: caller.user, id: params.id ?? "", input: body })),
   }),

@@ -9,7 +9,7 @@ export const rotateSecretBodySchema = z
       .int()
       .min(0)
       .max(MAX_ROTATION_GRACE_SECONDS)
-      .meta({ description: "How long the previous secret keeps working, in seconds (0 ends it now, at most 24 hours).", example: 3600 }),
+      .meta({ format: "int32", description: "How long the previous secret keeps working, in seconds (0 ends it now, at most 24 hours).", example: 3600 }),
   })
   .strict();
 
@@ -31,35 +31,33 @@ export const createCredentialBodySchema = z
 
 export const rejectAccessRequestBodySchema = z.object({ reason: z.string().trim().min(1).max(1000) }).strict();
 
-const timestamp = z.iso.datetime().meta({ format: "date-time" });
+// Bounds on every answer's strings, arrays and integers, so clients can size what they read.
+const text = (max = 200) => z.string().max(max);
+const list = <T extends z.ZodType>(item: T, max = 1000) => z.array(item).max(max);
+const count = () => z.int32().min(0).meta({ format: "int32" });
+const timestamp = z.iso.datetime().max(30).meta({ format: "date-time" });
 
-export const secretSchema = z.object({
-  id: z.string(),
-  hint: z.string(),
-  createdAt: timestamp,
-  expiresAt: timestamp.nullable(),
-  lastUsedAt: timestamp.nullable(),
-});
+export const secretSchema = z.object({ id: text(), hint: text(8), createdAt: timestamp, expiresAt: timestamp.nullable(), lastUsedAt: timestamp.nullable() });
 
 export const credentialSchema = z.object({
-  id: z.string(),
-  clientId: z.string().meta({ example: "gci_3f9a0c1d2e4b5a6978808182" }),
+  id: text(),
+  clientId: text().meta({ example: "gci_3f9a0c1d2e4b5a6978808182" }),
   status: z.enum(["ACTIVE", "REVOKED"]),
   createdAt: timestamp,
   lastUsedAt: timestamp.nullable(),
   revokedAt: timestamp.nullable(),
-  environment: z.object({ id: z.string(), slug: z.string(), name: z.string(), credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]) }),
-  application: z.object({ id: z.string(), name: z.string(), ownerId: z.string().nullable() }),
-  grants: z.array(z.object({ apiId: z.string(), apiSlug: z.string(), apiName: z.string(), scopes: z.array(z.string()) })),
-  rateLimit: z.object({ burst: z.int(), perSecond: z.int() }).loose(),
-  secrets: z.array(secretSchema).meta({ description: "Secrets that still work, newest first; their values are never shown again." }),
+  environment: z.object({ id: text(), slug: text(), name: text(), credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]) }),
+  application: z.object({ id: text(), name: text(), ownerId: text().nullable() }),
+  grants: list(z.object({ apiId: text(), apiSlug: text(), apiName: text(), scopes: list(text()) })),
+  rateLimit: z.object({ burst: count(), perSecond: count() }).loose(),
+  secrets: list(secretSchema, 2).meta({ description: "Secrets that still work, newest first; their values are never shown again." }),
 });
 
 export const issuedSecretSchema = z.object({
-  secretId: z.string(),
-  clientId: z.string(),
-  clientSecret: z.string().meta({ description: "Shown once; store it now.", example: "gsk_…" }),
-  hint: z.string(),
+  secretId: text(),
+  clientId: text(),
+  clientSecret: text().meta({ description: "Shown once; store it now.", example: "gsk_…" }),
+  hint: text(8),
   expiresAt: timestamp.nullable(),
 });
 
@@ -68,10 +66,10 @@ export const rotatedSecretSchema = issuedSecretSchema.extend({
 });
 
 export const applicationListSchema = z.object({
-  applications: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), credentials: z.array(credentialSchema) })),
+  applications: list(z.object({ id: text(), name: text(), description: text(2000), credentials: list(credentialSchema) })),
 });
 
-export const credentialListSchema = z.object({ credentials: z.array(credentialSchema) });
+export const credentialListSchema = z.object({ credentials: list(credentialSchema) });
 
 export const createdCredentialSchema = z.object({ credential: credentialSchema, secret: issuedSecretSchema });
 
@@ -81,17 +79,17 @@ export const usageReportSchema = z
   .object({
     range: z.enum(["7d", "30d"]),
     since: timestamp,
-    totals: z.object({ requests: z.int(), errors: z.int(), p50Ms: z.number(), p95Ms: z.number() }),
+    totals: z.object({ requests: count(), errors: count(), p50Ms: z.number().min(0), p95Ms: z.number().min(0) }),
   })
   .loose()
   .meta({ description: "The gateway traffic of your credentials: totals, series, and breakdowns by problem, operation, API, environment and client." });
 
 export const environmentListSchema = z.object({
-  environments: z.array(z.object({ slug: z.string(), name: z.string(), credentialType: z.string(), selfService: z.boolean() }).loose()),
+  environments: list(z.object({ slug: text(), name: text(), credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]), selfService: z.boolean() }).loose()),
 });
 
 export const accessRequestListSchema = z.object({
-  requests: z.array(z.object({ id: z.string(), status: z.enum(["PENDING", "APPROVED", "REJECTED"]), topic: z.string(), email: z.string() }).loose()),
+  requests: list(z.object({ id: text(), status: z.enum(["PENDING", "APPROVED", "REJECTED"]), topic: text(), email: text(320) }).loose(), 200),
 });
 
 export const accessRequestStatusQuerySchema = z

@@ -236,7 +236,7 @@ describe("management API with personal access tokens", () => {
     expect(response.status).toBe(200);
     const document = await response.json();
     expect(document.openapi).toBe("3.1.0");
-    expect(document.servers).toEqual([{ url: `${server.url}/api/v1` }]);
+    expect(document.servers).toEqual([{ url: `${server.url}/api/v1`, "x-internal": false }]);
     const rotate = document.paths["/credentials/{clientId}/secrets"].post;
     expect(rotate["x-required-scope"]).toBe("credentials:write");
     expect(rotate.requestBody.content["application/json"].schema).toMatchObject({
