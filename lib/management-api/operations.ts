@@ -39,7 +39,7 @@ function parse<T extends z.ZodType>(schema: T, input: unknown, location: "body" 
 }
 
 function ok(body: unknown, status = 200): ManagementAnswer {
-  return { status, body: JSON.parse(JSON.stringify(body)) };
+  return { status, body };
 }
 
 function jsonBody(schema: z.ZodType) {
@@ -193,7 +193,7 @@ export const MANAGEMENT_OPERATIONS = [
     pathParameters: [REQUEST_ID],
     responses: () => ({ "200": { description: "The request is approved and what it asked for is provisioned.", headers: ANSWER_HEADERS } }),
     problems: [{ code: "already-decided", description: "Another administrator decided it first.", detail: "The request was decided already." }],
-    handle: async ({ db, caller, params }) => ok(await approveAccessRequest({ db, admin: caller.user, id: params.id ?? "" })),
+    handle: async ({ db, caller, params }) => ok(await approveAccessRequest({ db, admin: caller.user, id: params.id ?? "", actor: caller.actor })),
   }),
   operation({
     id: "rejectAccessRequest",
@@ -206,6 +206,7 @@ export const MANAGEMENT_OPERATIONS = [
     requestBody: jsonBody(rejectAccessRequestBodySchema),
     responses: () => ({ "200": { description: "The request is rejected.", headers: ANSWER_HEADERS } }),
     problems: [INVALID, { code: "already-decided", description: "Another administrator decided it first.", detail: "The request was decided already." }],
-    handle: async ({ db, caller, params, body }) => ok(await rejectAccessRequest({ db, admin: caller.user, id: params.id ?? "", input: body })),
+    handle: async ({ db, caller, params, body }) =>
+      ok(await rejectAccessRequest({ db, admin: caller.user, id: params.id ?? "", input: body, actor: caller.actor })),
   }),
 ];

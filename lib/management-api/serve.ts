@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAudit } from "../audit/write-audit";
 import { db } from "../db";
-import { readJsonObject } from "../notifications/http";
+import { queryObject, readJsonObject } from "../notifications/http";
 import { problem, problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { log } from "../log";
@@ -62,7 +62,7 @@ export async function serveManagementApi(request: Request): Promise<Response> {
     limitHeaders = await takeTokenBudget(caller.tokenId);
     assertScope(caller, operation.scope);
     const body = BODY_METHODS.has(request.method) && operation.requestBody ? await readJsonObject(request) : undefined;
-    const answer = await operation.handle({ db: db(), caller, params, body, query: Object.fromEntries(url.searchParams) });
+    const answer = await operation.handle({ db: db(), caller, params, body, query: queryObject(url) });
     status = answer.status;
     await auditUse(caller, request.method, path, status);
     return Response.json(answer.body, { status, headers: { ...limitHeaders, "cache-control": "no-store", "x-request-id": requestId } });

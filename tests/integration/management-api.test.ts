@@ -167,6 +167,22 @@ describe("management API with personal access tokens", () => {
     expect((await environments.json()).environments.map((env: { slug: string }) => env.slug)).toContain("platform-dev");
     expect((await api(admin.token, "/admin/access-requests?status=PENDING")).status).toBe(200);
 
+    const decider = await tokenFor("admin@example.com", "admin:read admin:write");
+    const request = await db.accessRequest.create({
+      data: { id: `req_${Date.now()}`, topic: "OTHER", name: "Dana", email: "dana@example.com", message: "Please call me back." },
+    });
+    const pending = await (await api(decider.token, "/admin/access-requests")).json();
+    expect(pending.requests.map((item: { id: string }) => item.id)).toContain(request.id);
+    const rejected = await api(decider.token, `/admin/access-requests/${request.id}/reject`, { method: "POST", body: { reason: "Answered by mail" } });
+    expect(rejected.status).toBe(200);
+    expect(await rejected.json()).toEqual({ id: request.id, status: "REJECTED" });
+    const decided = await db.accessRequest.findUniqueOrThrow({ where: { id: request.id }, include: { decidedBy: true } });
+    expect([decided.status, decided.decisionReason, decided.decidedBy?.email]).toEqual(["REJECTED", "Answered by mail", "admin@example.com"]);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { targetId: request.id, action: "access-request.reject" } });
+    expect(audit.actorLabel).toBe(`token:${decider.id}`);
+    const again = await api(decider.token, `/admin/access-requests/${request.id}/reject`, { method: "POST", body: { reason: "twice" } });
+    expect(again.status).toBe(409);
+
     const developer = await tokenFor("developer@example.com", "credentials:read");
     const forbidden = await api(developer.token, "/admin/environments");
     expect(forbidden.status).toBe(403);
