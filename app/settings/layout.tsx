@@ -5,6 +5,7 @@ const SECTIONS = [
   { href: "/settings/credentials", label: "Client Credentials" },
   { href: "/settings/requests", label: "Requests" },
   { href: "/settings/usage", label: "Usage" },
+  { href: "/settings/tokens", label: "Access tokens" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

@@ -15,7 +15,8 @@ import { decideSignup } from "../accounts/signup";
 export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
 
 /** An admin's decision on one request. Each decision is one transaction: the caller's when `db` is one. */
-type Decision = { db: DbClient; admin: PortalUser; id: string };
+/** `actor` names who acted when it is not the admin in person, e.g. one of their access tokens. */
+type Decision = { db: DbClient; admin: PortalUser; id: string; actor?: Actor };
 
 function notFound(id: string): ProblemError {
   return problem("not-found", { detail: `There is no access request "${id}".` });
@@ -53,12 +54,11 @@ async function requesterOf(tx: Tx, request: { requesterId: string | null }) {
  * secret: only its owner ever sees one) and the grants, then notifies that
  * client; if any step fails, nothing of the approval is stored.
  */
-export async function approveAccessRequest({ db, admin, id }: Decision) {
+export async function approveAccessRequest({ db, admin, id, actor = actorOf(admin) }: Decision) {
   return inTransaction(db, async (tx) => {
     const request = await tx.accessRequest.findUnique({ where: { id }, include: { environment: true, api: { include: { scopes: true } } } });
     if (!request) throw notFound(id);
     if (request.status !== "PENDING") throw alreadyDecided(id);
-    const actor = actorOf(admin);
     if (request.topic === "ACCOUNT") {
       await claimPending(tx, id, admin, "APPROVED", null);
       await decideSignup({ db: tx, request, approved: true, actor });
@@ -141,17 +141,17 @@ async function notifyApproval(tx: Tx, environment: { id: string; name: string },
   }
 }
 
-export async function rejectAccessRequest({ db, admin, id, input }: Decision & { input: unknown }) {
+export async function rejectAccessRequest({ db, admin, id, input, actor = actorOf(admin) }: Decision & { input: unknown }) {
   const parsed = rejectSchema.safeParse(input ?? {});
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   return inTransaction(db, async (tx) => {
     await claimPending(tx, id, admin, "REJECTED", parsed.data.reason);
     const request = await tx.accessRequest.findUniqueOrThrow({ where: { id } });
     if (request.topic === "ACCOUNT") {
-      await decideSignup({ db: tx, request, approved: false, actor: actorOf(admin) });
+      await decideSignup({ db: tx, request, approved: false, actor });
       return { id, status: "REJECTED" as const };
     }
-    await recordAudit(tx, actorOf(admin), {
+    await recordAudit(tx, actor, {
       action: "access-request.reject",
       targetType: "access-request",
       targetId: id,

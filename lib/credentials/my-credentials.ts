@@ -15,6 +15,7 @@ import {
   rotateSecret,
 } from "./credentials";
 import { actorOf } from "../audit/portal-actor";
+import type { Actor } from "../audit/write-audit";
 
 /** A secret that expires in this many days, or never. */
 const expiresInDaysSchema = z.preprocess(
@@ -72,7 +73,8 @@ export async function myApplications({ db, user }: { db: DbClient; user: PortalU
 }
 
 /** Self-service only: environments that need approval go through Contact Us. */
-export async function createMyCredential({ db, user, input }: { db: DbClient; user: PortalUser; input: unknown }) {
+/** `actor` names who acted when it is not the user in person, e.g. one of their access tokens. */
+export async function createMyCredential({ db, user, input, actor = actorOf(user) }: { db: DbClient; user: PortalUser; input: unknown; actor?: Actor }) {
   const data = parse(newCredentialSchema, input);
   const environment = await db.environment.findUnique({ where: { slug: data.environment } });
   if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
@@ -82,7 +84,6 @@ export async function createMyCredential({ db, user, input }: { db: DbClient; us
       errors: [{ in: "body", field: "environment", message: `${environment.name} needs approval: ask through Contact Us` }],
     });
   }
-  const actor = actorOf(user);
   return inTransaction(db, async (tx) => {
     const application = await ensureApplication({ db: tx, actor, ownerId: user.id, name: data.application });
     return createCredential({ db: tx, actor, applicationId: application.id, envSlug: environment.slug, secretExpiresAt: expiryFrom(data.expiresInDays) });
@@ -101,7 +102,7 @@ export async function issueMyFirstSecret({ db, user, clientId, input }: OwnCrede
   return issueSecret({ db, actor: actorOf(user), clientId, expiresAt: expiryFrom(data.expiresInDays) });
 }
 
-export async function revokeMyCredential({ db, user, clientId }: OwnCredentialAction) {
+export async function revokeMyCredential({ db, user, clientId, actor = actorOf(user) }: OwnCredentialAction & { actor?: Actor }) {
   await ownCredentialOrThrow({ db, user, clientId });
-  return revokeCredential({ db, actor: actorOf(user), clientId });
+  return revokeCredential({ db, actor, clientId });
 }

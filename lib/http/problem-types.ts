@@ -267,6 +267,31 @@ export const PROBLEMS = {
     explanation: "This portal does not let visitors register (`SIGNUP=closed`); administrators create accounts.",
     advice: "Ask an administrator of the portal for an account.",
   },
+  "access-token-required": {
+    title: "Personal access token required",
+    status: 401,
+    explanation: "The management API (/api/v1) answers only requests with a personal access token; portal session cookies are not accepted there.",
+    advice: "Create a token under Settings → Access tokens (or with `admin token create`) and send it as `Authorization: Bearer gpat_…`.",
+  },
+  "access-token-invalid": {
+    title: "Personal access token is not valid",
+    status: 401,
+    explanation: "The token is unknown, expired or revoked, or its owner's account is disabled.",
+    advice: "Create a new token under Settings → Access tokens and send it unchanged.",
+  },
+  "access-token-scope-missing": {
+    title: "Personal access token lacks the scope",
+    status: 403,
+    explanation:
+      "The token is valid but was not created with the scope this operation needs (admin scopes also need the ADMIN role); the answer names the scope.",
+    advice: "Create a token with that scope under Settings → Access tokens.",
+  },
+  "access-token-rate-limited": {
+    title: "Too many requests with this token",
+    status: 429,
+    explanation: "This personal access token sent more requests than the management API allows per token.",
+    advice: "Wait the number of seconds in the `Retry-After` header before retrying, and spread requests out over time.",
+  },
   "portal-unavailable": {
     title: "Portal unavailable",
     status: 502,

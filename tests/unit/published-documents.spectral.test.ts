@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiDocument } from "../../lib/catalog/api-document";
 import { listCatalogApis } from "../../lib/catalog/catalog-api";
 import { migratedDatabase } from "../../lib/database/migrated-database";
+import { managementApiDocument } from "../../lib/management-api/openapi";
 import { seed } from "../../prisma/seed";
 import { lintDocument, repositorySpectral } from "../support/spectral";
 
@@ -38,6 +39,12 @@ describe("published OpenAPI documents against Spectral's OWASP ruleset (.spectra
       }
     }
     expect(errors).toEqual([]);
+  });
+
+  it("the management API's document (/api/v1/openapi.json) has no errors", async () => {
+    const source = path.resolve("published", "management", "management-api.openapi.json");
+    const diagnostics = await lintDocument(spectral, managementApiDocument({ publicUrl: PUBLIC_URL }), source);
+    expect(diagnostics.filter((d) => d.severity === ERROR).map((d) => `${d.code} ${d.path.join(".")}: ${d.message}`)).toEqual([]);
   });
 
   it("loads the OWASP rules, so a clean result means something", async () => {

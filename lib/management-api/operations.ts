@@ -1,0 +1,212 @@
+import "server-only";
+import type { z } from "zod";
+import { approveAccessRequest, rejectAccessRequest } from "../access-requests/decide-access-request";
+import { accessRequestQueue } from "../access-requests/list-access-requests";
+import type { AccessTokenScope } from "../access-tokens/scopes";
+import { defineOperation, jsonSchema } from "../built-in-apis/operation";
+import { rotateSecret } from "../credentials/credentials";
+import { createMyCredential, myApplications, ownCredentialOrThrow, revokeMyCredential } from "../credentials/my-credentials";
+import type { Db } from "../db";
+import { listEnvironments } from "../environments/environments";
+import { zodProblem } from "../http/problem";
+import { myClients } from "../usage/my-usage";
+import { usageReport } from "../usage/usage-report";
+import type { TokenCaller } from "./authenticate";
+import {
+  accessRequestListSchema,
+  accessRequestStatusQuerySchema,
+  applicationListSchema,
+  createCredentialBodySchema,
+  createdCredentialSchema,
+  credentialListSchema,
+  credentialSchema,
+  environmentListSchema,
+  rejectAccessRequestBodySchema,
+  rotatedSecretSchema,
+  rotateSecretBodySchema,
+  usageQuerySchema,
+  usageReportSchema,
+} from "./schemas";
+
+/** What one management API call gets: its caller, its path parameters, its body and query already read. */
+export type ManagementCall = { db: Db; caller: TokenCaller; params: Record<string, string>; body: unknown; query: Record<string, string> };
+export type ManagementAnswer = { status: number; body: unknown };
+
+function parse<T extends z.ZodType>(schema: T, input: unknown, location: "body" | "query"): z.infer<T> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, location);
+  return parsed.data;
+}
+
+function ok(body: unknown, status = 200): ManagementAnswer {
+  return { status, body };
+}
+
+function jsonBody(schema: z.ZodType) {
+  return { required: true, content: { "application/json": { schema: jsonSchema(schema, "input") } } };
+}
+
+/** The headers of every answer that took the token's budget, documented once in the document's components. */
+export const ANSWER_HEADERS = {
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+};
+
+function jsonAnswer(description: string, schema: z.ZodType) {
+  return { description, headers: ANSWER_HEADERS, content: { "application/json": { schema: jsonSchema(schema, "output") } } };
+}
+
+const CLIENT_ID = { name: "clientId", in: "path", required: true, description: "The credential's client id.", schema: { type: "string", maxLength: 100 } };
+const REQUEST_ID = { name: "id", in: "path", required: true, description: "The access request's id.", schema: { type: "string", maxLength: 100 } };
+const NOT_FOUND = { code: "not-found", description: "No credential of yours has this client id.", detail: 'There is no credential "gci_…".' } as const;
+const INVALID = { code: "validation-failed", description: "The body or a query parameter is not valid.", detail: "body overlapSeconds: Too big" } as const;
+
+type Handle = (call: ManagementCall) => Promise<ManagementAnswer>;
+
+function operation<const Id extends string, const Path extends string>(
+  declared: Omit<Parameters<typeof defineOperation<Id, Handle, Path, AccessTokenScope>>[0], "scope"> & { scope: AccessTokenScope },
+) {
+  return defineOperation<Id, Handle, Path, AccessTokenScope>(declared);
+}
+
+/** The management API, declared once: the route table of /api/v1 and its OpenAPI document are built from this list. */
+export const MANAGEMENT_OPERATIONS = [
+  operation({
+    id: "listApplications",
+    method: "GET",
+    path: "/applications",
+    scope: "credentials:read",
+    tags: ["Credentials"],
+    summary: "List your applications with their credentials",
+    responses: () => ({ "200": jsonAnswer("Your applications, each with its credentials.", applicationListSchema) }),
+    handle: async ({ db, caller }) => ok({ applications: await myApplications({ db, user: caller.user }) }),
+  }),
+  operation({
+    id: "listCredentials",
+    method: "GET",
+    path: "/credentials",
+    scope: "credentials:read",
+    tags: ["Credentials"],
+    summary: "List your credentials",
+    responses: () => ({ "200": jsonAnswer("Your credentials, oldest first.", credentialListSchema) }),
+    handle: async ({ db, caller }) => {
+      const applications = await myApplications({ db, user: caller.user });
+      return ok({ credentials: applications.flatMap((application) => application.credentials) });
+    },
+  }),
+  operation({
+    id: "createCredential",
+    method: "POST",
+    path: "/credentials",
+    scope: "credentials:write",
+    tags: ["Credentials"],
+    summary: "Create a credential",
+    description: "Creates the application when you have none of that name. The answer holds the client secret, shown once.",
+    requestBody: jsonBody(createCredentialBodySchema),
+    responses: () => ({ "201": jsonAnswer("The credential and its first secret.", createdCredentialSchema) }),
+    problems: [INVALID],
+    handle: async ({ db, caller, body }) => {
+      const input = parse(createCredentialBodySchema, body, "body");
+      return ok(await createMyCredential({ db, user: caller.user, input, actor: caller.actor }), 201);
+    },
+  }),
+  operation({
+    id: "rotateCredentialSecret",
+    method: "POST",
+    path: "/credentials/{clientId}/secrets",
+    scope: "credentials:write",
+    tags: ["Credentials"],
+    summary: "Rotate the secret, with an overlap",
+    description: "Answers the new secret once; the previous one keeps working for `overlapSeconds`, and any older one ends now.",
+    pathParameters: [CLIENT_ID],
+    requestBody: jsonBody(rotateSecretBodySchema),
+    responses: () => ({ "201": jsonAnswer("The new secret.", rotatedSecretSchema) }),
+    problems: [INVALID, NOT_FOUND],
+    handle: async ({ db, caller, params, body }) => {
+      const { overlapSeconds } = parse(rotateSecretBodySchema, body, "body");
+      const clientId = params.clientId ?? "";
+      await ownCredentialOrThrow({ db, user: caller.user, clientId });
+      return ok(await rotateSecret({ db, actor: caller.actor, clientId, graceSeconds: overlapSeconds }), 201);
+    },
+  }),
+  operation({
+    id: "revokeCredential",
+    method: "DELETE",
+    path: "/credentials/{clientId}",
+    scope: "credentials:write",
+    tags: ["Credentials"],
+    summary: "Revoke a credential",
+    description: "Its secrets stop working at once and the gateway refuses its tokens within seconds.",
+    pathParameters: [CLIENT_ID],
+    responses: () => ({ "200": jsonAnswer("The revoked credential.", credentialSchema) }),
+    problems: [NOT_FOUND],
+    handle: async ({ db, caller, params }) => ok(await revokeMyCredential({ db, user: caller.user, clientId: params.clientId ?? "", actor: caller.actor })),
+  }),
+  operation({
+    id: "getUsage",
+    method: "GET",
+    path: "/usage",
+    scope: "usage:read",
+    tags: ["Usage"],
+    summary: "Read the usage of your credentials",
+    query: usageQuerySchema,
+    responses: () => ({ "200": jsonAnswer("The usage report.", usageReportSchema) }),
+    problems: [INVALID],
+    handle: async ({ db, caller, query }) => {
+      const { range } = parse(usageQuerySchema, query, "query");
+      const clients = await myClients(db, caller.user);
+      return ok(await usageReport(db, { clients: clients.map((client) => client.clientId) }, range));
+    },
+  }),
+  operation({
+    id: "listEnvironments",
+    method: "GET",
+    path: "/admin/environments",
+    scope: "admin:read",
+    tags: ["Administration"],
+    summary: "List environments",
+    responses: () => ({ "200": jsonAnswer("Every environment.", environmentListSchema) }),
+    handle: async ({ db }) => ok({ environments: await listEnvironments({ db }) }),
+  }),
+  operation({
+    id: "listAccessRequests",
+    method: "GET",
+    path: "/admin/access-requests",
+    scope: "admin:read",
+    tags: ["Administration"],
+    summary: "List access requests of one status",
+    query: accessRequestStatusQuerySchema,
+    responses: () => ({ "200": jsonAnswer("The requests, pending ones oldest first.", accessRequestListSchema) }),
+    problems: [INVALID],
+    handle: async ({ db, query }) => {
+      const { status } = parse(accessRequestStatusQuerySchema, query, "query");
+      return ok({ requests: await accessRequestQueue({ db, status }) });
+    },
+  }),
+  operation({
+    id: "approveAccessRequest",
+    method: "POST",
+    path: "/admin/access-requests/{id}/approve",
+    scope: "admin:write",
+    tags: ["Administration"],
+    summary: "Approve an access request",
+    pathParameters: [REQUEST_ID],
+    responses: () => ({ "200": { description: "The request is approved and what it asked for is provisioned.", headers: ANSWER_HEADERS } }),
+    problems: [{ code: "already-decided", description: "Another administrator decided it first.", detail: "The request was decided already." }],
+    handle: async ({ db, caller, params }) => ok(await approveAccessRequest({ db, admin: caller.user, id: params.id ?? "", actor: caller.actor })),
+  }),
+  operation({
+    id: "rejectAccessRequest",
+    method: "POST",
+    path: "/admin/access-requests/{id}/reject",
+    scope: "admin:write",
+    tags: ["Administration"],
+    summary: "Reject an access request",
+    pathParameters: [REQUEST_ID],
+    requestBody: jsonBody(rejectAccessRequestBodySchema),
+    responses: () => ({ "200": { description: "The request is rejected.", headers: ANSWER_HEADERS } }),
+    problems: [INVALID, { code: "already-decided", description: "Another administrator decided it first.", detail: "The request was decided already." }],
+    handle: async ({ db, caller, params, body }) =>
+      ok(await rejectAccessRequest({ db, admin: caller.user, id: params.id ?? "", input: body, actor: caller.actor })),
+  }),
+];
