@@ -2,12 +2,25 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { flushGateway, gateway, gatewayReady } from "../lib/gateway";
 import { attachClientErrorHandler } from "../lib/http/client-error";
 import { nodeRequest, writePlainResponse } from "../lib/http/node-message";
+import { problem, problemPlainResponse } from "../lib/http/problem";
+import { newRequestId } from "../lib/http/request-id";
 import { log } from "../lib/log";
 import { serveMetrics } from "../lib/metrics/serve";
 import { portTakenMessage, StartupError } from "./start-up";
 
 /** The gateway's paths: every environment's gateway, and RFC 8414's metadata path for an issuer with a path. */
 const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
+
+/** Whether the path part of a request target decodes; Next answers one that does not with a bare 500. */
+function pathDecodes(target: string): boolean {
+  const query = target.indexOf("?");
+  try {
+    decodeURIComponent(query === -1 ? target : target.slice(0, query));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The node:http server of both entries: `server.ts` (portal and gateway) and
@@ -20,7 +33,12 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
   const publicOrigin = new URL(input.publicUrl).origin;
   const server = createServer((req, res) => {
     if (serveMetrics(req, res)) return;
-    if (!GATEWAY_PATH.test(req.url ?? "")) return input.other(req, res);
+    const target = req.url ?? "/";
+    if (!GATEWAY_PATH.test(target)) {
+      if (pathDecodes(target)) return input.other(req, res);
+      const refusal = problem("malformed-path", { detail: "The path's percent-encoding does not decode to UTF-8 text." });
+      return writePlainResponse(problemPlainResponse(refusal, { requestId: newRequestId() }), res);
+    }
     serveGateway(nodeRequest(req, publicOrigin))
       .then((response) => writePlainResponse(response, res))
       .catch((error: unknown) => {

@@ -243,6 +243,13 @@ export const PROBLEMS = {
     explanation: "The request's headers or body did not arrive in time, so the server stopped waiting for them.",
     advice: "Send the whole request at once, and retry on a fresh connection.",
   },
+  "malformed-path": {
+    title: "Malformed path",
+    status: 400,
+    explanation:
+      "The request's path has a percent sign that is not followed by two hexadecimal digits, or escapes that do not spell UTF-8 text, so it names no page or resource.",
+    advice: "Percent-encode each path segment (encodeURIComponent in JavaScript, urllib.parse.quote in Python) rather than writing escapes by hand.",
+  },
   "uri-too-long": {
     title: "URL too long",
     status: 414,

@@ -23,6 +23,7 @@ function matchPath(template: string, path: string): Record<string, string> | und
     const value = actual[i] ?? "";
     if (part.startsWith("{") && part.endsWith("}")) {
       if (!value) return undefined;
+      // The server refuses a path that does not decode before it reaches here (server/http-server.ts).
       params[part.slice(1, -1)] = decodeURIComponent(value);
     } else if (part !== value) return undefined;
   }
@@ -55,7 +56,6 @@ export async function serveManagementApi(request: Request): Promise<Response> {
   const path = url.pathname.slice(MANAGEMENT_API_BASE.length) || "/";
   let caller: TokenCaller | undefined;
   let limitHeaders: Record<string, string> = {};
-  let status = 500;
   try {
     const { operation, params } = route(request.method, path);
     caller = await authenticateAccessToken(db(), request.headers);
@@ -63,9 +63,8 @@ export async function serveManagementApi(request: Request): Promise<Response> {
     assertScope(caller, operation.scope);
     const body = BODY_METHODS.has(request.method) && operation.requestBody ? await readJsonObject(request) : undefined;
     const answer = await operation.handle({ db: db(), caller, params, body, query: queryObject(url) });
-    status = answer.status;
-    await auditUse(caller, request.method, path, status);
-    return Response.json(answer.body, { status, headers: { ...limitHeaders, "cache-control": "no-store", "x-request-id": requestId } });
+    await auditUse(caller, request.method, path, answer.status);
+    return Response.json(answer.body, { status: answer.status, headers: { ...limitHeaders, "cache-control": "no-store", "x-request-id": requestId } });
   } catch (error) {
     const answer = toProblem(error);
     if (answer.status >= 500) log.error({ err: error, requestId }, "management API request failed");

@@ -82,6 +82,19 @@ describe("requests Node's HTTP parser refuses", () => {
     expectProblem(await rawExchange(server.port, [request]), 400, "malformed-request");
   });
 
+  it.each(["/apis/%E0%A4%A", "/api/v1/credentials/%zz/secrets", "/problems/%C3%28", "/settings/%"])(
+    "answers the portal path %s, whose percent-encoding does not decode, with a 400 problem",
+    async (path) => {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body.type).toMatch(/\/problems\/malformed-path$/);
+      expect(body.requestId).toBe(response.headers.get("x-request-id"));
+      expect(body.requestId).toMatch(/^req_[0-9a-f]{32}$/);
+    },
+  );
+
   it("answers oversized chunk extensions with a 413 problem", async () => {
     // A valid media type, so that the token endpoint waits for the body instead of answering first.
     const head =
