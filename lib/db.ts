@@ -15,6 +15,24 @@ export type DbClient = Db | Tx;
 export * from "./generated/prisma/sqlite/enums";
 
 /**
+ * Prisma's SQLite adapter opens a transaction with a deferred `BEGIN`. In WAL mode a
+ * transaction that has read and then writes after another connection committed (the
+ * request log's writer, beside every portal and CLI change) fails at once with
+ * SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out. `BEGIN IMMEDIATE` takes the
+ * write lock first and waits for it up to the busy timeout. The adapter keeps its
+ * better-sqlite3 connection as `client`, and begins with `client.prepare("BEGIN")`.
+ */
+class ImmediateTransactions extends PrismaBetterSqlite3 {
+  override async connect() {
+    const adapter = await super.connect();
+    const client = (adapter as unknown as { client: { prepare(sql: string): unknown } }).client;
+    const prepare = client.prepare.bind(client);
+    client.prepare = (sql) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+    return adapter;
+  }
+}
+
+/**
  * Both generated clients expose the same model API (they come from one schema);
  * only the SQL dialect differs, so the PostgreSQL client is typed as the SQLite one.
  */
@@ -22,7 +40,7 @@ export function createDb(databaseUrl: string): Db {
   if (databaseUrl.startsWith("file:")) {
     const path = sqlitePath(databaseUrl);
     mkdirSync(dirname(path), { recursive: true });
-    return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path, timeout: 10_000 }) });
+    return new PrismaClient({ adapter: new ImmediateTransactions({ url: path, timeout: 10_000 }) });
   }
   return new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) }) as unknown as Db;
 }

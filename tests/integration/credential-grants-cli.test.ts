@@ -96,7 +96,7 @@ describe("credential grant and revoke-grant", () => {
     expect((await markRead(writer, id)).status).toBe(200);
 
     const narrowed = await cli("credential", "grant", "--client", client.clientId, "--api", "notifications", "--scopes", "notifications:read", "--json");
-    expect(narrowed.code).toBe(0);
+    expect(narrowed.code, narrowed.stderr).toBe(0);
     expect(narrowed.json.scopes).toEqual(["notifications:read"]);
     expect(await storedScopes(client.clientId)).toEqual(["notifications:read"]);
     // The grant, not only the token, must still hold the operation's scope.
