@@ -38,6 +38,7 @@ export function ReferenceTab({ api, env, spec, serverUrl, tokenEndpoint, bearerS
       <SwaggerReference
         key={`${api.slug}/${env.slug}`}
         spec={spec}
+        operationCount={operations.length}
         serverUrl={serverUrl}
         bearerScheme={bearerScheme}
         expandOperation={tryIt && first?.operationId ? { tag: first.tag, operationId: first.operationId } : undefined}

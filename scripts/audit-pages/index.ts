@@ -25,6 +25,16 @@ async function warmUp(origin: string): Promise<void> {
   }
 }
 
+/** Lighthouse sometimes loses a trace on a busy machine (NO_NAVSTART and the like); one more try, then the audit gives up. */
+async function auditOnce(url: string, chrome: Awaited<ReturnType<typeof launchChromium>>): Promise<PageRun> {
+  try {
+    return await runLighthouse(url, chrome);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}; trying again\n`);
+    return runLighthouse(url, chrome);
+  }
+}
+
 async function main(): Promise<void> {
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error("AUDIT_RUNS must be a whole number of at least 1");
   if (REPORTS_DIR) mkdirSync(REPORTS_DIR, { recursive: true });
@@ -40,7 +50,7 @@ async function main(): Promise<void> {
     for (let run = 1; run <= RUNS; run++) {
       for (const page of PAGES) {
         process.stderr.write(`run ${run}/${RUNS}: ${page.path}\n`);
-        const result = await runLighthouse(`${portal.origin}${page.path}`, chrome);
+        const result = await auditOnce(`${portal.origin}${page.path}`, chrome);
         runs.get(page.path)!.push(result);
         if (REPORTS_DIR) writeFileSync(reportFile(page.path, run), result.html);
       }
