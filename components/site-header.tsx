@@ -3,6 +3,7 @@ import Link from "next/link";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { GatehouseMark } from "@/components/gatehouse-mark";
 import { ThemeToggle } from "@/components/theme-toggle";
+import type { PortalUser } from "@/lib/auth/session";
 import { brandAssetHref } from "@/lib/branding/brand-asset";
 import type { Theme } from "@/lib/branding/theme";
 import type { Brand } from "@/lib/config";
@@ -29,7 +30,7 @@ function Wordmark({ brand }: { brand: Brand }) {
   );
 }
 
-export function SiteHeader({ brand, theme }: { brand: Brand; theme: Theme | undefined }) {
+export function SiteHeader({ brand, theme, user }: { brand: Brand; theme: Theme | undefined; user: PortalUser | null }) {
   return (
     <header className="border-t-4 border-b border-t-accent border-b-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
@@ -47,7 +48,7 @@ export function SiteHeader({ brand, theme }: { brand: Brand; theme: Theme | unde
           </ul>
         </nav>
         <div className="flex items-center gap-3">
-          <AccountMenu />
+          <AccountMenu user={user} />
           <ThemeToggle chosen={theme} />
         </div>
       </div>

@@ -37,7 +37,8 @@ export function ReferenceTab({ api, env, spec, serverUrl, tokenEndpoint, bearerS
       </noscript>
       <SwaggerReference
         key={`${api.slug}/${env.slug}`}
-        spec={spec}
+        specUrl={`/apis/${api.slug}/openapi.json?env=${encodeURIComponent(env.slug)}`}
+        operationCount={operations.length}
         serverUrl={serverUrl}
         bearerScheme={bearerScheme}
         expandOperation={tryIt && first?.operationId ? { tag: first.tag, operationId: first.operationId } : undefined}

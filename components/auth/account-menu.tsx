@@ -1,28 +1,10 @@
-"use client";
-
 import Link from "next/link";
-import { signOut } from "next-auth/react";
-import { useEffect, useState } from "react";
+import type { PortalUser } from "@/lib/auth/session";
+import { SignOutButton } from "./sign-out-button";
 
-type SessionUser = { email?: string; role?: string };
-
-/** Reads the session in the browser so the shared header stays static. */
-export function AccountMenu() {
-  const [user, setUser] = useState<SessionUser | null | undefined>(undefined);
-
-  useEffect(() => {
-    let active = true;
-    fetch("/api/auth/session")
-      .then((response) => (response.ok ? response.json() : {}))
-      .then((session: { user?: SessionUser }) => active && setUser(session.user ?? null))
-      .catch(() => active && setUser(null));
-    return () => {
-      active = false;
-    };
-  }, []);
-
-  if (user === undefined) return null;
-  if (user === null) {
+/** Rendered with the page, so the header has its final width at first paint and the navigation never moves. */
+export function AccountMenu({ user }: { user: PortalUser | null }) {
+  if (!user) {
     return (
       <Link href="/login" className="rounded px-1 py-1 text-sm font-medium text-slate-700 hover:text-blue-700 hover:underline">
         Sign in
@@ -37,9 +19,7 @@ export function AccountMenu() {
         </Link>
       ) : null}
       <span className="text-slate-600">{user.email}</span>
-      <button type="button" onClick={() => signOut({ callbackUrl: "/" })} className="font-medium text-slate-700 hover:text-blue-700 hover:underline">
-        Sign out
-      </button>
+      <SignOutButton />
     </div>
   );
 }

@@ -43,13 +43,15 @@ function controlLabel(control: Element): string {
  * Swagger UI renders enum parameters, form fields and example pickers as
  * controls without a label; name each after what it sets, for screen readers.
  * Its own `<main>` would be a second main landmark inside the portal's, so it
- * becomes a region.
+ * becomes a region. Tag and path labels come in anchors without a target (deep
+ * links, off here): they are no links, and say so, for crawlers that count them.
  */
 function labelControls(root: HTMLElement) {
   for (const main of root.querySelectorAll("main:not([role])")) {
     main.setAttribute("role", "region");
     main.setAttribute("aria-label", "Operations");
   }
+  for (const label of root.querySelectorAll("a:not([href]):not([role])")) label.setAttribute("role", "none");
   for (const control of root.querySelectorAll("select:not([aria-label]), input:not([aria-label]):not([type=hidden])")) {
     if (control.id && root.querySelector(`label[for="${CSS.escape(control.id)}"]`)) continue;
     control.setAttribute("aria-label", controlLabel(control));
