@@ -16,7 +16,7 @@ import { developerProgress } from "@/lib/onboarding/developer-progress";
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  const { portalEnvironment } = config();
+  const { portalEnvironment, brand } = config();
   const [apis, user] = await Promise.all([listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), currentUser()]);
   const progress = user ? await developerProgress(db(), user) : null;
   const featured = featuredApis(apis);
@@ -24,11 +24,16 @@ export default async function HomePage() {
   // The environment an API page opens in, kept in the link as the API page keeps it, unless the deployment is pinned.
   const envParam = (api: (typeof apis)[number]) => (portalEnvironment === undefined ? selectEnvironment(api.environments, undefined)?.slug : undefined);
   const firstProtected = featured.find((api) => !api.isPublic);
+  // A developer's first call goes to an API one of their credentials may call, in that credential's environment.
+  const callable = progress?.callable.find(({ api }) => featured.some((shown) => shown.slug === api && !shown.isPublic));
+  const tryItHref = callable
+    ? apiPageHref(callable.api, { tab: "reference", env: portalEnvironment === undefined ? callable.env : undefined, tryIt: true })
+    : firstProtected && apiPageHref(firstProtected.slug, { tab: "reference", env: envParam(firstProtected), tryIt: true });
   return (
     <div className="space-y-10">
       <section aria-labelledby="home-title" className="space-y-4">
         <h1 id="home-title" className="text-3xl font-bold tracking-tight sm:text-4xl">
-          Gatehouse developer portal
+          {`${brand.name} developer portal`}
         </h1>
         <p className="max-w-2xl text-lg text-slate-700">
           Find the APIs you need, get credentials for the right environment, and call them through one gateway that checks every request.
@@ -56,11 +61,7 @@ export default async function HomePage() {
           </ul>
         )}
       </section>
-      <FirstCallSteps
-        progress={progress}
-        apiNames={new Map(apis.map((api) => [api.slug, api.name]))}
-        tryItHref={firstProtected && apiPageHref(firstProtected.slug, { tab: "reference", env: envParam(firstProtected), tryIt: true })}
-      />
+      <FirstCallSteps progress={progress} apiNames={new Map(apis.map((api) => [api.slug, api.name]))} tryItHref={tryItHref} />
     </div>
   );
 }

@@ -34,7 +34,7 @@ test("a developer signs in with the form and lands on Client Credentials", async
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Client Credentials" })).toBeVisible();
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
   expect((await page.request.get("/settings/credentials", { maxRedirects: 0 })).status()).toBe(307);
 });
 

@@ -54,6 +54,8 @@ test.describe("a portal its operators branded with PORTAL_*", () => {
     expect(await home.locator("img").evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
     await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/branding/favicon");
     expect(await page.getByRole("banner").evaluate((header) => getComputedStyle(header).borderTopColor)).toBe(BRAND.accentRgb);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${BRAND.name} developer portal`);
+    expect((await (await page.request.get(`${server.url}/llms.txt`)).text()).split("\n")[0]).toBe(`# ${BRAND.name} developer portal`);
 
     await page.goto(`${server.url}/apis`);
     await expect(page).toHaveTitle(`API catalog · ${BRAND.name}`);

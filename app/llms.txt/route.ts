@@ -7,9 +7,9 @@ import { db } from "@/lib/db";
 export const dynamic = "force-dynamic";
 
 export async function GET() {
-  const { portalEnvironment, publicUrl } = config();
+  const { portalEnvironment, publicUrl, brand } = config();
   const apis = withGuides(await listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), publicUrl);
-  return new Response(llmsTxt({ apis, publicUrl }), {
+  return new Response(llmsTxt({ apis, publicUrl, portalName: brand.name }), {
     headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" },
   });
 }

@@ -33,12 +33,12 @@ function environmentLines(apis: ListedApi[], publicUrl: string): string[] {
  * The portal for language models, in the llms.txt format (https://llmstxt.org): a title, a
  * one-line summary, each API's OpenAPI document with its summary, the APIs' Markdown guides, and the environments.
  */
-export function llmsTxt({ apis, publicUrl }: { apis: ListedApi[]; publicUrl: string }): string {
+export function llmsTxt({ apis, publicUrl, portalName }: { apis: ListedApi[]; publicUrl: string; portalName: string }): string {
   const guides = apis.flatMap((api) => guideLines(api, publicUrl));
   return [
-    "# Gatehouse developer portal",
+    `# ${portalName} developer portal`,
     "",
-    `> ${apis.length === 1 ? "1 API" : `${apis.length} APIs`} served through the Gatehouse gateway, each with its OpenAPI document.`,
+    `> ${apis.length === 1 ? "1 API" : `${apis.length} APIs`} served through the ${portalName} gateway, each with its OpenAPI document.`,
     "",
     "Protected APIs take an OAuth 2.0 access token (client credentials grant) from the token endpoint of the environment they are called in; public APIs take none. " +
       "Each OpenAPI document names one environment's gateway as its server, the API's first environment unless `?env=` names another.",

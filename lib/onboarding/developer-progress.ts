@@ -12,6 +12,8 @@ export type NextStep = "get-credentials" | "first-call" | "watch-usage";
 export type DeveloperProgress = {
   /** active credentials, and the names of their environments in the order environments are listed */
   credentials: { count: number; environments: string[] };
+  /** the APIs the active credentials are granted, each with its environment, in the order environments are listed */
+  callable: { api: string; env: string }[];
   /** the last call to a token endpoint with one of the user's client IDs */
   lastToken: LoggedRequest | null;
   /** the last call to any other API with one of the user's client IDs */
@@ -29,7 +31,7 @@ export async function developerProgress(db: Db, user: PortalUser): Promise<Devel
   const [active, clients, tokenApis] = await Promise.all([
     db.credential.findMany({
       where: { status: "ACTIVE", application: { ownerId: user.id } },
-      select: { environment: { select: { slug: true, name: true, position: true } } },
+      select: { environment: { select: { slug: true, name: true, position: true } }, grants: { select: { api: { select: { slug: true } } } } },
     }),
     myClients(db, user),
     db.api.findMany({ where: { kind: "TOKEN" }, select: { slug: true } }),
@@ -45,14 +47,11 @@ export async function developerProgress(db: Db, user: PortalUser): Promise<Devel
           orderBy: { at: "desc" },
         });
   const [lastToken, lastCall] = await Promise.all([lastRequest({ in: tokenSlugs }), lastRequest({ notIn: tokenSlugs })]);
-  const environments = new Map(
-    active
-      .map(({ environment }) => environment)
-      .sort((a, b) => a.position - b.position || a.slug.localeCompare(b.slug))
-      .map((env) => [env.slug, env.name]),
-  );
+  const inEnvironmentOrder = active.sort((a, b) => a.environment.position - b.environment.position || a.environment.slug.localeCompare(b.environment.slug));
+  const environments = new Map(inEnvironmentOrder.map(({ environment }) => [environment.slug, environment.name]));
   return {
     credentials: { count: active.length, environments: [...environments.values()] },
+    callable: inEnvironmentOrder.flatMap(({ environment, grants }) => grants.map((grant) => ({ api: grant.api.slug, env: environment.slug }))),
     lastToken,
     lastCall,
     next: nextStep(active.length, lastCall),
