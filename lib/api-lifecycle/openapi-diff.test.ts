@@ -203,10 +203,17 @@ describe("diffOpenApi's rules", () => {
     });
   });
 
-  it("a response type that changes is breaking, since the client parses it", () => {
-    const one = doc(jsonAnswer({ type: "object", properties: { n: { type: "integer" } } }));
-    const two = doc(jsonAnswer({ type: "object", properties: { n: { type: "string" } } }));
-    expect(changesOf(one, two)).toEqual([{ breaking: true, message: "response 200.n: type changed from integer to string" }]);
+  it("a response type that answers something new is breaking, since the client parses it; one that answers less is not", () => {
+    const answer = (n: Json) => doc(jsonAnswer({ type: "object", properties: { n } }));
+    expect(changesOf(answer({ type: "integer" }), answer({ type: "string" }))).toEqual([
+      { breaking: true, message: "response 200.n: type changed from integer to string" },
+    ]);
+    expect(changesOf(answer({ type: "integer" }), answer({ type: "number" }))).toEqual([
+      { breaking: true, message: "response 200.n: type changed from integer to number" },
+    ]);
+    expect(changesOf(answer({ type: "string", nullable: true }), answer({ type: "string" }))).toEqual([
+      { breaking: false, message: "response 200.n: type narrowed from string | null to string" },
+    ]);
   });
 
   it("a removed success response is breaking; deprecating an operation is not", () => {

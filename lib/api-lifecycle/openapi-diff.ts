@@ -156,8 +156,9 @@ function compareConstraints(walk: Walk, where: string, from: Json, to: Json) {
   if (describeTypes(fromTypes) !== describeTypes(toTypes)) {
     const narrowed = fromTypes === null ? toTypes !== null : toTypes !== null && [...fromTypes].some((type) => !admits(toTypes, type));
     const widened = toTypes === null ? fromTypes !== null : fromTypes !== null && [...toTypes].some((type) => !admits(fromTypes, type));
-    // A response that can carry a type the client never saw breaks its parsing as surely as a request type taken away.
-    const breaking = request ? narrowed : widened || narrowed;
+    // A response that can carry a type the client never saw breaks its parsing as surely as a request type taken away;
+    // a response that answers fewer types (no more null) only spares the client a case.
+    const breaking = request ? narrowed : widened;
     note(walk, breaking, where, `type ${narrowed && !widened ? "narrowed" : "changed"} from ${describeTypes(fromTypes)} to ${describeTypes(toTypes)}`);
   }
   const fromEnum = Array.isArray(from.enum) ? from.enum.map((value) => JSON.stringify(value)) : null;
