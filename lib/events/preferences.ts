@@ -1,0 +1,31 @@
+import "server-only";
+import { z } from "zod";
+import type { DbClient } from "../db";
+import { zodProblem } from "../http/problem";
+import { EVENT_TYPE_NAMES, EVENT_TYPES, type EventType, isEventType } from "./registry";
+
+/** The event types a user may turn off; the others (an invitation, an approved sign-up) always go out. */
+export const MUTABLE_EVENT_TYPES = EVENT_TYPE_NAMES.filter((type) => EVENT_TYPES[type].mutable);
+
+export function mutedEventTypes(stored: string): Set<EventType> {
+  return new Set(stored.split(" ").filter(isEventType));
+}
+
+/** Which events a user receives by email: every mutable type, on or off. */
+export async function emailPreferences({ db, userId }: { db: DbClient; userId: string }) {
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { emailMutedEvents: true } });
+  const muted = mutedEventTypes(user.emailMutedEvents);
+  return MUTABLE_EVENT_TYPES.map((type) => ({ type, description: EVENT_TYPES[type].description, email: !muted.has(type) }));
+}
+
+export const emailPreferencesSchema = z.object({ receive: z.array(z.enum(MUTABLE_EVENT_TYPES as [EventType, ...EventType[]])) });
+
+/** Stores the types the user still wants by email; every other mutable type is muted. */
+export async function updateEmailPreferences({ db, userId, input }: { db: DbClient; userId: string; input: unknown }) {
+  const parsed = emailPreferencesSchema.safeParse(input);
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  const receive = new Set(parsed.data.receive);
+  const muted = MUTABLE_EVENT_TYPES.filter((type) => !receive.has(type));
+  await db.user.update({ where: { id: userId }, data: { emailMutedEvents: muted.join(" ") } });
+  return emailPreferences({ db, userId });
+}
