@@ -1,6 +1,6 @@
 import "server-only";
 import { createTransport } from "nodemailer";
-import SMTPTransport from "nodemailer/lib/smtp-transport";
+import SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
 import type { Channel, OutgoingDelivery } from "./channels";
 import { renderEmail } from "./email-message";
 import { eventMessage } from "./registry";

@@ -17,6 +17,8 @@ type EventDefinition<Schema extends z.ZodType> = {
   recipients(db: DbClient, payload: z.output<Schema>): Promise<Recipient[]>;
   /** false for events a person cannot do without, such as an invitation addressed to them */
   mutable: boolean;
+  /** only administrators receive it, so only they see it among their preferences */
+  adminsOnly?: boolean;
   message(payload: z.output<Schema>): EventMessage;
   /** the user and client the event is about, stored beside the payload for lookups */
   subject(payload: z.output<Schema>): { userId: string | null; clientId: string | null };
@@ -104,7 +106,8 @@ export const EVENT_TYPES = {
     }),
   }),
   "access_request.submitted": define({
-    description: "Someone sent an access request (administrators)",
+    description: "Someone sent an access request",
+    adminsOnly: true,
     payload: accessRequest,
     recipients: (db) => activeAdmins(db),
     mutable: true,
@@ -136,7 +139,8 @@ export const EVENT_TYPES = {
     }),
   }),
   "signup.pending": define({
-    description: "A sign-up waits for approval (administrators)",
+    description: "A sign-up waits for approval",
+    adminsOnly: true,
     payload: account,
     recipients: (db) => activeAdmins(db),
     mutable: true,

@@ -210,6 +210,9 @@ describe("email preferences", () => {
     const initial = await emailPreferences({ db, userId: owner.id });
     expect(initial.every((preference) => preference.email)).toBe(true);
     expect(initial.map((preference) => preference.type)).not.toContain("team.invitation");
+    expect(initial.map((preference) => preference.type)).not.toContain("signup.pending");
+    const forAdmin = (await emailPreferences({ db, userId: admin.id })).map((preference) => preference.type);
+    expect(forAdmin).toEqual(expect.arrayContaining(["access_request.submitted", "signup.pending", "credential.revoked"]));
     const receive = initial.map((preference) => preference.type).filter((type) => type !== "credential.revoked");
     const stored = await updateEmailPreferences({ db, userId: owner.id, input: { receive } });
     expect(stored.find((preference) => preference.type === "credential.revoked")?.email).toBe(false);
