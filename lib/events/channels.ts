@@ -9,10 +9,14 @@ export type OutgoingDelivery = {
 
 /**
  * A way out of the portal (email; webhooks add another). `send` resolves once the other side
- * has accepted the delivery and rejects otherwise; the worker retries a rejection.
+ * has accepted the delivery and rejects otherwise; the worker retries a rejection, except a
+ * `PermanentDeliveryError`.
  */
 export type Channel = {
   name: string;
   send(delivery: OutgoingDelivery): Promise<void>;
   close(): void;
 };
+
+/** A refusal that no retry can change, such as an SMTP 5xx reply: the delivery fails at once. */
+export class PermanentDeliveryError extends Error {}

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "../db";
 import { log } from "../log";
-import type { Channel } from "./channels";
+import { type Channel, PermanentDeliveryError } from "./channels";
 import { nextAttemptAt } from "./retry-schedule";
 
 export type DeliveryWorkerOptions = {
@@ -63,7 +63,7 @@ async function settle(db: Db, owner: string, delivery: Claimed, error: unknown):
     return "delivered";
   }
   const lastError = (error instanceof Error ? error.message : String(error)).slice(0, LAST_ERROR_LENGTH);
-  const next = nextAttemptAt({ attempts: released.attempts, createdAt: delivery.createdAt, now });
+  const next = error instanceof PermanentDeliveryError ? null : nextAttemptAt({ attempts: released.attempts, createdAt: delivery.createdAt, now });
   await db.eventDelivery.updateMany({
     where: held,
     data: next ? { ...released, lastError, nextAttemptAt: next } : { ...released, lastError, status: "failed" },

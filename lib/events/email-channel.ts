@@ -1,7 +1,7 @@
 import "server-only";
 import { createTransport } from "nodemailer";
 import SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
-import type { Channel, OutgoingDelivery } from "./channels";
+import { type Channel, type OutgoingDelivery, PermanentDeliveryError } from "./channels";
 import { renderEmail } from "./email-message";
 import { eventMessage } from "./registry";
 
@@ -20,16 +20,21 @@ export function emailChannel(settings: EmailSettings): Channel {
     name: "email",
     async send(delivery: OutgoingDelivery) {
       const email = renderEmail(eventMessage(delivery.event.type, delivery.event.payload), settings);
-      await transport.sendMail({
-        from: settings.from,
-        to: delivery.address,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        messageId: `<${delivery.id}@gatehouse>`,
-        date: delivery.event.occurredAt,
-        headers: { "X-Gatehouse-Event": delivery.event.type, "X-Gatehouse-Event-Id": delivery.event.id },
-      });
+      await transport
+        .sendMail({
+          from: settings.from,
+          to: delivery.address,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          messageId: `<${delivery.id}@gatehouse>`,
+          date: delivery.event.occurredAt,
+          headers: { "X-Gatehouse-Event": delivery.event.type, "X-Gatehouse-Event-Id": delivery.event.id },
+        })
+        .catch((error: Error & { responseCode?: number }) => {
+          // 5xx is the server's final answer (an unknown mailbox, a refused sender); 4xx and lost connections may pass.
+          throw error.responseCode && error.responseCode >= 500 ? new PermanentDeliveryError(error.message) : error;
+        });
     },
     close() {
       transport.close();

@@ -14,6 +14,7 @@ import { emailPreferences, updateEmailPreferences } from "../../lib/events/prefe
 import { ProblemError } from "../../lib/http/problem";
 import { newId } from "../../lib/ids";
 import { seed } from "../../prisma/seed";
+import { runAdmin } from "../support/admin-cli";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 
 // Email is on for this file: config() is read after these are set. The worker below sends to the
@@ -124,6 +125,15 @@ describe("credential events", () => {
     expect(failed).toBe("the caller's next step failed");
     expect(await db.outboxEvent.count({ where: { clientId: credential.clientId, type: "credential.revoked" } })).toBe(0);
     expect(await db.credential.findUniqueOrThrow({ where: { clientId: credential.clientId } })).toMatchObject({ status: "ACTIVE" });
+  });
+
+  it("records the event of a change made with the admin CLI too", async () => {
+    const { owner, application } = await developerWithApplication("cli-owner@example.test");
+    const { credential } = await createCredential({ db, actor: SYSTEM_ACTOR, applicationId: application.id, envSlug: "platform-dev" });
+    const run = await runAdmin(database.database.url, "credential", "revoke", credential.clientId);
+    expect(run.code).toBe(0);
+    const [revoked] = await db.outboxEvent.findMany({ where: { clientId: credential.clientId, type: "credential.revoked" } });
+    expect(revoked).toMatchObject({ userId: owner.id, payload: { clientId: credential.clientId, environment: "platform-dev" } });
   });
 
   it("records secret_expiring once per secret, at its first notice", async () => {
@@ -263,5 +273,16 @@ describe("retries", () => {
     expect(await db.eventDelivery.findUniqueOrThrow({ where: { id: retried.id } })).toMatchObject({ status: "failed", attempts: 2 });
     expect(await deliver()).toMatchObject({ claimed: 0 });
     expect(sink.received).toHaveLength(0);
+  });
+
+  it("marks a delivery failed at once when the SMTP server refuses it for good (5xx)", async () => {
+    const { application } = await developerWithApplication("gone@example.test");
+    await db.eventDelivery.updateMany({ where: { status: "pending" }, data: { status: "delivered" } });
+    await createCredential({ db, actor: SYSTEM_ACTOR, applicationId: application.id, envSlug: "platform-dev" });
+    sink.refuse("no such mailbox", 550);
+    expect(await deliver()).toMatchObject({ claimed: 1, failed: 1 });
+    const failed = await db.eventDelivery.findFirstOrThrow({ where: { address: "gone@example.test" } });
+    expect(failed).toMatchObject({ status: "failed", attempts: 1, leaseOwner: null });
+    expect(failed.lastError).toContain("no such mailbox");
   });
 });

@@ -22,8 +22,8 @@ export type SmtpSink = {
   /** from now on, answer each message's DATA only when `release` is called */
   hold(): void;
   release(): void;
-  /** refuse every recipient with a temporary error (450) while set */
-  refuse(reason: string | null): void;
+  /** refuse every recipient while set, with a temporary error (450) or the code given */
+  refuse(reason: string | null, code?: number): void;
   /** resolves once `count` messages were received (or held) in all */
   waitFor(count: number): Promise<void>;
   close(): Promise<void>;
@@ -33,7 +33,7 @@ export type SmtpSink = {
 export async function startSmtpSink(): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let holding = false;
-  let refusal: string | null = null;
+  let refusal: { reason: string; code: number } | null = null;
   let arrivals = 0;
   let heldAnswers: (() => void)[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
@@ -47,7 +47,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     logger: false,
     onRcptTo(_address, _session, callback) {
       if (!refusal) return callback();
-      const error = Object.assign(new Error(refusal), { responseCode: 450 });
+      const error = Object.assign(new Error(refusal.reason), { responseCode: refusal.code });
       callback(error);
     },
     onData(stream, session, callback) {
@@ -91,8 +91,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       heldAnswers = [];
       for (const answer of answers) answer();
     },
-    refuse(reason) {
-      refusal = reason;
+    refuse(reason, code = 450) {
+      refusal = reason === null ? null : { reason, code };
     },
     waitFor(count) {
       if (arrivals >= count) return Promise.resolve();
