@@ -71,6 +71,18 @@ async function settle(db: Db, owner: string, delivery: Claimed, error: unknown):
   return next ? "retried" : "failed";
 }
 
+/**
+ * Renews the lease just before a send, so that the send, however late in its batch, starts
+ * with a whole lease ahead of it; false when another worker took the delivery meanwhile.
+ */
+async function renewLease(db: Db, owner: string, id: string, leaseMs: number): Promise<boolean> {
+  const renewed = await db.eventDelivery.updateMany({
+    where: { id, leaseOwner: owner, status: "pending" },
+    data: { leaseExpiresAt: new Date(Date.now() + leaseMs) },
+  });
+  return renewed.count === 1;
+}
+
 /** Gives back leases on deliveries claimed but not sent, so another worker (or this one, restarted) takes them at once. */
 async function release(db: Db, owner: string, ids: string[]): Promise<void> {
   if (ids.length > 0) await db.eventDelivery.updateMany({ where: { id: { in: ids }, leaseOwner: owner }, data: { leaseOwner: null, leaseExpiresAt: null } });
@@ -86,9 +98,10 @@ export type DeliveryPass = { claimed: number; delivered: number; retried: number
 export async function deliverDue(options: DeliveryWorkerOptions & { owner: string; stopping?: () => boolean }): Promise<DeliveryPass> {
   const { db, owner } = options;
   const channels = new Map(options.channels.map((channel) => [channel.name, channel]));
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const claimed = await claimDue(db, {
     owner,
-    leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+    leaseMs,
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     channels: [...channels.keys()],
   });
@@ -102,6 +115,7 @@ export async function deliverDue(options: DeliveryWorkerOptions & { owner: strin
       );
       break;
     }
+    if (!(await renewLease(db, owner, delivery.id, leaseMs))) continue;
     const error = await channels
       .get(delivery.channel)!
       .send(delivery)
