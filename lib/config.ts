@@ -65,6 +65,8 @@ const envSchema = z
     REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     OTEL_SERVICE_NAME: z.string().max(255).default("gatehouse"),
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    MAIL_FROM: z.string().trim().min(3).max(320).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -122,6 +124,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
     metricsPort: parsed.METRICS_PORT,
     trustedProxies: parseTrustedProxies(parsed.TRUSTED_PROXIES),
     requestLogRetentionDays: parsed.REQUEST_LOG_RETENTION_DAYS,
+    // Without SMTP_URL email is off: events are still recorded, but no email delivery is created.
+    email: parsed.SMTP_URL
+      ? { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM ?? `${parsed.PORTAL_NAME} <noreply@${new URL(publicUrl).hostname}>` }
+      : undefined,
     tracing: parsed.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } : undefined,
   };
 }

@@ -6,6 +6,7 @@ const SECTIONS = [
   { href: "/settings/requests", label: "Requests" },
   { href: "/settings/usage", label: "Usage" },
   { href: "/settings/tokens", label: "Access tokens" },
+  { href: "/settings/email", label: "Email" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

@@ -6,6 +6,7 @@ import { problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
 import { type Actor, recordAudit } from "../audit/write-audit";
+import { recordEvent } from "../events/record-event";
 import { type EffectiveRateLimit, effectiveRateLimit } from "../rate-limits/rate-limit-policy";
 
 /** Rotation keeps the previous secret valid for at most this long. */
@@ -221,6 +222,7 @@ export async function createCredential(input: {
       targetId: clientId,
       details: { application: application.name, env: envSlug, scopes: grants.flatMap((grant) => grant.scopes) },
     });
+    await recordEvent(tx, "credential.created", { clientId, application: application.name, environment: envSlug, ownerId: application.ownerId });
     return input.withSecret === false ? null : issueAudited(tx, actor, credentialId, clientId, expiresAt, input.authSecret);
   }).catch(async (error: unknown) => {
     // Another caller's credential was created since the read above; the partial unique index
@@ -229,6 +231,16 @@ export async function createCredential(input: {
     throw winner ? exists(winner.clientId) : error;
   });
   return { credential: await credentialOrThrow(db, clientId), secret };
+}
+
+/** What every credential event says about the credential. */
+export function credentialEvent(credential: { clientId: string; application: { name: string; ownerId: string | null }; environment: { slug: string } }) {
+  return {
+    clientId: credential.clientId,
+    application: credential.application.name,
+    environment: credential.environment.slug,
+    ownerId: credential.application.ownerId,
+  };
 }
 
 function assertActive(credential: CredentialSummary): void {
@@ -303,6 +315,11 @@ export async function rotateSecret(input: {
           previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
         },
       });
+      await recordEvent(tx, "credential.rotated", {
+        ...credentialEvent(credential),
+        hint: issued.hint,
+        previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
+      });
       return { ...issued, previousSecretValidUntil };
     },
     { timeoutMs: ROTATION_TIMEOUT_MS },
@@ -319,6 +336,7 @@ export async function revokeCredential(input: { db: DbClient; actor: Actor; clie
     await tx.credential.update({ where: { id: credential.id }, data: { status: "REVOKED", revokedAt: now } });
     await tx.credentialSecret.updateMany({ where: { credentialId: credential.id, revokedAt: null }, data: { revokedAt: now } });
     await recordAudit(tx, actor, { action: "credential.revoke", targetType: "credential", targetId: clientId, details: { env: credential.environment.slug } });
+    await recordEvent(tx, "credential.revoked", credentialEvent(credential));
   });
   return credentialOrThrow(db, clientId);
 }

@@ -4,6 +4,7 @@ import type { TestServer } from "../support/server";
 export type PortalClient = {
   get(path: string): Promise<Response>;
   post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  put(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 };
 
 function cookiesFrom(response: Response): string[] {
@@ -30,15 +31,19 @@ export async function signIn(server: TestServer, email: string, password: string
   const session = cookiesFrom(callback).find((cookie) => cookie.startsWith("next-auth.session-token="));
   if (!session) return null;
   const cookie = [...jar, session].join("; ");
-  return {
-    get: (path) => fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" }),
-    post: (path, body, headers = {}) =>
+  const send =
+    (method: string) =>
+    (path: string, body?: unknown, headers: Record<string, string> = {}) =>
       fetch(`${server.url}${path}`, {
-        method: "POST",
+        method,
         redirect: "manual",
         headers: { cookie, origin: server.url, "content-type": "application/json", ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
-      }),
+      });
+  return {
+    get: (path) => fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" }),
+    post: send("POST"),
+    put: send("PUT"),
   };
 }
 
