@@ -69,6 +69,19 @@ export function listRegisteredApis({ db }: { db: DbClient }) {
   return db.api.findMany({ orderBy: { name: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
 }
 
+/** Every registered API, by slug, with the environments that serve it: what `admin api list` prints. */
+export async function apiSummaries({ db }: { db: DbClient }) {
+  const apis = await db.api.findMany({ orderBy: { slug: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
+  return apis.map((api) => ({
+    slug: api.slug,
+    name: api.name,
+    version: api.version,
+    kind: api.kind,
+    public: api.isPublic,
+    environments: api.environments.map((served) => served.environment.slug),
+  }));
+}
+
 export async function registeredApi({ db, slug }: { db: DbClient; slug: string }) {
   return slug ? db.api.findUnique({ where: { slug }, include: { environments: { include: { environment: true } }, scopes: true } }) : null;
 }
