@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { guideSchema } from "../catalog/guides";
+import { MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE } from "../catalog/management-slug";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 
 const slug = z
@@ -55,7 +56,9 @@ const changelogEntry = z.object({ version: z.string().min(1).max(40), date: z.st
 
 export const configApiSchema = z
   .object({
-    slug: slug.refine((value) => value !== "oauth2", "This path is reserved for the token service"),
+    slug: slug
+      .refine((value) => value !== "oauth2", "This path is reserved for the token service")
+      .refine((value) => value !== MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE),
     name: z.string().trim().min(1).max(100),
     summary: z.string().trim().min(1).max(200),
     description: z.string().max(10_000).default(""),

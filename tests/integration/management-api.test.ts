@@ -171,6 +171,7 @@ describe("administration through the management API", () => {
     expect((await roundTrip.json()).changes).toEqual([]);
 
     expect(await fieldsOf(await api(token, "/admin/apis/notifications", { method: "PUT", body: entry }))).toEqual(["path slug"]);
+    expect(await fieldsOf(await api(token, "/admin/apis/management", { method: "PUT", body: entry }))).toEqual(["path slug"]);
     expect(
       await fieldsOf(
         await api(token, "/admin/apis/ci-orders", {
