@@ -27,18 +27,17 @@ export async function planDesired(db: DbClient, desired: GatewayState, prune: bo
 }
 
 /**
- * Plans and applies `desired` as `config apply` does, in one audited transaction; a plan
- * with problems changes nothing and returns them.
+ * Plans and applies `desired` as `config apply` does without `--prune`, in one audited
+ * transaction; a plan with problems changes nothing and returns them.
  */
 export async function applyDesired(input: {
   db: DbClient;
   actor: Actor;
   desired: GatewayState;
-  prune: boolean;
   source: string;
 }): Promise<{ changes: ConfigChange[]; problems: PlanProblem[] }> {
-  const { db, actor, desired, prune, source } = input;
-  const plan = await planDesired(db, desired, prune);
+  const { db, actor, desired, source } = input;
+  const plan = await planDesired(db, desired, false);
   if (plan.problems.length === 0 && plan.changes.length > 0) await applyChanges({ db, actor, desired, changes: plan.changes, source });
   return plan;
 }

@@ -5,6 +5,7 @@ import type { Actor } from "../audit/write-audit";
 import { listAllCredentials } from "../credentials/credentials";
 import { grantApi, revokeGrant } from "../credentials/grants";
 import type { Db } from "../db";
+import { applyChanges } from "../config-file/apply-changes";
 import { applyDesired } from "../config-file/apply-desired";
 import { configApiEntry } from "../config-file/export-config";
 import { currentState, desiredState, type GatewayState } from "../config-file/gateway-state";
@@ -68,8 +69,8 @@ function planProblems(problems: readonly PlanProblem[]): FieldError[] {
 }
 
 /** Applies one entry as `config apply` does, audited as one `config.apply` event whose source names the operation. */
-async function applyEntry(db: Db, actor: Actor, desired: GatewayState, prune: boolean, source: string) {
-  const { changes, problems } = await applyDesired({ db, actor, desired, prune, source });
+async function applyEntry(db: Db, actor: Actor, desired: GatewayState, source: string) {
+  const { changes, problems } = await applyDesired({ db, actor, desired, source });
   if (problems.length > 0) throw validationProblem(planProblems(problems));
   return changes;
 }
@@ -115,7 +116,7 @@ export const ADMIN_OPERATIONS = [
     handle: async ({ db, caller, params, body }) => {
       const slug = slugOf(environmentPathSchema, params);
       const environment = { slug, ...parse(environmentBodySchema, body, "body") };
-      const changes = await applyEntry(db, caller.actor, { environments: [environment], apis: [] }, false, `api:environment:${slug}`);
+      const changes = await applyEntry(db, caller.actor, { environments: [environment], apis: [] }, `api:environment:${slug}`);
       return ok({ environment: await environmentEntry(db, slug), changes }, created(changes));
     },
   }),
@@ -193,7 +194,7 @@ export const ADMIN_OPERATIONS = [
         new Map([[slug, checked?.json ?? null]]),
         guides ? new Map([[slug, guides.map(({ content, ...guide }) => ({ ...guide, markdown: content }))]]) : new Map(),
       );
-      const changes = await applyEntry(db, caller.actor, desired, false, `api:api:${slug}`);
+      const changes = await applyEntry(db, caller.actor, desired, `api:api:${slug}`);
       const saved = (await currentState(db)).apis.find((api) => api.slug === slug)!;
       return ok({ api: configApiEntry(saved), changes }, created(changes));
     },
@@ -211,10 +212,11 @@ export const ADMIN_OPERATIONS = [
     problems: [{ ...NO_API, description: "There is no proxied API of this slug." }],
     handle: async ({ db, caller, params }) => {
       const slug = params.slug ?? "";
-      const current = await currentState(db);
-      if (!current.apis.some((api) => api.slug === slug)) throw problem("not-found", { detail: `There is no proxied API "${slug}".` });
-      const desired = { ...current, apis: current.apis.filter((api) => api.slug !== slug) };
-      return ok({ changes: await applyEntry(db, caller.actor, desired, true, `api:api:${slug}`) });
+      if (!(await currentState(db)).apis.some((api) => api.slug === slug)) throw problem("not-found", { detail: `There is no proxied API "${slug}".` });
+      // The one deletion `config apply --prune` would plan for it; pruning against a state read earlier could take APIs created meanwhile.
+      const changes = [{ action: "delete", kind: "api", slug } as const];
+      await applyChanges({ db, actor: caller.actor, desired: { environments: [], apis: [] }, changes, source: `api:api:${slug}` });
+      return ok({ changes });
     },
   }),
   operation({
