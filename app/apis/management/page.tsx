@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ApiPageHeader } from "@/components/api-page/api-page-header";
 import { ApiTabs } from "@/components/api-page/api-tabs";
 import { API_TABS, parseTab } from "@/components/api-page/hrefs";
 import { SwaggerReference } from "@/components/swagger/swagger-reference";
-import { AccessBadge } from "@/components/catalog/badges";
 import { managementListing } from "@/lib/catalog/management-listing";
 import { MANAGEMENT_API_SLUG } from "@/lib/catalog/management-slug";
 import { config } from "@/lib/config";
@@ -31,21 +31,10 @@ export default async function ManagementApiPage({ searchParams }: { searchParams
   );
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/apis" className="text-blue-800 underline">
-          APIs
-        </Link>{" "}
-        / <span aria-current="page">{api.name}</span>
-      </nav>
-      <header className="space-y-3">
-        <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-3xl font-bold tracking-tight">{api.name}</h1>
-          <span className="text-slate-700">v{api.version}</span>
-          <AccessBadge isPublic={api.isPublic} />
-          <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-900">{api.authentication}</span>
-        </div>
-        <p className="max-w-3xl text-lg text-slate-700">{api.summary}</p>
-      </header>
+      <ApiPageHeader
+        api={api}
+        badge={<span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-900">{api.authentication}</span>}
+      />
       <ApiTabs slug={MANAGEMENT_API_SLUG} current={tab} tabs={TABS} />
       {tab === "overview" ? (
         <div className="max-w-3xl space-y-6">
