@@ -4,18 +4,8 @@ import { type CommandGroup, command } from "./command";
 
 const list = command({ usage: "api list", summary: "Lists the registered APIs and the environments that serve them." }, async (args) => {
   noPositionals(args);
-  const { db } = await import("../db");
-  const apis = await db().api.findMany({ orderBy: { slug: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
-  return {
-    apis: apis.map((api) => ({
-      slug: api.slug,
-      name: api.name,
-      version: api.version,
-      kind: api.kind,
-      public: api.isPublic,
-      environments: api.environments.map((served) => served.environment.slug),
-    })),
-  };
+  const [{ db }, { apiSummaries }] = await Promise.all([import("../db"), import("../api-registry/api-registry")]);
+  return { apis: await apiSummaries({ db: db() }) };
 });
 
 /** The check the portal applies on save; exits 1 listing `{pointer, message}` for an invalid document. */

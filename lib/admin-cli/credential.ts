@@ -99,7 +99,7 @@ function parseOverlap(value: string | undefined): number {
 
 const rotate = command(
   {
-    usage: "credential rotate <clientId> [--overlap <duration>] [--json]",
+    usage: "credential rotate <clientId> [--overlap <duration>]",
     summary: "Issues a new client secret and prints it once; the previous one keeps working for --overlap (default 0, at most 24h).",
   },
   async (args) => {

@@ -8,6 +8,7 @@ import { recordAudit } from "../audit/write-audit";
 import { actorOf } from "../audit/portal-actor";
 import { singleTarget, type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { guidesFromMarkdown } from "../catalog/guides";
+import { MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE } from "../catalog/management-slug";
 import { checkOpenApiDocument } from "./openapi-check";
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);
@@ -19,7 +20,8 @@ export const apiInputSchema = z.object({
     .trim()
     .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Use lowercase letters, digits and single dashes")
     .max(60)
-    .refine((slug) => !RESERVED_SLUGS.has(slug), "This path is reserved for the token service"),
+    .refine((slug) => !RESERVED_SLUGS.has(slug), "This path is reserved for the token service")
+    .refine((slug) => slug !== MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE),
   summary: z.string().trim().min(1, "Write a one-line summary").max(200),
   description: z.string().trim().max(10_000).default(""),
   version: z.string().trim().min(1, "Enter a version").max(40),
@@ -67,6 +69,19 @@ export type ApiInput = z.input<typeof apiInputSchema>;
 
 export function listRegisteredApis({ db }: { db: DbClient }) {
   return db.api.findMany({ orderBy: { name: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
+}
+
+/** Every registered API, by slug, with the environments that serve it: what `admin api list` prints. */
+export async function apiSummaries({ db }: { db: DbClient }) {
+  const apis = await db.api.findMany({ orderBy: { slug: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
+  return apis.map((api) => ({
+    slug: api.slug,
+    name: api.name,
+    version: api.version,
+    kind: api.kind,
+    public: api.isPublic,
+    environments: api.environments.map((served) => served.environment.slug),
+  }));
 }
 
 export async function registeredApi({ db, slug }: { db: DbClient; slug: string }) {

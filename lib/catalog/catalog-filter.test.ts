@@ -31,6 +31,15 @@ const APIS = [NOTIFICATIONS, TOKEN];
 const filter = (query: Record<string, unknown>) => filterCatalog(APIS, catalogFilterSchema.parse(query)).map((api) => api.name);
 
 describe("catalog filter", () => {
+  it("lists an API served in no environment unless an environment or credential type is chosen", () => {
+    const management = { name: "Management", summary: "Automation", description: "", tags: [], environments: [] };
+    const names = (query: Record<string, unknown>) => filterCatalog([...APIS, management], catalogFilterSchema.parse(query)).map((api) => api.name);
+    expect(names({})).toContain("Management");
+    expect(names({ q: "automation" })).toEqual(["Management"]);
+    expect(names({ env: "sso-qa" })).not.toContain("Management");
+    expect(names({ type: "platform" })).not.toContain("Management");
+  });
+
   it("matches every search term, case-insensitively, in name, summary, description or tags", () => {
     expect(filter({ q: "MESSAGING" })).toEqual(["Notifications API"]);
     expect(filter({ q: "oauth sso" })).toEqual(["Global SSO Access Token"]);

@@ -74,15 +74,17 @@ export function matchingGuides<G extends SearchableGuide>(guides: G[], query: st
 
 /**
  * APIs matching every search term (in name, summary, description, tags or
- * operations, or all in one of their guides) and offered in an environment that satisfies both filters at once.
+ * operations, or all in one of their guides) and offered in an environment that satisfies both filters at once;
+ * without those filters, an API served in no environment (the management API) is listed too.
  */
 export function filterCatalog<T extends Filterable>(apis: T[], filter: CatalogFilter): T[] {
   const credentialType = filter.type ? CREDENTIAL_TYPE_PARAMS[filter.type] : undefined;
   return apis.filter(
     (api) =>
       matchesSearch(api, filter.q) &&
-      api.environments.some(
-        (env) => (filter.env === undefined || env.slug === filter.env) && (credentialType === undefined || env.credentialType === credentialType),
-      ),
+      ((filter.env === undefined && credentialType === undefined) ||
+        api.environments.some(
+          (env) => (filter.env === undefined || env.slug === filter.env) && (credentialType === undefined || env.credentialType === credentialType),
+        )),
   );
 }

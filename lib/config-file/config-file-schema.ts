@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { guideSchema } from "../catalog/guides";
+import { MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE } from "../catalog/management-slug";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 
 const slug = z
@@ -13,20 +14,29 @@ export const configEnvironmentSchema = z
     name: z.string().trim().min(1).max(100),
     credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]),
     selfService: z.boolean().default(false),
-    tokenLifetimeSeconds: z.number().int().min(60).max(86_400).default(3_600),
+    tokenLifetimeSeconds: z.number().int().min(60).max(86_400).meta({ format: "int32" }).default(3_600),
     /** the default rate-limit policy of the environment's credentials */
     rateLimit: z
-      .object({ burst: z.number().int().min(1).max(1_000_000), perSecond: z.number().int().min(1).max(100_000) })
+      .object({
+        burst: z.number().int().min(1).max(1_000_000).meta({ format: "int32" }),
+        perSecond: z.number().int().min(1).max(100_000).meta({ format: "int32" }),
+      })
       .strict()
       .default({ burst: 100, perSecond: 50 }),
   })
   .strict();
 
 const scope = z.union([
-  z.string().regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
+  z
+    .string()
+    .max(100)
+    .regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
   z
     .object({
-      name: z.string().regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
+      name: z
+        .string()
+        .max(100)
+        .regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
       description: z.string().max(500),
     })
     .strict(),
@@ -46,7 +56,9 @@ const changelogEntry = z.object({ version: z.string().min(1).max(40), date: z.st
 
 export const configApiSchema = z
   .object({
-    slug: slug.refine((value) => value !== "oauth2", "This path is reserved for the token service"),
+    slug: slug
+      .refine((value) => value !== "oauth2", "This path is reserved for the token service")
+      .refine((value) => value !== MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE),
     name: z.string().trim().min(1).max(100),
     summary: z.string().trim().min(1).max(200),
     description: z.string().max(10_000).default(""),

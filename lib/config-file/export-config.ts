@@ -4,6 +4,17 @@ import type { GatewayState } from "./gateway-state";
 
 type ExportedFile = Omit<ConfigFile, "apis"> & { apis: Record<string, unknown>[] };
 
+/** One API as the file writes it: OpenAPI document and guides inline, scopes as plain names where the description repeats them. */
+export function configApiEntry({ openapiDocument, scopes, guides, environments, ...api }: GatewayState["apis"][number]): Record<string, unknown> {
+  return {
+    ...api,
+    ...(guides ? { guides: guides.map(({ markdown, ...guide }) => ({ ...guide, content: markdown })) } : {}),
+    scopes: scopes.map((scope) => (scope.description === scope.name ? scope.name : scope)),
+    ...(openapiDocument ? { openapi: JSON.parse(openapiDocument) as unknown } : {}),
+    environments,
+  };
+}
+
 /**
  * The state as a configuration file that applies with no changes: every field written
  * out, OpenAPI documents and guides inline, scopes as plain names where the description repeats them.
@@ -11,13 +22,7 @@ type ExportedFile = Omit<ConfigFile, "apis"> & { apis: Record<string, unknown>[]
 export function exportConfig(state: GatewayState, schemaUrl: string): string {
   const file: ExportedFile = {
     environments: state.environments,
-    apis: state.apis.map(({ openapiDocument, scopes, guides, environments, ...api }) => ({
-      ...api,
-      ...(guides ? { guides: guides.map(({ markdown, ...guide }) => ({ ...guide, content: markdown })) } : {}),
-      scopes: scopes.map((scope) => (scope.description === scope.name ? scope.name : scope)),
-      ...(openapiDocument ? { openapi: JSON.parse(openapiDocument) as unknown } : {}),
-      environments,
-    })),
+    apis: state.apis.map(configApiEntry),
   };
   const header = [`# yaml-language-server: $schema=${schemaUrl}`, "# Gatehouse configuration: npm run --silent admin -- config apply -f <this file>"];
   return `${header.join("\n")}\n${stringify(file, { lineWidth: 0 })}`;

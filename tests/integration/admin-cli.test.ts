@@ -110,6 +110,8 @@ describe("admin command line", () => {
     ]) {
       expect(help.stdout).toContain(line);
     }
+    expect(help.stdout).toContain("credential rotate <clientId> [--overlap <duration>] [--json]\n");
+    for (const line of help.stdout.split("\n")) expect(line.match(/\[--json\]/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
     const group = await admin("credential", "--help");
     expect(group.code).toBe(0);
     expect(group.stdout).toContain("credential revoke <clientId>");

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { ApiPageHeader } from "@/components/api-page/api-page-header";
 import { ApiTabs } from "@/components/api-page/api-tabs";
 import { ClientCredentialsTab } from "@/components/api-page/client-credentials-tab";
 import { EnvironmentSwitcher } from "@/components/api-page/environment-switcher";
@@ -9,7 +9,7 @@ import { parseTab } from "@/components/api-page/hrefs";
 import { OverviewTab } from "@/components/api-page/overview-tab";
 import { ReferenceTab } from "@/components/api-page/reference-tab";
 import { TryItLink } from "@/components/api-page/try-it-link";
-import { AccessBadge, CredentialTypeBadge } from "@/components/catalog/badges";
+import { CredentialTypeBadge } from "@/components/catalog/badges";
 import { apiDocument } from "@/lib/catalog/api-document";
 import { apiGuides } from "@/lib/catalog/api-guides";
 import { bearerSchemeName } from "@/lib/catalog/bearer-scheme";
@@ -51,27 +51,14 @@ export default async function ApiPage(props: Props) {
   const document = tab === "overview" ? undefined : apiDocument(api, env, publicUrl);
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/apis" className="text-blue-800 underline">
-          APIs
-        </Link>{" "}
-        / <span aria-current="page">{api.name}</span>
-      </nav>
-      <header className="space-y-3">
-        <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-3xl font-bold tracking-tight">{api.name}</h1>
-          <span className="text-slate-700">v{api.version}</span>
-          <AccessBadge isPublic={api.isPublic} />
-          <CredentialTypeBadge type={env.credentialType} />
-        </div>
-        <p className="max-w-3xl text-lg text-slate-700">{api.summary}</p>
+      <ApiPageHeader api={api} badge={<CredentialTypeBadge type={env.credentialType} />}>
         {!api.isPublic && tab !== "reference" && <TryItLink slug={api.slug} env={envParam} />}
         {pinned ? (
           <p className="text-sm text-slate-700">{`Environment: ${env.name}`}</p>
         ) : (
           <EnvironmentSwitcher slug={api.slug} tab={tab} environments={api.environments} current={env} />
         )}
-      </header>
+      </ApiPageHeader>
       <ApiTabs slug={api.slug} current={tab} env={envParam} />
       {tab === "overview" && <OverviewTab api={api} env={env} guides={apiGuides(api, publicUrl)} />}
       {tab === "reference" && document && (
