@@ -2,7 +2,7 @@ import Link from "next/link";
 import { API_TABS, type ApiTab, apiPageHref } from "./hrefs";
 
 /** Tabs as links, so each one has its own URL and works without JavaScript. */
-export function ApiTabs({ slug, current, env }: { slug: string; current: ApiTab; env?: string }) {
+export function ApiTabs({ slug, current, env, version }: { slug: string; current: ApiTab; env?: string; version?: string }) {
   return (
     <nav aria-label="API sections" className="border-b border-slate-300">
       <ul className="-mb-px flex flex-wrap gap-1">
@@ -11,7 +11,7 @@ export function ApiTabs({ slug, current, env }: { slug: string; current: ApiTab;
           return (
             <li key={tab.id}>
               <Link
-                href={apiPageHref(slug, { tab: tab.id, env })}
+                href={apiPageHref(slug, { tab: tab.id, env, version })}
                 aria-current={selected ? "page" : undefined}
                 className={
                   selected

@@ -98,7 +98,7 @@ export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: Catalo
             </dd>
           </div>
         </dl>
-        <SpecLinks slug={api.slug} env={env} />
+        <SpecLinks slug={api.slug} env={env} version={api.versionParam} />
       </aside>
     </div>
   );

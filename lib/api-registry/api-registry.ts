@@ -9,6 +9,7 @@ import { actorOf } from "../audit/portal-actor";
 import { singleTarget, type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { guidesFromMarkdown } from "../catalog/guides";
 import { checkOpenApiDocument } from "./openapi-check";
+import { firstVersion, setCurrentDocument } from "../api-lifecycle/versions";
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);
 
@@ -113,6 +114,7 @@ export async function createApi({ db, admin, input }: { db: DbClient; admin: Por
   if (await db.api.findUnique({ where: { slug: data.slug } })) throw validationProblem([{ in: "body", field: "slug", message: "Another API uses this slug" }]);
   const missingUpstream = data.environments.findIndex((env) => !upstreamOf(env));
   if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
+  const changelog = [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }];
   return inTransaction(db, async (tx) => {
     const api = await tx.api.create({
       data: {
@@ -128,7 +130,8 @@ export async function createApi({ db, admin, input }: { db: DbClient; admin: Por
         credentialType: data.credentialType,
         openapiDocument: document,
         ...(guides ? { guides } : {}),
-        changelog: [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }],
+        changelog,
+        versions: firstVersion({ openapiDocument: document, changelog }),
         scopes: { create: data.scopes.map((name) => ({ name, description: name })) },
         environments: { create: data.environments.map((env) => ({ environmentId: environmentIds.get(env.slug)!, upstream: upstreamOf(env)! })) },
       },
@@ -166,6 +169,7 @@ export async function updateApi({ db, admin, slug, input }: { db: DbClient; admi
         ...(proxied && guides ? { guides } : {}),
       },
     });
+    if (proxied) await setCurrentDocument(tx, existing.id, document);
     await tx.apiEnvironment.deleteMany({ where: { apiId: existing.id } });
     await tx.apiEnvironment.createMany({
       data: data.environments.map((env) => ({

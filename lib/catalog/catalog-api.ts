@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import type { ApiKind, CredentialType, Db } from "../db";
+import { compareVersions, defaultVersion, documentLabel } from "../api-lifecycle/versions";
+import { CATALOG_VERSION_SELECT, type CatalogVersion } from "./catalog-versions";
 import { type Guide, storedGuidesSchema } from "./guides";
 
 export type CatalogEnvironment = {
@@ -33,6 +35,12 @@ export type CatalogApi = {
   openapiDocument: string | null;
   /** the guides its registration stores; a built-in API's own come from `apiGuides` */
   guides: Guide[];
+  /** every version, oldest first */
+  versions: CatalogVersion[];
+  /** the version on screen, whose document `openapiDocument` and `version` are: the current one unless another was asked for */
+  shownVersion: CatalogVersion | undefined;
+  /** `?version=` of the pages, set when the version shown is not the one shown by default */
+  versionParam: string | undefined;
 };
 
 /** Restricts the catalog to one environment when the deployment is pinned to it (`PORTAL_ENVIRONMENT`). */
@@ -44,6 +52,7 @@ const changelogSchema = z.array(z.object({ version: z.string(), date: z.string()
 const API_INCLUDE = {
   environments: { include: { environment: true } },
   scopes: { orderBy: { name: "asc" } },
+  versions: { select: CATALOG_VERSION_SELECT },
 } as const;
 
 type ApiRow = Awaited<ReturnType<typeof loadRows>>[number];
@@ -68,6 +77,9 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
       selfService,
     }));
   if (environments.length === 0) return undefined;
+  const versions = row.versions
+    .map(({ operationDeprecations, ...version }) => ({ ...version, deprecatedOperations: operationDeprecations }))
+    .sort(compareVersions);
   return {
     slug: row.slug,
     name: row.name,
@@ -84,6 +96,9 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
     releasedAt: row.releasedAt,
     openapiDocument: row.openapiDocument,
     guides: storedGuidesSchema.parse(row.guides),
+    versions,
+    shownVersion: defaultVersion(versions),
+    versionParam: undefined,
   };
 }
 
@@ -93,8 +108,23 @@ export async function listCatalogApis(db: Db, scope: CatalogScope = {}): Promise
   return rows.flatMap((row) => toCatalogApi(row, scope) ?? []);
 }
 
-/** One visible API, or undefined when it does not exist or is not offered in a visible environment. */
-export async function findCatalogApi(db: Db, slug: string, scope: CatalogScope = {}): Promise<CatalogApi | undefined> {
+/**
+ * One visible API, or undefined when it does not exist or is not offered in a visible environment;
+ * with `version`, as that version shows it (its document and version), when it has one by that name.
+ */
+export async function findCatalogApi(db: Db, slug: string, scope: CatalogScope = {}, version?: string): Promise<CatalogApi | undefined> {
   const [row] = await loadRows(db, slug);
-  return row ? toCatalogApi(row, scope) : undefined;
+  const api = row && toCatalogApi(row, scope);
+  const shown = api?.versions.find((candidate) => candidate.version === version);
+  if (!api || !shown || shown === api.shownVersion) return api;
+  const { openapiDocument } = await db.apiVersion.findUniqueOrThrow({
+    where: { apiId_version: { apiId: row.id, version: shown.version } },
+    select: { openapiDocument: true },
+  });
+  return {
+    ...api,
+    ...(api.kind === "PROXY" ? { openapiDocument, version: documentLabel(openapiDocument) ?? shown.version } : {}),
+    shownVersion: shown,
+    versionParam: shown.version,
+  };
 }
