@@ -72,7 +72,7 @@ export default async function ApiPage(props: Props) {
           <CredentialTypeBadge type={env.credentialType} />
         </div>
         <p className="max-w-3xl text-lg text-slate-700">{api.summary}</p>
-        {!api.isPublic && tab !== "reference" && <TryItLink slug={api.slug} env={envParam} />}
+        {!api.isPublic && tab !== "reference" && <TryItLink slug={api.slug} env={envParam} version={api.versionParam} />}
         {pinned ? (
           <p className="text-sm text-slate-700">{`Environment: ${env.name}`}</p>
         ) : (
