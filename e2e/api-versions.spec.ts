@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "./fixtures";
+import { expect, horizontalOverflow, seriousAccessibilityViolations, test } from "./fixtures";
 
 const folder = mkdtempSync(join(tmpdir(), "gatehouse-e2e-versions-"));
 
@@ -96,4 +96,26 @@ test("the catalog lists the API once, with its current version", async ({ page }
   const cards = page.getByRole("main").getByRole("article");
   await expect(cards).toHaveCount(1);
   await expect(cards.first()).toContainText("2.0.0");
+});
+
+test("a deprecated version's page, its switcher and notice, has no serious accessibility violations and fits 375 px", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/apis/e2e-parcels?version=v1");
+  await expect(page.getByRole("note")).toContainText("Version v1 is deprecated");
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  expect(await horizontalOverflow(page)).toBe(0);
+});
+
+test("an admin sees the versions on the API's page and deprecates an operation there", async ({ signInAs }) => {
+  const admin = await signInAs("admin");
+  await admin.goto("/admin/apis/e2e-parcels");
+  const versions = admin.getByRole("region", { name: "Versions" });
+  await expect(versions.getByRole("row", { name: /v1/ })).toContainText("deprecated");
+  await expect(versions.getByRole("row", { name: /v2/ })).toContainText("GET /v2/parcels/{id}");
+  await versions.getByLabel("Version").selectOption("v2");
+  await versions.getByLabel("Operation (optional)").fill("GET /v2/parcels");
+  await versions.getByLabel("Sunset (optional)").fill("2099-12-31");
+  await versions.getByRole("button", { name: "Deprecate" }).click();
+  await expect(versions.getByRole("row", { name: /v2/ })).toContainText("GET /v2/parcels since");
+  await expect(versions.getByRole("row", { name: /v2/ })).toContainText("sunset 2099-12-31");
 });

@@ -3,10 +3,13 @@ import { CommandFailed, noPositionals, type ParsedArgs, requiredFlag, UsageError
 import { type CommandGroup, command } from "./command";
 import { asUsageError } from "./problem-usage";
 
-const list = command({ usage: "api list", summary: "Lists the registered APIs and the environments that serve them." }, async (args) => {
+const list = command({ usage: "api list", summary: "Lists the registered APIs, the environments that serve them and their versions." }, async (args) => {
   noPositionals(args);
-  const { db } = await import("../db");
-  const apis = await db().api.findMany({ orderBy: { slug: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
+  const [{ db }, { compareVersions }] = await Promise.all([import("../db"), import("../api-lifecycle/versions")]);
+  const apis = await db().api.findMany({
+    orderBy: { slug: "asc" },
+    include: { environments: { include: { environment: { select: { slug: true } } } }, versions: { select: { version: true, status: true } } },
+  });
   return {
     apis: apis.map((api) => ({
       slug: api.slug,
@@ -15,6 +18,7 @@ const list = command({ usage: "api list", summary: "Lists the registered APIs an
       kind: api.kind,
       public: api.isPublic,
       environments: api.environments.map((served) => served.environment.slug),
+      versions: api.versions.sort(compareVersions).map((version) => `${version.version} (${version.status})`),
     })),
   };
 });

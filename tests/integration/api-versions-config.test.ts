@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { runAdmin } from "../support/admin-cli";
-import { startServer, type TestServer } from "../support/server";
+import { startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
 import { eventually, openDb } from "./gateway-support";
+import { signedIn } from "./portal-session";
 
 const ordersDocument = (version: string, paths: string[]) => `openapi: 3.1.0
 info: { title: Orders, version: ${version} }
@@ -181,5 +182,35 @@ describe("api version add | deprecate | retire", () => {
     expect(unknown.stderr).toContain("--operation: v3's document declares no DELETE /v3/orders");
     expect((await admin("api", "retire", "--api", "orders", "--version", "v9")).stderr).toContain('The API "orders" has no version "v9"');
     expect((await admin("api", "deprecate", "--api", "orders", "--version", "v3", "--sunset", "soon")).stderr).toContain("--sunset must be an ISO 8601 date");
+  });
+});
+
+describe("the API's admin page", () => {
+  it("lists the versions, deprecates an operation with a date and a sunset, names a wrong field, and is for admins only", async () => {
+    const admin = await signedIn(server, "admin@example.com", TEST_ADMIN_PASSWORD);
+    const page = await (await admin.get("/admin/apis/orders")).text();
+    expect(page).toContain("Deprecate a version or an operation");
+    expect(page).toMatch(/<th scope="row"[^>]*>v1<\/th><td[^>]*>retired<\/td>/);
+
+    const deprecated = await admin.post("/api/portal/admin/apis/orders/deprecate", {
+      version: "v3",
+      operation: "GET /v3/orders",
+      date: "2027-03-01",
+      sunset: "2027-09-30",
+    });
+    expect(deprecated.status).toBe(200);
+    const marked = await db.apiOperationDeprecation.findFirstOrThrow({ where: { path: "/v3/orders", apiVersion: { version: "v3" } } });
+    expect(marked).toMatchObject({ method: "GET", deprecatedAt: new Date("2027-03-01T00:00:00Z"), sunsetAt: new Date("2027-09-30T00:00:00Z") });
+    expect(await db.auditEvent.count({ where: { action: "api.operation.deprecate", actorLabel: "admin@example.com" } })).toBe(1);
+
+    const backwards = await admin.post("/api/portal/admin/apis/orders/deprecate", { version: "v3", date: "2027-03-01", sunset: "2027-01-01" });
+    expect(backwards.status).toBe(400);
+    expect(((await backwards.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toEqual(["sunset"]);
+    const badDate = await admin.post("/api/portal/admin/apis/orders/deprecate", { version: "v3", sunset: "soon" });
+    expect(((await badDate.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toEqual(["sunset"]);
+
+    const developer = await signedIn(server, "developer@example.com", TEST_DEVELOPER_PASSWORD);
+    expect((await developer.post("/api/portal/admin/apis/orders/retire", { version: "v3" })).status).toBe(403);
+    expect((await db.apiVersion.findFirstOrThrow({ where: { version: "v3", api: { slug: "orders" } } })).status).toBe("current");
   });
 });
