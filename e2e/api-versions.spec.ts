@@ -102,6 +102,10 @@ test("a deprecated version's page, its switcher and notice, has no serious acces
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto("/apis/e2e-parcels?version=v1");
   await expect(page.getByRole("note")).toContainText("Version v1 is deprecated");
+  const facts = page.getByRole("complementary", { name: "At a glance" });
+  await expect(facts).toContainText("/v1/… (deprecated)");
+  await expect(facts).toContainText("Deprecated1 November 2026");
+  await expect(facts).toContainText("Sunset30 June 2099");
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   expect(await horizontalOverflow(page)).toBe(0);
 });

@@ -7,6 +7,7 @@ import { formatLongDate } from "./format-date";
 import { SpecLinks } from "./spec-links";
 
 export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: CatalogEnvironment; guides: Guide[] }) {
+  const shown = api.shownVersion;
   return (
     <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
       <div className="min-w-0 space-y-8">
@@ -79,6 +80,26 @@ export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: Catalo
             <div>
               <dt className="font-medium text-slate-600">Released</dt>
               <dd>{formatLongDate(api.releasedAt)}</dd>
+            </div>
+          )}
+          {shown && api.versions.length > 1 && (
+            <div>
+              <dt className="font-medium text-slate-600">Version in the path</dt>
+              <dd>
+                <code className="font-mono">{`/${shown.version}/…`}</code> ({shown.status})
+              </dd>
+            </div>
+          )}
+          {shown && (shown.status === "deprecated" || shown.status === "retired") && shown.deprecatedAt && (
+            <div>
+              <dt className="font-medium text-slate-600">Deprecated</dt>
+              <dd>{formatLongDate(shown.deprecatedAt)}</dd>
+            </div>
+          )}
+          {shown?.sunsetAt && (
+            <div>
+              <dt className="font-medium text-slate-600">Sunset</dt>
+              <dd>{formatLongDate(shown.sunsetAt)}</dd>
             </div>
           )}
           <div>
