@@ -106,6 +106,11 @@ test("a deprecated version's page, its switcher and notice, has no serious acces
   await expect(facts).toContainText("/v1/… (deprecated)");
   await expect(facts).toContainText("Deprecated1 November 2026");
   await expect(facts).toContainText("Sunset30 June 2099");
+  // What changed from v1 to v2: every v1 path is gone (breaking), every v2 path is new.
+  const changes = page.getByRole("region", { name: "Changes between versions" });
+  await expect(changes.getByRole("heading", { name: /v1 → v2/ })).toContainText("Breaking");
+  await expect(changes).toContainText("Removed (2)");
+  await expect(changes).toContainText("Added (2)");
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   expect(await horizontalOverflow(page)).toBe(0);
 });

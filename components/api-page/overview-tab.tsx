@@ -4,9 +4,13 @@ import { type Guide, guideHref } from "@/lib/catalog/guides";
 import Link from "next/link";
 import { Markdown } from "@/components/markdown";
 import { formatLongDate } from "./format-date";
+import type { VersionDocument } from "@/lib/api-lifecycle/version-changes";
+import { ApiChanges } from "./api-changes";
 import { SpecLinks } from "./spec-links";
 
-export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: CatalogEnvironment; guides: Guide[] }) {
+type Props = { api: CatalogApi; env: CatalogEnvironment; guides: Guide[]; versionDocuments: VersionDocument[] };
+
+export function OverviewTab({ api, env, guides, versionDocuments }: Props) {
   const shown = api.shownVersion;
   return (
     <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
@@ -66,6 +70,7 @@ export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: Catalo
             </ol>
           )}
         </section>
+        <ApiChanges versions={versionDocuments} />
       </div>
       <aside aria-labelledby="overview-facts" className="min-w-0 space-y-4 rounded-lg border border-slate-200 bg-white p-4">
         <h2 id="overview-facts" className="text-lg font-semibold">

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { actorOf } from "../audit/portal-actor";
 import type { PortalUser } from "../auth/session";
-import type { DbClient } from "../db";
+import type { Db } from "../db";
 import { zodProblem } from "../http/problem";
 import { deprecate, retire } from "./versions";
 
@@ -30,7 +30,7 @@ const retireInputSchema = z.object({ version: z.string().min(1, "Choose a versio
 
 const toDate = (text: string | undefined) => (text === undefined ? undefined : new Date(text));
 
-type ConsoleInput = { db: DbClient; admin: PortalUser; slug: string; input: unknown };
+type ConsoleInput = { db: Db; admin: PortalUser; slug: string; input: unknown };
 
 /** The admin console's deprecation, over the function the CLI uses. */
 export async function deprecateFromConsole({ db, admin, slug, input }: ConsoleInput) {

@@ -1,8 +1,10 @@
 import "server-only";
 import { type Actor, recordAudit } from "../audit/write-audit";
-import { type DbClient, inTransaction, type Tx } from "../db";
+import { type Db, type DbClient, inTransaction, type Tx } from "../db";
 import { problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
+import { sendDeprecationNotices } from "./deprecation-notices";
+import type { DeprecationSubject } from "./deprecation-usage";
 import { type VersionStatus, versionNameSchema } from "./versions-schema";
 
 export type ChangelogEntry = { version: string; date: string; notes: string };
@@ -62,10 +64,20 @@ async function followCurrent(tx: Tx, apiId: string): Promise<void> {
 }
 
 /** At most one version is current: making one current deprecates the one that was, as of `now`. */
-async function supersede(tx: Tx, apiId: string, keep: string, now: Date): Promise<string[]> {
+async function supersede(tx: Tx, apiId: string, keep: string, now: Date): Promise<{ id: string; version: string }[]> {
   const previous = await tx.apiVersion.findMany({ where: { apiId, status: "current", version: { not: keep } }, select: { id: true, version: true } });
   for (const row of previous) await tx.apiVersion.update({ where: { id: row.id }, data: { status: "deprecated", deprecatedAt: now } });
-  return previous.map((row) => row.version);
+  return previous;
+}
+
+/** Tells the clients that called what was just deprecated, once per deprecation (decision 031); how many were told. */
+export async function announceDeprecations(db: Db, subjects: readonly DeprecationSubject[]): Promise<number> {
+  let told = 0;
+  for (const subject of subjects) {
+    const result = await sendDeprecationNotices(db, { subject });
+    if (result.sent) told += result.clientCount;
+  }
+  return told;
 }
 
 /** The version a new API starts with, for a nested create: `v1`, current, holding the API's document and changelog. */
@@ -98,14 +110,14 @@ function checkDates(deprecatedAt: Date | null | undefined, sunsetAt: Date | null
 }
 
 /** Adds a version with its document; a `current` one supersedes the version that was current. */
-export async function addVersion(input: { db: DbClient; actor: Actor; slug: string; spec: VersionSpec; now?: Date }) {
+export async function addVersion(input: { db: Db; actor: Actor; slug: string; spec: VersionSpec; now?: Date }) {
   const { db, actor, slug, spec, now = new Date() } = input;
   const api = await apiBySlug(db, slug);
   if (api.kind !== "PROXY") throw validationProblem([{ in: "body", field: "api", message: `"${slug}" is built in; its versions come with Gatehouse` }]);
   const name = versionNameSchema.safeParse(spec.version);
   if (!name.success) throw validationProblem([{ in: "body", field: "version", message: name.error.issues[0]!.message }]);
   checkDates(spec.deprecatedAt, spec.sunsetAt);
-  return inTransaction(db, async (tx) => {
+  const added = await inTransaction(db, async (tx) => {
     if (await tx.apiVersion.findUnique({ where: { apiId_version: { apiId: api.id, version: spec.version } } })) {
       throw validationProblem([{ in: "body", field: "version", message: `"${slug}" already has a version ${spec.version}` }]);
     }
@@ -129,10 +141,15 @@ export async function addVersion(input: { db: DbClient; actor: Actor; slug: stri
       action: "api.version.add",
       targetType: "api",
       targetId: slug,
-      details: { version: spec.version, status: spec.status, superseded },
+      details: { version: spec.version, status: spec.status, superseded: superseded.map((row) => row.version) },
     });
-    return { slug, version: created.version, status: created.status, superseded };
+    return { created, superseded };
   });
+  const notified = await announceDeprecations(
+    db,
+    added.superseded.map((row) => ({ kind: "version", id: row.id })),
+  );
+  return { slug, version: added.created.version, status: added.created.status, superseded: added.superseded.map((row) => row.version), notified };
 }
 
 /**
@@ -140,7 +157,7 @@ export async function addVersion(input: { db: DbClient; actor: Actor; slug: stri
  * document must declare), from `deprecatedAt` (default now), optionally with a sunset.
  */
 export async function deprecate(input: {
-  db: DbClient;
+  db: Db;
   actor: Actor;
   slug: string;
   version: string;
@@ -156,12 +173,13 @@ export async function deprecate(input: {
   const { row } = await versionOf(db, slug, version);
   if (row.status === "retired") throw validationProblem([{ in: "body", field: "version", message: `${version} of "${slug}" is already retired` }]);
   if (operation === undefined) {
-    return inTransaction(db, async (tx) => {
+    await inTransaction(db, async (tx) => {
       await tx.apiVersion.update({ where: { id: row.id }, data: { status: "deprecated", deprecatedAt, sunsetAt } });
       await followCurrent(tx, row.apiId);
       await recordAudit(tx, actor, { action: "api.version.deprecate", targetType: "api", targetId: slug, details: { version, deprecatedAt, sunsetAt } });
-      return { slug, version, deprecatedAt, sunsetAt };
     });
+    const notified = await announceDeprecations(db, [{ kind: "version", id: row.id }]);
+    return { slug, version, deprecatedAt, sunsetAt, notified };
   }
   const parsed = parseOperation(operation);
   if (!parsed)
@@ -170,9 +188,9 @@ export async function deprecate(input: {
   if (declared && !declared.has(`${parsed.method} ${parsed.path}`)) {
     throw validationProblem([{ in: "body", field: "operation", message: `${version}'s document declares no ${parsed.method} ${parsed.path}` }]);
   }
-  return inTransaction(db, async (tx) => {
+  const marked = await inTransaction(db, async (tx) => {
     const key = { apiVersionId_method_path: { apiVersionId: row.id, ...parsed } };
-    await tx.apiOperationDeprecation.upsert({
+    const saved = await tx.apiOperationDeprecation.upsert({
       where: key,
       create: { id: newId("apd"), apiVersionId: row.id, ...parsed, deprecatedAt, sunsetAt },
       update: { deprecatedAt, sunsetAt },
@@ -183,8 +201,10 @@ export async function deprecate(input: {
       targetId: slug,
       details: { version, operation: `${parsed.method} ${parsed.path}`, deprecatedAt, sunsetAt },
     });
-    return { slug, version, operation: `${parsed.method} ${parsed.path}`, deprecatedAt, sunsetAt };
+    return saved;
   });
+  const notified = await announceDeprecations(db, [{ kind: "operation", id: marked.id }]);
+  return { slug, version, operation: `${parsed.method} ${parsed.path}`, deprecatedAt, sunsetAt, notified };
 }
 
 /** Retires a version: from then on the gateway answers its calls 410 `api-version-retired`. */
@@ -198,10 +218,14 @@ export async function retire(input: { db: DbClient; actor: Actor; slug: string; 
   });
 }
 
-/** Makes an API's versions those listed (the configuration file's `versions`): added, updated, and the others deleted. */
-export async function replaceVersions(tx: Tx, apiId: string, specs: readonly VersionSpec[], now: Date): Promise<void> {
+/**
+ * Makes an API's versions those listed (the configuration file's `versions`): added, updated,
+ * and the others deleted; the ids of the versions it made deprecated, whose clients are to be told.
+ */
+export async function replaceVersions(tx: Tx, apiId: string, specs: readonly VersionSpec[], now: Date): Promise<string[]> {
   await tx.apiVersion.deleteMany({ where: { apiId, version: { notIn: specs.map((spec) => spec.version) } } });
   const existing = new Map((await tx.apiVersion.findMany({ where: { apiId } })).map((row) => [row.version, row]));
+  const deprecated: string[] = [];
   for (const spec of specs) {
     const was = existing.get(spec.version);
     const gone = spec.status === "deprecated" || spec.status === "retired";
@@ -212,13 +236,15 @@ export async function replaceVersions(tx: Tx, apiId: string, specs: readonly Ver
       deprecatedAt: spec.deprecatedAt ?? (gone ? (was?.deprecatedAt ?? now) : null),
       sunsetAt: spec.sunsetAt ?? null,
     };
-    if (was) await tx.apiVersion.update({ where: { id: was.id }, data: fields });
-    else
-      await tx.apiVersion.create({
-        data: { id: newId("apv"), apiId, version: spec.version, changelog: [], releasedAt: spec.status === "beta" ? null : now, ...fields },
-      });
+    const saved = was
+      ? await tx.apiVersion.update({ where: { id: was.id }, data: fields })
+      : await tx.apiVersion.create({
+          data: { id: newId("apv"), apiId, version: spec.version, changelog: [], releasedAt: spec.status === "beta" ? null : now, ...fields },
+        });
+    if (spec.status === "deprecated" && was?.status !== "deprecated") deprecated.push(saved.id);
   }
   await followCurrent(tx, apiId);
+  return deprecated;
 }
 
 /** `GET /v1/orders/{id}` for each operation the document declares; undefined without a document. */

@@ -102,6 +102,11 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
   };
 }
 
+/** Each version's document, oldest first, for the changes from one version to the next (`ApiChanges`). */
+export async function catalogVersionDocuments(db: Db, slug: string): Promise<{ version: string; openapiDocument: string | null }[]> {
+  return (await db.apiVersion.findMany({ where: { api: { slug } }, select: { version: true, openapiDocument: true } })).sort(compareVersions);
+}
+
 /** Every API a visitor may see, by name; an API offered in no visible environment is left out. */
 export async function listCatalogApis(db: Db, scope: CatalogScope = {}): Promise<CatalogApi[]> {
   const rows = await loadRows(db);

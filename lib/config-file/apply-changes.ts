@@ -1,8 +1,8 @@
 import "server-only";
 import { type Actor, recordAudit } from "../audit/write-audit";
-import { type DbClient, inTransaction, type Tx } from "../db";
+import { type Db, inTransaction, type Tx } from "../db";
 import { newId } from "../ids";
-import { documentLabel, firstVersion, replaceVersions, setCurrentDocument, type VersionSpec } from "../api-lifecycle/versions";
+import { announceDeprecations, documentLabel, firstVersion, replaceVersions, setCurrentDocument, type VersionSpec } from "../api-lifecycle/versions";
 import type { ApiState, GatewayState } from "./gateway-state";
 import type { ConfigChange } from "./plan";
 
@@ -53,17 +53,12 @@ async function writeApiChildren(tx: Tx, apiId: string, api: ApiState, environmen
 }
 
 /** Applies a plan in one transaction, audited as one event that lists every change. */
-export async function applyChanges(input: {
-  db: DbClient;
-  actor: Actor;
-  desired: GatewayState;
-  changes: readonly ConfigChange[];
-  source: string;
-}): Promise<void> {
+export async function applyChanges(input: { db: Db; actor: Actor; desired: GatewayState; changes: readonly ConfigChange[]; source: string }): Promise<void> {
   const { db, actor, desired, changes, source } = input;
   const environments = new Map(desired.environments.map((env) => [env.slug, env]));
   const apis = new Map(desired.apis.map((api) => [api.slug, api]));
-  await inTransaction(db, async (tx) => {
+  const deprecated = await inTransaction(db, async (tx) => {
+    const deprecatedVersions: string[] = [];
     let position = await tx.environment.count();
     for (const change of changes.filter((change) => change.kind === "environment" && change.action !== "delete")) {
       const data = environmentData(environments.get(change.slug)!);
@@ -94,7 +89,7 @@ export async function applyChanges(input: {
               },
             })
           : await tx.api.update({ where: { slug: change.slug }, data: apiData(api) });
-      if (specs) await replaceVersions(tx, saved.id, specs, now);
+      if (specs) deprecatedVersions.push(...(await replaceVersions(tx, saved.id, specs, now)));
       else if (change.action === "update") await setCurrentDocument(tx, saved.id, api.openapiDocument ?? null);
       await writeApiChildren(tx, saved.id, api, environmentIds);
     }
@@ -102,5 +97,10 @@ export async function applyChanges(input: {
       await tx.environment.delete({ where: { slug: change.slug } });
     }
     await recordAudit(tx, actor, { action: "config.apply", targetType: "config", targetId: source, details: { changes } });
+    return deprecatedVersions;
   });
+  await announceDeprecations(
+    db,
+    deprecated.map((id) => ({ kind: "version", id })),
+  );
 }

@@ -138,3 +138,15 @@ describe("after the sunset", () => {
     expect(body.successor).toBeUndefined();
   });
 });
+
+describe("telling the clients when something they call is deprecated", () => {
+  it("sends the client that called an operation a notification when it is deprecated, linking the API's page", async () => {
+    // The first test's call to /v2/orders/42 is in the request log by now (it waited for it).
+    const result = await deprecate({ db, actor: CLI_ACTOR, slug: "orders", version: "v2", operation: "GET /v2/orders/{id}", sunsetAt: sunset });
+    expect(result.notified).toBe(1);
+    const notices = await db.notification.findMany({ where: { clientId, title: { contains: "GET /v2/orders/{id}" } } });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.link).toMatch(/\/apis\/orders$/);
+    expect(notices[0]!.body).toMatch(/GET \/v2\/orders\/\{id\}: \d+ calls?, last at/);
+  });
+});

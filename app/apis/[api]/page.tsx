@@ -14,7 +14,7 @@ import { AccessBadge, CredentialTypeBadge } from "@/components/catalog/badges";
 import { apiDocument } from "@/lib/catalog/api-document";
 import { apiGuides } from "@/lib/catalog/api-guides";
 import { bearerSchemeName } from "@/lib/catalog/bearer-scheme";
-import { findCatalogApi } from "@/lib/catalog/catalog-api";
+import { catalogVersionDocuments, findCatalogApi } from "@/lib/catalog/catalog-api";
 import { findFirstCall } from "@/lib/catalog/first-call";
 import { apiServerUrl, selectEnvironment, tokenEndpointUrl } from "@/lib/catalog/environment-urls";
 import { defaultVersion } from "@/lib/api-lifecycle/versions";
@@ -84,7 +84,14 @@ export default async function ApiPage(props: Props) {
         {shown ? <VersionNotice shown={shown} successor={successor} /> : null}
       </header>
       <ApiTabs slug={api.slug} current={tab} env={envParam} version={api.versionParam} />
-      {tab === "overview" && <OverviewTab api={api} env={env} guides={apiGuides(api, publicUrl)} />}
+      {tab === "overview" && (
+        <OverviewTab
+          api={api}
+          env={env}
+          guides={apiGuides(api, publicUrl)}
+          versionDocuments={api.versions.length > 1 ? await catalogVersionDocuments(db(), api.slug) : []}
+        />
+      )}
       {tab === "reference" && document && (
         <ReferenceTab
           api={api}
