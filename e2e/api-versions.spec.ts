@@ -127,4 +127,7 @@ test("an admin sees the versions on the API's page and deprecates an operation t
   await versions.getByRole("button", { name: "Deprecate" }).click();
   await expect(versions.getByRole("row", { name: /v2/ })).toContainText("GET /v2/parcels since");
   await expect(versions.getByRole("row", { name: /v2/ })).toContainText("sunset 2099-12-31");
+  await admin.setViewportSize({ width: 375, height: 800 });
+  expect(await seriousAccessibilityViolations(admin)).toEqual([]);
+  expect(await horizontalOverflow(admin)).toBe(0);
 });

@@ -15,7 +15,7 @@ export function ApiVersions({ slug, versions }: { slug: string; versions: Listed
       <p className="text-sm text-slate-700">
         {`Each version is served at /gw/{environment}/${slug}/{version}/... Before its sunset, every answer of a deprecated version or operation carries Deprecation, Sunset and Link headers; after it, and once retired, calls answer 410.`}
       </p>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-left text-sm">
           <thead>
             <tr className="border-b border-slate-300">
