@@ -16,6 +16,8 @@ export type VersionSpec = {
   openapiDocument: string | null;
   deprecatedAt?: Date | null;
   sunsetAt?: Date | null;
+  /** left out: a new version starts with none, a version kept keeps its own */
+  changelog?: ChangelogEntry[];
 };
 
 /** `GET /v1/orders/{id}`: a method and the document's path template. */
@@ -129,7 +131,13 @@ export async function addVersion(input: { db: Db; actor: Actor; slug: string; sp
         version: spec.version,
         status: spec.status,
         openapiDocument: spec.openapiDocument,
-        changelog: [],
+        changelog: spec.changelog ?? [
+          {
+            version: documentLabel(spec.openapiDocument) ?? spec.version,
+            date: now.toISOString().slice(0, 10),
+            notes: `${spec.version} released${spec.status === "beta" ? " as a beta" : ""}.`,
+          },
+        ],
         releasedAt: spec.status === "beta" ? null : now,
         deprecatedAt,
         sunsetAt: spec.sunsetAt ?? null,
@@ -235,6 +243,7 @@ export async function replaceVersions(tx: Tx, apiId: string, specs: readonly Ver
       // A file that gives no date keeps the one recorded, or records when it first said so.
       deprecatedAt: spec.deprecatedAt ?? (gone ? (was?.deprecatedAt ?? now) : null),
       sunsetAt: spec.sunsetAt ?? null,
+      ...(spec.changelog ? { changelog: spec.changelog } : {}),
     };
     const saved = was
       ? await tx.apiVersion.update({ where: { id: was.id }, data: fields })

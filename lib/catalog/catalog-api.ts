@@ -43,6 +43,11 @@ export type CatalogApi = {
   versionParam: string | undefined;
 };
 
+/** The version's own changelog when it keeps one, else the API's. */
+function changelogOf(version: CatalogVersion | undefined, apiChangelog: ChangelogEntry[]): ChangelogEntry[] {
+  return version && version.changelog.length > 0 ? version.changelog : apiChangelog;
+}
+
 /** Restricts the catalog to one environment when the deployment is pinned to it (`PORTAL_ENVIRONMENT`). */
 export type CatalogScope = { pinnedEnvironment?: string };
 
@@ -78,8 +83,13 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
     }));
   if (environments.length === 0) return undefined;
   const versions = row.versions
-    .map(({ operationDeprecations, ...version }) => ({ ...version, deprecatedOperations: operationDeprecations }))
+    .map(({ operationDeprecations, changelog, ...version }) => ({
+      ...version,
+      changelog: changelogSchema.parse(changelog),
+      deprecatedOperations: operationDeprecations,
+    }))
     .sort(compareVersions);
+  const shownVersion = defaultVersion(versions);
   return {
     slug: row.slug,
     name: row.name,
@@ -91,13 +101,13 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
     isPublic: row.isPublic,
     credentialTypes: [...new Set(environments.map((env) => env.credentialType))],
     environments,
-    changelog: changelogSchema.parse(row.changelog),
+    changelog: changelogOf(shownVersion, changelogSchema.parse(row.changelog)),
     scopes: row.scopes.map(({ name, description }) => ({ name, description })),
     releasedAt: row.releasedAt,
     openapiDocument: row.openapiDocument,
     guides: storedGuidesSchema.parse(row.guides),
     versions,
-    shownVersion: defaultVersion(versions),
+    shownVersion,
     versionParam: undefined,
   };
 }
@@ -129,6 +139,7 @@ export async function findCatalogApi(db: Db, slug: string, scope: CatalogScope =
   return {
     ...api,
     ...(api.kind === "PROXY" ? { openapiDocument, version: documentLabel(openapiDocument) ?? shown.version } : {}),
+    changelog: changelogOf(shown, changelogSchema.parse(row.changelog)),
     shownVersion: shown,
     versionParam: shown.version,
   };

@@ -41,7 +41,7 @@ type Filterable = {
   environments: { slug: string; credentialType: CredentialType }[];
   operations?: SearchableOperation[];
   guides?: SearchableGuide[];
-  versions?: CatalogVersion[];
+  versions?: Pick<CatalogVersion, "status">[];
 };
 
 function terms(query: string): string[] {

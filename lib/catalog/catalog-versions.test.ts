@@ -8,6 +8,7 @@ const version = (fields: Partial<CatalogVersion>): CatalogVersion => ({
   deprecatedAt: null,
   sunsetAt: null,
   deprecatedOperations: [],
+  changelog: [],
   ...fields,
 });
 

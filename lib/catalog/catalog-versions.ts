@@ -2,6 +2,8 @@ import type { VersionStatus } from "../api-lifecycle/versions-schema";
 
 export type DeprecatedOperation = { method: string; path: string; deprecatedAt: Date; sunsetAt: Date | null };
 
+export type VersionChangelogEntry = { version: string; date: string; notes: string };
+
 /** A version of an API as the portal shows it; its document is read only for the version on screen. */
 export type CatalogVersion = {
   version: string;
@@ -10,6 +12,8 @@ export type CatalogVersion = {
   deprecatedAt: Date | null;
   sunsetAt: Date | null;
   deprecatedOperations: DeprecatedOperation[];
+  /** the version's own changelog; empty when only the API's is kept */
+  changelog: VersionChangelogEntry[];
 };
 
 /** What the catalog reads of each version. */
@@ -19,11 +23,12 @@ export const CATALOG_VERSION_SELECT = {
   releasedAt: true,
   deprecatedAt: true,
   sunsetAt: true,
+  changelog: true,
   operationDeprecations: { select: { method: true, path: true, deprecatedAt: true, sunsetAt: true }, orderBy: { path: "asc" } },
 } as const;
 
 /** Every version of the API is deprecated or retired: the catalog hides it unless asked to show deprecated APIs. */
-export function isDeprecatedApi(versions: readonly CatalogVersion[]): boolean {
+export function isDeprecatedApi(versions: readonly Pick<CatalogVersion, "status">[]): boolean {
   return versions.length > 0 && versions.every((version) => version.status === "deprecated" || version.status === "retired");
 }
 

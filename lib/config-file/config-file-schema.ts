@@ -57,6 +57,8 @@ export const configVersionSchema = z
     status: versionStatusSchema.default("current"),
     deprecatedAt: configDate.optional(),
     sunsetAt: configDate.optional(),
+    /** the version's own changelog; left out: kept as it is */
+    changelog: z.array(changelogEntry).max(1000).optional(),
   })
   .strict();
 

@@ -16,11 +16,12 @@ const documentOf = (text: string | null | undefined) => (text ? { openapi: JSON.
 function versionFields({ version, openapiDocument, versions }: Pick<ApiState, "version" | "openapiDocument" | "versions">): Record<string, unknown> {
   if (!hasVersionsOfItsOwn(versions)) return { version, ...documentOf(openapiDocument) };
   return {
-    versions: versions.map(({ openapiDocument: text, deprecatedAt, sunsetAt, ...entry }) => ({
+    versions: versions.map(({ openapiDocument: text, deprecatedAt, sunsetAt, changelog, ...entry }) => ({
       ...entry,
       ...documentOf(text),
       ...(deprecatedAt ? { deprecatedAt } : {}),
       ...(sunsetAt ? { sunsetAt } : {}),
+      ...(changelog?.length ? { changelog } : {}),
     })),
   };
 }

@@ -18,6 +18,8 @@ export type VersionState = {
   /** undefined in a file that marks a version deprecated without a date: the recorded one stays */
   deprecatedAt?: string | null;
   sunsetAt: string | null;
+  /** undefined in a file that leaves the version's changelog alone */
+  changelog?: ChangelogEntry[];
 };
 
 /** A proxied API as the file and the database both describe it, so that the two compare field by field. */
@@ -57,6 +59,7 @@ function desiredVersions(api: ConfigApi, documents: ReadonlyMap<string, string |
         ? {}
         : { deprecatedAt: dateOrNull(entry.deprecatedAt) }),
       sunsetAt: dateOrNull(entry.sunsetAt),
+      ...(entry.changelog ? { changelog: entry.changelog } : {}),
     }))
     .sort(compareVersions);
 }
@@ -120,6 +123,7 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
           openapiDocument: version.openapiDocument,
           deprecatedAt: dateOrNull(version.deprecatedAt),
           sunsetAt: dateOrNull(version.sunsetAt),
+          changelog: version.changelog as ChangelogEntry[],
         }))
         .sort(compareVersions),
       environments: Object.fromEntries(

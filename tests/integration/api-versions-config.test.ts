@@ -115,11 +115,11 @@ describe("versions in the configuration file", () => {
     file("orders-v3.yaml", ordersDocument("3.0.0-beta", ["/v3/orders"]));
     const changed = file(
       "orders-v3-config.yaml",
-      `${example().replace("status: current", "status: deprecated\n        deprecatedAt: 2027-01-15")}      - version: v3\n        openapi: ./orders-v3.yaml\n        status: beta\n`,
+      `${example().replace("status: current", "status: deprecated\n        deprecatedAt: 2027-01-15\n        changelog: [{ version: 2.0.0, date: 2026-11-20, notes: Orders by id }]")}      - version: v3\n        openapi: ./orders-v3.yaml\n        status: beta\n`,
     );
     expect(await admin("config", "diff", "-f", changed)).toMatchObject({
       code: 0,
-      stdout: "would change:\n  update api orders: versions.v2.status, versions.v2.deprecatedAt, versions.v3\n",
+      stdout: "would change:\n  update api orders: versions.v2.status, versions.v2.deprecatedAt, versions.v2.changelog, versions.v3\n",
     });
 
     const exported = await admin("config", "export");
@@ -146,6 +146,8 @@ describe("api version add | deprecate | retire", () => {
       ["v3", "current"],
     ]);
     expect((await db.api.findUniqueOrThrow({ where: { slug: "orders" } })).version).toBe("3.0.0");
+    // A version added starts its own changelog, which the API page shows for it.
+    expect(stored[2]!.changelog).toEqual([{ version: "3.0.0", date: new Date().toISOString().slice(0, 10), notes: "v3 released." }]);
 
     const operation = await admin(
       "api",
