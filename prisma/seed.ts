@@ -1,6 +1,7 @@
 import type { Config } from "../lib/config";
 import type { Db } from "../lib/db";
 import { newId } from "../lib/ids";
+import { firstVersion } from "../lib/api-lifecycle/versions";
 import { SYSTEM_ACTOR } from "../lib/audit/write-audit";
 import { createCredential } from "../lib/credentials/credentials";
 import { hashPassword, randomPassword } from "../lib/accounts/passwords";
@@ -24,6 +25,7 @@ async function seedCatalog(db: Db): Promise<void> {
       data: {
         id: newId("api"),
         ...api,
+        versions: firstVersion({ openapiDocument: null, changelog: api.changelog, releasedAt: api.releasedAt }),
         scopes: { create: scopes },
         environments: { create: slugs.flatMap((slug) => (environments.has(slug) ? [{ environmentId: environments.get(slug)! }] : [])) },
       },

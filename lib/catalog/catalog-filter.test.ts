@@ -73,4 +73,21 @@ describe("catalog filter", () => {
     expect(catalogFilterSchema.parse({ q: ["token", "other"], env: "<script>", type: "gold" })).toEqual({ q: "token" });
     expect(catalogFilterSchema.parse({ q: "x".repeat(500) })).toEqual({ q: "" });
   });
+
+  it("hides an API whose every version is deprecated or retired, unless ?deprecated=show", () => {
+    const version = (status: "current" | "deprecated" | "retired") => ({
+      version: "v1",
+      status,
+      releasedAt: null,
+      deprecatedAt: null,
+      sunsetAt: null,
+      deprecatedOperations: [],
+    });
+    const LEGACY = { ...TOKEN, name: "Legacy API", versions: [version("deprecated"), version("retired")] };
+    const LIVE = { ...TOKEN, name: "Live API", versions: [version("deprecated"), version("current")] };
+    const names = (query: Record<string, unknown>) => filterCatalog([LEGACY, LIVE], catalogFilterSchema.parse(query)).map((api) => api.name);
+    expect(names({})).toEqual(["Live API"]);
+    expect(names({ deprecated: "show" })).toEqual(["Legacy API", "Live API"]);
+    expect(names({ deprecated: "yes" })).toEqual(["Live API"]);
+  });
 });

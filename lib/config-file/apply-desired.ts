@@ -1,6 +1,6 @@
 import "server-only";
 import type { Actor } from "../audit/write-audit";
-import type { DbClient } from "../db";
+import type { Db, DbClient } from "../db";
 import { applyChanges } from "./apply-changes";
 import { currentState, type GatewayState } from "./gateway-state";
 import { type ConfigChange, type PlanContext, type PlanProblem, planChanges } from "./plan";
@@ -31,7 +31,7 @@ export async function planDesired(db: DbClient, desired: GatewayState, prune: bo
  * transaction; a plan with problems changes nothing and returns them.
  */
 export async function applyDesired(input: {
-  db: DbClient;
+  db: Db;
   actor: Actor;
   desired: GatewayState;
   source: string;

@@ -93,6 +93,7 @@ function buildGateway(): ProcessGateway {
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection), pages: createPageCache() }) },
     upstreams,
     addressOf,
+    publicUrl,
     tracer,
   });
   return {

@@ -134,6 +134,14 @@ export const PROBLEMS = {
       "Every target of the service that implements the API is out of service: failing its health checks, ejected after failures, drained, or behind an open circuit breaker.",
     advice: "Retry after the number of seconds in the `Retry-After` header. If it persists, report it through Contact Us with the request id.",
   },
+  "api-version-retired": {
+    title: "API version or operation is retired",
+    status: 410,
+    explanation:
+      "The version of the API called, or the operation, was deprecated and its sunset date has passed, or it was retired. Before the sunset its answers carried `Deprecation`, `Sunset` and `Link` headers announcing this.",
+    advice:
+      "Move to the successor the response names (`successor`, with its page in `successorUrl`): its Reference in the portal shows what it offers. Calls to the retired version will not work again.",
+  },
   "upstream-timeout": {
     title: "API behind the gateway did not answer in time",
     status: 504,

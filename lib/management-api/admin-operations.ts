@@ -84,6 +84,18 @@ async function environmentEntry(db: Db, slug: string) {
 }
 
 /** The administration of environments, APIs and credentials, as the admin CLI offers it; each calls the CLI's own services. */
+/** Each inline OpenAPI document checked as the portal checks one on save, keyed as `desiredState` reads them; every error named by its field. */
+async function checkedDocuments(entries: { key: string; field: string; document: Record<string, unknown> | undefined }[]): Promise<Map<string, string | null>> {
+  const checked = await Promise.all(
+    entries.map(async (entry) => ({ ...entry, result: entry.document === undefined ? undefined : await checkOpenApiValue(entry.document) })),
+  );
+  const errors = checked.flatMap(({ field, result }) =>
+    result && !result.ok ? result.errors.map((error) => ({ in: "body" as const, field, message: `${error.pointer || "(document)"}: ${error.message}` })) : [],
+  );
+  if (errors.length > 0) throw validationProblem(errors);
+  return new Map(checked.map(({ key, result }) => [key, result?.ok ? result.json : null]));
+}
+
 export const ADMIN_OPERATIONS = [
   operation({
     id: "getEnvironment",
@@ -181,17 +193,15 @@ export const ADMIN_OPERATIONS = [
     problems: [PLAN_REFUSED],
     handle: async ({ db, caller, params, body }) => {
       const slug = slugOf(apiPathSchema, params);
-      const { openapi, guides, ...entry } = parse(apiBodySchema, body, "body");
-      const checked = openapi === undefined ? undefined : await checkOpenApiValue(openapi);
-      if (checked && !checked.ok) {
-        throw validationProblem(
-          checked.errors.map((error) => ({ in: "body", field: "openapi", message: `${error.pointer || "(document)"}: ${error.message}` })),
-        );
-      }
-      const file = { environments: [], apis: [{ slug, ...entry }] };
+      const { openapi, guides, versions, ...entry } = parse(apiBodySchema, body, "body");
+      const documents = await checkedDocuments([
+        { key: slug, field: "openapi", document: openapi },
+        ...(versions ?? []).map((version, index) => ({ key: `${slug} ${version.version}`, field: `versions.${index}.openapi`, document: version.openapi })),
+      ]);
+      const file = { environments: [], apis: [{ slug, ...entry, ...(versions ? { versions: versions.map(({ openapi: _, ...version }) => version) } : {}) }] };
       const desired = desiredState(
         file,
-        new Map([[slug, checked?.json ?? null]]),
+        documents,
         guides ? new Map([[slug, guides.map(({ content, ...guide }) => ({ ...guide, markdown: content }))]]) : new Map(),
       );
       const changes = await applyEntry(db, caller.actor, desired, `api:api:${slug}`);

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { guideSchema } from "../catalog/guides";
-import { configApiSchema, configEnvironmentSchema } from "../config-file/config-file-schema";
+import { checkApiVersions, configApiFields, configEnvironmentSchema, configVersionSchema } from "../config-file/config-file-schema";
 import { rateLimitPolicySchema } from "../rate-limits/rate-limit-policy";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 
 // The administration bodies are the configuration file's entries (lib/config-file), declared there once; the slug is the path's.
 
 export const environmentPathSchema = z.object({ slug: configEnvironmentSchema.shape.slug });
-export const apiPathSchema = z.object({ slug: configApiSchema.shape.slug });
+export const apiPathSchema = z.object({ slug: configApiFields.shape.slug });
 
 const openapiDocumentSchema = z
   .record(z.string().max(200), z.unknown())
@@ -15,14 +15,27 @@ const openapiDocumentSchema = z
 
 export const environmentBodySchema = configEnvironmentSchema.omit({ slug: true });
 
-export const apiBodySchema = configApiSchema.omit({ slug: true }).extend({
-  openapi: openapiDocumentSchema.optional().meta({ description: "The API's OpenAPI document; left out, the API has none." }),
-  guides: z
-    .array(guideSchema.pick({ slug: true, title: true }).extend({ content: guideSchema.shape.markdown }).strict())
-    .max(50)
-    .optional()
-    .meta({ description: "Markdown guides, as the configuration file writes them inline; left out, the API's guides stay as they are." }),
-});
+/** A version as the configuration file writes it, its document inline: the server reads no file named by a request. */
+const inlineVersionSchema = configVersionSchema.extend({ openapi: openapiDocumentSchema.optional() });
+const inlineVersionsSchema = z
+  .array(inlineVersionSchema)
+  .min(1)
+  .max(50)
+  .optional()
+  .meta({ description: "The API's versions side by side, each with its OpenAPI document inline; left out, one version `v1` holding `openapi`." });
+
+export const apiBodySchema = configApiFields
+  .omit({ slug: true })
+  .extend({
+    openapi: openapiDocumentSchema.optional().meta({ description: "The API's OpenAPI document; left out, the API has none." }),
+    versions: inlineVersionsSchema,
+    guides: z
+      .array(guideSchema.pick({ slug: true, title: true }).extend({ content: guideSchema.shape.markdown }).strict())
+      .max(50)
+      .optional()
+      .meta({ description: "Markdown guides, as the configuration file writes them inline; left out, the API's guides stay as they are." }),
+  })
+  .superRefine(checkApiVersions);
 
 export const openapiValidationBodySchema = openapiDocumentSchema;
 
@@ -78,14 +91,18 @@ export const apiSummarySchema = z.object({
   kind: z.enum(["NOTIFICATIONS", "TOKEN", "PROXY"]),
   public: z.boolean(),
   environments: list(text(), 100),
+  versions: list(z.object({ version: text(40), status: z.enum(["beta", "current", "deprecated", "retired"]) }), 100).meta({
+    description: "The API's versions, oldest first: each one's gateway path segment and status.",
+  }),
 });
 
 export const apiSummaryListSchema = z.object({ apis: list(apiSummarySchema) });
 
-export const apiEntrySchema = configApiSchema
-  .omit({ openapi: true, guides: true, environments: true })
+export const apiEntrySchema = configApiFields
+  .omit({ openapi: true, guides: true, environments: true, versions: true })
   .extend({
     openapi: openapiDocumentSchema.optional(),
+    versions: inlineVersionsSchema,
     guides: list(z.object({ slug: text(60), title: text(), content: text(100_000) }), 50).optional(),
     environments: z.record(text(60), upstreamPolicySchema),
   })
