@@ -255,3 +255,18 @@ describe("invitations", () => {
     expect((await acceptInvitation({ db, actor: actorOf(members.admin), user: members.admin, token: token(lower.link) })).role).toBe("admin");
   });
 });
+
+describe("the at-least-one-owner invariant under concurrency", () => {
+  it("lets only one of two owners who demote each other at once succeed", async () => {
+    const { team, members } = await teamWithRoles();
+    await changeRoleInMyTeam({ db, user: members.owner, teamId: team.id, memberId: members.admin.id, input: { role: "owner" } });
+    const results = await Promise.allSettled([
+      changeRoleInMyTeam({ db, user: members.owner, teamId: team.id, memberId: members.admin.id, input: { role: "member" } }),
+      changeRoleInMyTeam({ db, user: members.admin, teamId: team.id, memberId: members.owner.id, input: { role: "member" } }),
+    ]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: expect.stringMatching(/^(last-team-owner|team-role-required)$/) });
+    expect(await db.teamMember.count({ where: { teamId: team.id, role: "owner" } })).toBe(1);
+  });
+});
