@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { type DbClient, inTransaction } from "../db";
-import { problem, validationProblem, zodProblem } from "../http/problem";
+import { parseBody, problem, validationProblem } from "../http/problem";
 import {
   type CredentialSummary,
   createCredential,
@@ -44,12 +44,6 @@ export const rotateSchema = z.object({
 });
 
 export const firstSecretSchema = z.object({ expiresInDays: expiresInDaysSchema });
-
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw zodProblem(parsed.error, "body");
-  return parsed.data;
-}
 
 function expiryFrom(days: number): Date | null {
   return days > 0 ? new Date(Date.now() + days * 24 * 60 * 60 * 1000) : null;
@@ -104,7 +98,7 @@ async function teamForNewApplication(db: DbClient, user: PortalUser, actor: Acto
 /** Self-service only: environments that need approval go through Contact Us. */
 /** `actor` names who acted when it is not the user in person, e.g. one of their access tokens. */
 export async function createMyCredential({ db, user, input, actor = actorOf(user) }: { db: DbClient; user: PortalUser; input: unknown; actor?: Actor }) {
-  const data = parse(newCredentialSchema, input);
+  const data = parseBody(newCredentialSchema, input);
   const environment = await db.environment.findUnique({ where: { slug: data.environment } });
   if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
   if (!environment.selfService) {
@@ -121,13 +115,13 @@ export async function createMyCredential({ db, user, input, actor = actorOf(user
 }
 
 export async function rotateMySecret({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {
-  const data = parse(rotateSchema, input);
+  const data = parseBody(rotateSchema, input);
   await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
   return rotateSecret({ db, actor: actorOf(user), clientId, graceSeconds: data.graceHours * 3600, expiresAt: expiryFrom(data.expiresInDays) });
 }
 
 export async function issueMyFirstSecret({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {
-  const data = parse(firstSecretSchema, input);
+  const data = parseBody(firstSecretSchema, input);
   await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
   return issueSecret({ db, actor: actorOf(user), clientId, expiresAt: expiryFrom(data.expiresInDays) });
 }

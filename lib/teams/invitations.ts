@@ -4,11 +4,11 @@ import { z } from "zod";
 import { type Actor, recordAudit } from "../audit/write-audit";
 import { config } from "../config";
 import { type DbClient, inTransaction, type TeamRole } from "../db";
-import { problem } from "../http/problem";
+import { parseBody, problem } from "../http/problem";
 import { newId } from "../ids";
 import { hashClientSecret } from "../oauth/client-secrets";
 import { hasRole } from "./team-roles";
-import { parseInput, teamRoleSchema } from "./teams";
+import { teamRoleSchema } from "./teams";
 
 export const INVITATION_DAYS = 7;
 
@@ -36,7 +36,7 @@ export type IssuedInvitation = { id: string; teamId: string; teamName: string; e
  * the invitation email carries (the `team.invitation` event).
  */
 export async function inviteMember(input: { db: DbClient; actor: Actor; teamId: string; input: unknown }): Promise<IssuedInvitation> {
-  const { email, role } = parseInput(inviteSchema, input.input);
+  const { email, role } = parseBody(inviteSchema, input.input);
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
   return inTransaction(input.db, async (tx) => {

@@ -3,10 +3,11 @@ import { actorOf } from "../audit/portal-actor";
 import type { Actor } from "../audit/write-audit";
 import type { PortalUser } from "../auth/session";
 import type { DbClient, TeamRole } from "../db";
+import { parseBody } from "../http/problem";
 import { inviteMember } from "./invitations";
 import { requireTeamRole } from "./team-access";
 import { TEAM_ROLES } from "./team-roles";
-import { changeRole, changeRoleSchema, createTeam, deleteTeam, parseInput, removeMember, teamNotFound } from "./teams";
+import { changeRole, changeRoleSchema, createTeam, deleteTeam, removeMember, teamNotFound } from "./teams";
 
 /** What the signed-in user's actions on one of their teams take. */
 type MyTeamAction = { db: DbClient; user: PortalUser; teamId: string; actor?: Actor };
@@ -61,7 +62,7 @@ export async function removeFromMyTeam(action: MyTeamAction & { memberId: string
 }
 
 export async function changeRoleInMyTeam(action: MyTeamAction & { memberId: string; input: unknown }) {
-  const { role } = parseInput(changeRoleSchema, action.input);
+  const { role } = parseBody(changeRoleSchema, action.input);
   await requireOwner(action);
   await changeRole({ db: action.db, actor: action.actor ?? actorOf(action.user), teamId: action.teamId, userId: action.memberId, role });
   return { teamId: action.teamId, userId: action.memberId, role };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Actor, recordAudit } from "../audit/write-audit";
 import { isUniqueViolation } from "../database/unique-violation";
 import { type DbClient, inTransaction, type TeamRole, type Tx } from "../db";
-import { problem, validationProblem, zodProblem } from "../http/problem";
+import { parseBody, problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
 import { TEAM_ROLES } from "./team-roles";
 
@@ -26,12 +26,6 @@ export const teamNameSchema = z
 export const newTeamSchema = z.object({ name: teamNameSchema });
 export const teamRoleSchema = z.enum(TEAM_ROLES, { message: "Choose owner, admin or member" });
 export const changeRoleSchema = z.object({ role: teamRoleSchema });
-
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw zodProblem(parsed.error, "body");
-  return parsed.data;
-}
 
 export function teamNotFound(team: string): Error {
   return problem("not-found", { detail: `There is no team "${team}".` });
@@ -69,7 +63,7 @@ function nameTaken(): Error {
 }
 
 export async function createTeam(input: { db: DbClient; actor: Actor; ownerId: string; input: unknown }) {
-  const { name } = parseInput(newTeamSchema, input.input);
+  const { name } = parseBody(newTeamSchema, input.input);
   try {
     return await inTransaction(input.db, (tx) => insertTeam(tx, input.actor, { id: newId("team"), name, personal: false }, input.ownerId));
   } catch (error) {
