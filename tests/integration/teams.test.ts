@@ -83,6 +83,25 @@ describe("team roles on the portal's routes", () => {
     }
   });
 
+  it("applies the same roles to the management API's credential operations", async () => {
+    const statuses = { owner: [200, 201], admin: [200, 201], member: [200, 403], outsider: [200, 404] } as const;
+    for (const who of ROLES) {
+      const created = await users[who].client.post("/api/portal/tokens", { name: "CI", scopes: ["credentials:read", "credentials:write"], expiresInDays: 7 });
+      expect(created.status).toBe(201);
+      const headers = { authorization: `Bearer ${((await created.json()) as { token: string }).token}`, "content-type": "application/json" };
+      const listed = await fetch(`${server.url}/api/v1/credentials`, { headers });
+      expect(listed.status, who).toBe(statuses[who][0]);
+      const clientIds = ((await listed.json()) as { credentials: { clientId: string }[] }).credentials.map((credential) => credential.clientId);
+      expect(clientIds.includes(clientId), who).toBe(who !== "outsider");
+      const rotated = await fetch(`${server.url}/api/v1/credentials/${clientId}/secrets`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ overlapSeconds: 0 }),
+      });
+      expect(rotated.status, who).toBe(statuses[who][1]);
+    }
+  });
+
   it("lists the team's applications for every member, grouped with its team and role, and for no outsider", async () => {
     for (const who of ["owner", "admin", "member"] as const) {
       const body = (await (await users[who].client.get("/api/portal/credentials")).json()) as {
