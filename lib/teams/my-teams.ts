@@ -7,13 +7,14 @@ import { parseBody } from "../http/problem";
 import { inviteMember } from "./invitations";
 import { requireTeamRole } from "./team-access";
 import { TEAM_ROLES } from "./team-roles";
-import { changeRole, changeRoleSchema, createTeam, deleteTeam, removeMember, teamNotFound } from "./teams";
+import { type Authorize, changeRole, changeRoleSchema, createTeam, deleteTeam, removeMember, teamNotFound } from "./teams";
 
 /** What the signed-in user's actions on one of their teams take. */
 type MyTeamAction = { db: DbClient; user: PortalUser; teamId: string; actor?: Actor };
 
-function requireOwner({ db, user, teamId }: MyTeamAction) {
-  return requireTeamRole({ db, teamId, userId: user.id, needed: "owner", notFound: () => teamNotFound(teamId) });
+/** Checked inside the change's transaction, once the team's row is locked. */
+function ownerOnly({ user, teamId }: MyTeamAction): Authorize {
+  return (db) => requireTeamRole({ db, teamId, userId: user.id, needed: "owner", notFound: () => teamNotFound(teamId) });
 }
 
 function byRoleThenEmail(a: { role: TeamRole; user: { email: string } }, b: { role: TeamRole; user: { email: string } }): number {
@@ -52,19 +53,30 @@ export function createMyTeam({ db, user, input }: { db: DbClient; user: PortalUs
 }
 
 export async function inviteToMyTeam(action: MyTeamAction & { input: unknown }) {
-  await requireOwner(action);
+  await ownerOnly(action)(action.db);
   return inviteMember({ db: action.db, actor: action.actor ?? actorOf(action.user), teamId: action.teamId, input: action.input });
 }
 
 export async function removeFromMyTeam(action: MyTeamAction & { memberId: string }) {
-  await requireOwner(action);
-  await removeMember({ db: action.db, actor: action.actor ?? actorOf(action.user), teamId: action.teamId, userId: action.memberId });
+  await removeMember({
+    db: action.db,
+    actor: action.actor ?? actorOf(action.user),
+    teamId: action.teamId,
+    userId: action.memberId,
+    authorize: ownerOnly(action),
+  });
 }
 
 export async function changeRoleInMyTeam(action: MyTeamAction & { memberId: string; input: unknown }) {
   const { role } = parseBody(changeRoleSchema, action.input);
-  await requireOwner(action);
-  await changeRole({ db: action.db, actor: action.actor ?? actorOf(action.user), teamId: action.teamId, userId: action.memberId, role });
+  await changeRole({
+    db: action.db,
+    actor: action.actor ?? actorOf(action.user),
+    teamId: action.teamId,
+    userId: action.memberId,
+    role,
+    authorize: ownerOnly(action),
+  });
   return { teamId: action.teamId, userId: action.memberId, role };
 }
 
@@ -76,6 +88,5 @@ export async function leaveMyTeam(action: MyTeamAction) {
 }
 
 export async function deleteMyTeam(action: MyTeamAction) {
-  await requireOwner(action);
-  await deleteTeam({ db: action.db, actor: action.actor ?? actorOf(action.user), teamId: action.teamId });
+  await deleteTeam({ db: action.db, actor: action.actor ?? actorOf(action.user), teamId: action.teamId, authorize: ownerOnly(action) });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../prisma/seed";
+import { myAccessRequests } from "../access-requests/list-access-requests";
 import { actorOf } from "../audit/portal-actor";
 import type { PortalUser } from "../auth/session";
 import {
@@ -268,5 +269,28 @@ describe("the at-least-one-owner invariant under concurrency", () => {
     const refused = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
     expect(refused.reason).toMatchObject({ code: expect.stringMatching(/^(last-team-owner|team-role-required)$/) });
     expect(await db.teamMember.count({ where: { teamId: team.id, role: "owner" } })).toBe(1);
+  });
+});
+
+describe("access requests of a team", () => {
+  it("are listed for every member of the team holding the provisioned credential, and for no outsider", async () => {
+    const { members, outsider, clientId } = await teamWithRoles();
+    const credential = await db.credential.findUniqueOrThrow({ where: { clientId } });
+    const request = await db.accessRequest.create({
+      data: {
+        id: newId("req"),
+        topic: "CREDENTIALS",
+        status: "APPROVED",
+        requesterId: members.owner.id,
+        name: "Owner",
+        email: members.owner.email,
+        message: "please",
+        credentialId: credential.id,
+      },
+    });
+    for (const user of Object.values(members)) {
+      expect((await myAccessRequests({ db, user })).map((row) => row.id)).toContain(request.id);
+    }
+    expect(await myAccessRequests({ db, user: outsider })).toEqual([]);
   });
 });

@@ -36,10 +36,14 @@ export function teamNotFound(team: string): Error {
  * lock, SQLite's write lock): concurrent membership changes take turns, so two owners demoting
  * each other cannot both see the other one still an owner.
  */
-async function lockTeam(tx: Tx, teamId: string): Promise<void> {
+async function lockTeam(tx: Tx, teamId: string, authorize?: Authorize): Promise<void> {
   const { count } = await tx.team.updateMany({ where: { id: teamId }, data: { updatedAt: new Date() } });
   if (count === 0) throw teamNotFound(teamId);
+  await authorize?.(tx);
 }
+
+/** A check of the acting user's role, run after the team's row is locked, so a role changed meanwhile is the one checked. */
+export type Authorize = (db: DbClient) => Promise<unknown>;
 
 async function assertOwnerRemains(tx: Tx, teamId: string): Promise<void> {
   const owners = await tx.teamMember.count({ where: { teamId, role: "owner" } });
@@ -108,10 +112,17 @@ export async function ensureUnassignedTeam(input: { db: DbClient; actor: Actor }
 }
 
 /** Removes a member; refused when it would leave the team without an owner. */
-export async function removeMember(input: { db: DbClient; actor: Actor; teamId: string; userId: string; action?: "team.member.remove" | "team.member.leave" }) {
+export async function removeMember(input: {
+  db: DbClient;
+  actor: Actor;
+  teamId: string;
+  userId: string;
+  action?: "team.member.remove" | "team.member.leave";
+  authorize?: Authorize;
+}) {
   const { teamId, userId } = input;
   await inTransaction(input.db, async (tx) => {
-    await lockTeam(tx, teamId);
+    await lockTeam(tx, teamId, input.authorize);
     const { count } = await tx.teamMember.deleteMany({ where: { teamId, userId } });
     if (count === 0) throw problem("not-found", { detail: "That user is not a member of the team." });
     await assertOwnerRemains(tx, teamId);
@@ -120,10 +131,10 @@ export async function removeMember(input: { db: DbClient; actor: Actor; teamId: 
 }
 
 /** Gives a member another role; refused when it would leave the team without an owner. */
-export async function changeRole(input: { db: DbClient; actor: Actor; teamId: string; userId: string; role: TeamRole }) {
+export async function changeRole(input: { db: DbClient; actor: Actor; teamId: string; userId: string; role: TeamRole; authorize?: Authorize }) {
   const { teamId, userId, role } = input;
   await inTransaction(input.db, async (tx) => {
-    await lockTeam(tx, teamId);
+    await lockTeam(tx, teamId, input.authorize);
     const { count } = await tx.teamMember.updateMany({ where: { teamId, userId }, data: { role } });
     if (count === 0) throw problem("not-found", { detail: "That user is not a member of the team." });
     await assertOwnerRemains(tx, teamId);
@@ -132,10 +143,10 @@ export async function changeRole(input: { db: DbClient; actor: Actor; teamId: st
 }
 
 /** Deletes a team that owns no applications; its members and invitations go with it. */
-export async function deleteTeam(input: { db: DbClient; actor: Actor; teamId: string }) {
+export async function deleteTeam(input: { db: DbClient; actor: Actor; teamId: string; authorize?: Authorize }) {
   const { teamId } = input;
   await inTransaction(input.db, async (tx) => {
-    await lockTeam(tx, teamId);
+    await lockTeam(tx, teamId, input.authorize);
     const applications = await tx.application.count({ where: { teamId } });
     if (applications > 0) {
       throw problem("team-has-applications", { detail: `The team owns ${applications} application${applications === 1 ? "" : "s"}.` });
