@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { expect, seriousAccessibilityViolations, test } from "./fixtures";
+import { expect, horizontalOverflow, seriousAccessibilityViolations, test } from "./fixtures";
 
 test.setTimeout(180_000);
 const SLOW = { timeout: 30_000 };
@@ -53,6 +53,9 @@ test("an owner invites a teammate, who accepts through the link and rotates the 
   const teammateCard = teammate.getByRole("region", { name: "Team E2E Team" });
   await expect(teammateCard).toContainText("your role: admin");
   await expect(teammateCard).toContainText("Team App");
+  await teammate.setViewportSize({ width: 375, height: 800 });
+  expect(await horizontalOverflow(teammate)).toBeLessThanOrEqual(0);
+  expect(await seriousAccessibilityViolations(teammate)).toEqual([]);
 
   await teammate.goto("/settings/credentials");
   const credential = teammate.getByRole("listitem", { name: "Team App in Platform Development" });
