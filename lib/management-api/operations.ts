@@ -24,6 +24,12 @@ import {
   usageReportSchema,
 } from "./schemas";
 
+const TEAM_ROLE = {
+  code: "team-role-required",
+  description: "Your role in the application's team is below admin.",
+  detail: "This needs the admin role in the team; yours is member.",
+} as const;
+
 /** The management API, declared once: the route table of /api/v1 and its OpenAPI document are built from this list. */
 export const MANAGEMENT_OPERATIONS = [
   operation({
@@ -76,11 +82,11 @@ export const MANAGEMENT_OPERATIONS = [
     pathParameters: [CLIENT_ID],
     requestBody: jsonBody(rotateSecretBodySchema),
     responses: () => ({ "201": jsonAnswer("The new secret.", rotatedSecretSchema) }),
-    problems: [INVALID, NOT_FOUND],
+    problems: [INVALID, NOT_FOUND, TEAM_ROLE],
     handle: async ({ db, caller, params, body }) => {
       const { overlapSeconds } = parse(rotateSecretBodySchema, body, "body");
       const clientId = params.clientId ?? "";
-      await ownCredentialOrThrow({ db, user: caller.user, clientId });
+      await ownCredentialOrThrow({ db, user: caller.user, clientId, needed: "admin" });
       return ok(await rotateSecret({ db, actor: caller.actor, clientId, graceSeconds: overlapSeconds }), 201);
     },
   }),
@@ -94,7 +100,7 @@ export const MANAGEMENT_OPERATIONS = [
     description: "Its secrets stop working at once and the gateway refuses its tokens within seconds.",
     pathParameters: [CLIENT_ID],
     responses: () => ({ "200": jsonAnswer("The revoked credential.", credentialSchema) }),
-    problems: [NOT_FOUND],
+    problems: [NOT_FOUND, TEAM_ROLE],
     handle: async ({ db, caller, params }) => ok(await revokeMyCredential({ db, user: caller.user, clientId: params.clientId ?? "", actor: caller.actor })),
   }),
   operation({
