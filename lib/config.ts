@@ -65,6 +65,7 @@ const envSchema = z
     REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     OTEL_SERVICE_NAME: z.string().max(255).default("gatehouse"),
+    OUTBOUND_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -122,6 +123,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
     metricsPort: parsed.METRICS_PORT,
     trustedProxies: parseTrustedProxies(parsed.TRUSTED_PROXIES),
     requestLogRetentionDays: parsed.REQUEST_LOG_RETENTION_DAYS,
+    outboundAllowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE === "1",
     tracing: parsed.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } : undefined,
   };
 }
