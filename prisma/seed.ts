@@ -3,6 +3,7 @@ import type { Db } from "../lib/db";
 import { newId } from "../lib/ids";
 import { SYSTEM_ACTOR } from "../lib/audit/write-audit";
 import { createCredential } from "../lib/credentials/credentials";
+import { ensurePersonalTeam } from "../lib/teams/teams";
 import { hashPassword, randomPassword } from "../lib/accounts/passwords";
 import { printSeedReport, type SeedReport } from "./seed-report";
 import { seedNotifications } from "./seed-notifications";
@@ -44,10 +45,11 @@ async function seedUser(db: Db, email: string, name: string, role: "ADMIN" | "DE
 async function seedDemo(db: Db, options: SeedOptions, report: SeedReport) {
   await seedUser(db, DEMO_ADMIN_EMAIL, "Ada Admin", "ADMIN", options.seedAdminPassword, report);
   const developer = await seedUser(db, DEMO_DEVELOPER_EMAIL, "Dev Eloper", "DEVELOPER", options.seedDeveloperPassword, report);
+  const team = await ensurePersonalTeam({ db, actor: SYSTEM_ACTOR, user: developer });
   const application =
-    (await db.application.findFirst({ where: { ownerId: developer.id, name: DEMO_APPLICATION_NAME } })) ??
+    (await db.application.findFirst({ where: { teamId: team.id, name: DEMO_APPLICATION_NAME } })) ??
     (await db.application.create({
-      data: { id: newId("app"), name: DEMO_APPLICATION_NAME, description: "Seeded for trying Gatehouse out.", ownerId: developer.id },
+      data: { id: newId("app"), name: DEMO_APPLICATION_NAME, description: "Seeded for trying Gatehouse out.", teamId: team.id, ownerId: developer.id },
     }));
   const credentials = await seedDemoCredentials(db, application.id, report);
   await seedNotifications(db, credentials);

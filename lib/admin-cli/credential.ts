@@ -11,7 +11,7 @@ function parseExpiry(value: string | undefined): Date | undefined {
 
 const create = command(
   {
-    usage: 'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--expires <date>]',
+    usage: 'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--team <name>] [--expires <date>]',
     summary: "Creates a credential (and its application if needed) and prints its client secret once.",
   },
   async (args) => {
@@ -30,10 +30,12 @@ const create = command(
     const ownerEmail = args.flags.get("owner");
     const owner = ownerEmail ? await db().user.findUnique({ where: { email: ownerEmail.toLowerCase() } }) : null;
     if (ownerEmail && !owner) throw new UsageError(`--owner: no user "${ownerEmail}"`);
+    const teamName = args.flags.get("team");
+    const team = teamName === undefined ? undefined : await (await import("./team")).teamByName(teamName);
     const { credential, secret } = await asUsageError(
       async () => {
         if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
-        const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, name: appName });
+        const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, teamId: team?.id, name: appName });
         return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt });
       },
       { name: "--app", scopes: "--scope", expiresAt: "--expires" },

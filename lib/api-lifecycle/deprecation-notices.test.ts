@@ -29,7 +29,14 @@ async function call(clientId: string | null, method: string, route: string, at: 
 
 async function credential(name: string, status: "ACTIVE" | "REVOKED" = "ACTIVE", ownerId: string | null = null): Promise<string> {
   const applicationId = newId("app");
-  await db.application.create({ data: { id: applicationId, name, ownerId } });
+  await db.application.create({
+    data: {
+      id: applicationId,
+      name,
+      team: { create: { id: newId("team"), name: `Team of ${applicationId}` } },
+      ...(ownerId ? { owner: { connect: { id: ownerId } } } : {}),
+    },
+  });
   const clientId = newId("gci");
   await db.credential.create({ data: { id: newId("cred"), clientId, applicationId, environmentId, status } });
   return clientId;

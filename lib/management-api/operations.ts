@@ -59,6 +59,11 @@ function jsonAnswer(description: string, schema: z.ZodType) {
 const CLIENT_ID = { name: "clientId", in: "path", required: true, description: "The credential's client id.", schema: { type: "string", maxLength: 100 } };
 const REQUEST_ID = { name: "id", in: "path", required: true, description: "The access request's id.", schema: { type: "string", maxLength: 100 } };
 const NOT_FOUND = { code: "not-found", description: "No credential of yours has this client id.", detail: 'There is no credential "gci_…".' } as const;
+const TEAM_ROLE = {
+  code: "team-role-required",
+  description: "Your role in the application's team is below admin.",
+  detail: "This needs the admin role in the team; yours is member.",
+} as const;
 const INVALID = { code: "validation-failed", description: "The body or a query parameter is not valid.", detail: "body overlapSeconds: Too big" } as const;
 
 type Handle = (call: ManagementCall) => Promise<ManagementAnswer>;
@@ -121,11 +126,11 @@ export const MANAGEMENT_OPERATIONS = [
     pathParameters: [CLIENT_ID],
     requestBody: jsonBody(rotateSecretBodySchema),
     responses: () => ({ "201": jsonAnswer("The new secret.", rotatedSecretSchema) }),
-    problems: [INVALID, NOT_FOUND],
+    problems: [INVALID, NOT_FOUND, TEAM_ROLE],
     handle: async ({ db, caller, params, body }) => {
       const { overlapSeconds } = parse(rotateSecretBodySchema, body, "body");
       const clientId = params.clientId ?? "";
-      await ownCredentialOrThrow({ db, user: caller.user, clientId });
+      await ownCredentialOrThrow({ db, user: caller.user, clientId, needed: "admin" });
       return ok(await rotateSecret({ db, actor: caller.actor, clientId, graceSeconds: overlapSeconds }), 201);
     },
   }),
@@ -139,7 +144,7 @@ export const MANAGEMENT_OPERATIONS = [
     description: "Its secrets stop working at once and the gateway refuses its tokens within seconds.",
     pathParameters: [CLIENT_ID],
     responses: () => ({ "200": jsonAnswer("The revoked credential.", credentialSchema) }),
-    problems: [NOT_FOUND],
+    problems: [NOT_FOUND, TEAM_ROLE],
     handle: async ({ db, caller, params }) => ok(await revokeMyCredential({ db, user: caller.user, clientId: params.clientId ?? "", actor: caller.actor })),
   }),
   operation({
