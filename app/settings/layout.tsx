@@ -7,6 +7,7 @@ const SECTIONS = [
   { href: "/settings/usage", label: "Usage" },
   { href: "/settings/tokens", label: "Access tokens" },
   { href: "/settings/email", label: "Email" },
+  { href: "/settings/webhooks", label: "Webhooks" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

@@ -128,3 +128,8 @@ export async function outboundJson(url: string, policy: OutboundPolicy): Promise
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new OutboundError(`${new URL(url).origin} did not answer a JSON object`);
   return parsed as Record<string, unknown>;
 }
+
+/** Checks a URL under the policy without fetching it, for forms that store a URL the server fetches later. */
+export async function checkOutboundUrl(url: string, policy: OutboundPolicy): Promise<void> {
+  await checkedAddresses(targetOf(url, policy.allowPrivate).hostname, policy);
+}
