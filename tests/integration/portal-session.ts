@@ -5,6 +5,8 @@ export type PortalClient = {
   get(path: string): Promise<Response>;
   post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   put(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  patch(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  delete(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 };
 
 function cookiesFrom(response: Response): string[] {
@@ -44,6 +46,8 @@ export async function signIn(server: TestServer, email: string, password: string
     get: (path) => fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" }),
     post: send("POST"),
     put: send("PUT"),
+    patch: send("PATCH"),
+    delete: send("DELETE"),
   };
 }
 
