@@ -165,6 +165,15 @@ describe("retries, timeouts and replay", () => {
     expect(logged!.nextAttemptAt).not.toBeNull();
   });
 
+  it("fails an attempt whose answer is larger than the cap, 2xx or not", async () => {
+    const { application, endpoint } = await teamWithEndpoint("talkers");
+    receiver.answer("large");
+    await createCredential({ db, actor: SYSTEM_ACTOR, applicationId: application.id, envSlug: "platform-dev" });
+    expect(await deliver()).toMatchObject({ retried: 1 });
+    const [logged] = await webhookDeliveries({ db, actor: SYSTEM_ACTOR, endpointId: endpoint.id });
+    expect(logged!.attempts).toMatchObject([{ statusCode: null, error: expect.stringContaining("answered more than 16384 bytes") }]);
+  });
+
   it("disables an endpoint that answers 410 Gone and fails the delivery", async () => {
     const { application, endpoint } = await teamWithEndpoint("leavers");
     receiver.answer(410);

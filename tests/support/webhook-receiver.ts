@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type ReceivedWebhook = { headers: IncomingHttpHeaders; body: string };
-/** How the receiver answers one request: a status, or "hang" to never answer. */
-export type WebhookAnswer = number | "hang";
+/** How the receiver answers one request: a status, "hang" to never answer, or "large" for a 200 with a 64 KiB body. */
+export type WebhookAnswer = number | "hang" | "large";
 
 export type WebhookReceiver = {
   url: string;
@@ -25,7 +25,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
       const answer = queue.shift() ?? 200;
       if (answer === "hang") return;
-      response.writeHead(answer, { "content-type": "text/plain" }).end("ok");
+      if (answer === "large") response.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(64 * 1024));
+      else response.writeHead(answer, { "content-type": "text/plain" }).end("ok");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
