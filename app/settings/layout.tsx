@@ -5,6 +5,7 @@ const SECTIONS = [
   { href: "/settings/credentials", label: "Client Credentials" },
   { href: "/settings/requests", label: "Requests" },
   { href: "/settings/usage", label: "Usage" },
+  { href: "/settings/teams", label: "Teams" },
   { href: "/settings/tokens", label: "Access tokens" },
   { href: "/settings/email", label: "Email" },
   { href: "/settings/webhooks", label: "Webhooks" },

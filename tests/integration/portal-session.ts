@@ -5,8 +5,8 @@ export type PortalClient = {
   get(path: string): Promise<Response>;
   post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   put(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
-  patch(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
-  delete(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** Any other method, sent like `post` */
+  send(method: string, path: string, body?: unknown): Promise<Response>;
 };
 
 function cookiesFrom(response: Response): string[] {
@@ -33,22 +33,20 @@ export async function signIn(server: TestServer, email: string, password: string
   const session = cookiesFrom(callback).find((cookie) => cookie.startsWith("next-auth.session-token="));
   if (!session) return null;
   const cookie = [...jar, session].join("; ");
-  const send =
-    (method: string) =>
-    (path: string, body?: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${server.url}${path}`, {
-        method,
-        redirect: "manual",
-        headers: { cookie, origin: server.url, "content-type": "application/json", ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
   return {
     get: (path) => fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" }),
-    post: send("POST"),
-    put: send("PUT"),
-    patch: send("PATCH"),
-    delete: send("DELETE"),
+    post: (path, body, headers = {}) => send("POST", path, body, headers),
+    put: (path, body, headers = {}) => send("PUT", path, body, headers),
+    send: (method, path, body) => send(method, path, body),
   };
+  function send(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+    return fetch(`${server.url}${path}`, {
+      method,
+      redirect: "manual",
+      headers: { cookie, origin: server.url, "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
 }
 
 /** The next-auth error code of a refused sign-in (CredentialsSignin, TooManyAttempts). */

@@ -85,8 +85,8 @@ describe("webhook routes", () => {
     ).json()) as Created;
     const changes = [
       () => other.post(`/api/portal/webhooks/${endpoint.id}/rotate-secret`),
-      () => other.patch(`/api/portal/webhooks/${endpoint.id}`, { enabled: false }),
-      () => other.delete(`/api/portal/webhooks/${endpoint.id}`),
+      () => other.send("PATCH", `/api/portal/webhooks/${endpoint.id}`, { enabled: false }),
+      () => other.send("DELETE", `/api/portal/webhooks/${endpoint.id}`),
       () => other.post("/api/portal/webhooks", { teamId, url: receiver.url, events: ["credential.revoked"] }),
     ];
     for (const change of [
@@ -109,9 +109,9 @@ describe("webhook routes", () => {
     expect((await other.get(`/api/portal/webhooks?team=${teamId}`)).status).toBe(200);
     expect((await other.get(`/api/portal/webhooks/${endpoint.id}/deliveries`)).status).toBe(200);
 
-    const disabled = await developer.patch(`/api/portal/webhooks/${endpoint.id}`, { enabled: false });
+    const disabled = await developer.send("PATCH", `/api/portal/webhooks/${endpoint.id}`, { enabled: false });
     expect(await disabled.json()).toMatchObject({ endpoint: { enabled: false, disabledReason: "disabled by a user" } });
-    expect((await developer.delete(`/api/portal/webhooks/${endpoint.id}`)).status).toBe(200);
+    expect((await developer.send("DELETE", `/api/portal/webhooks/${endpoint.id}`)).status).toBe(200);
     expect(await db.webhookEndpoint.findUnique({ where: { id: endpoint.id } })).toBeNull();
   });
 

@@ -83,11 +83,17 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
                   Application and environment
                 </label>
                 <select id="usage-client" name="client" defaultValue={chosen?.clientId ?? ""} className={CONTROL}>
-                  <option value="">All your credentials</option>
-                  {clients.map((client) => (
-                    <option key={client.clientId} value={client.clientId}>
-                      {`${client.application} — ${client.environmentName} (${client.clientId})`}
-                    </option>
+                  <option value="">All your teams&apos; credentials</option>
+                  {[...new Set(clients.map((client) => client.team))].map((team) => (
+                    <optgroup key={team} label={`Team ${team}`}>
+                      {clients
+                        .filter((client) => client.team === team)
+                        .map((client) => (
+                          <option key={client.clientId} value={client.clientId}>
+                            {`${client.application} — ${client.environmentName} (${client.clientId})`}
+                          </option>
+                        ))}
+                    </optgroup>
                   ))}
                 </select>
               </div>
