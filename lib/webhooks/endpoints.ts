@@ -19,6 +19,7 @@ export const createWebhookSchema = z.object({
   events: z
     .array(z.enum(WEBHOOK_EVENT_TYPES))
     .min(1)
+    .max(WEBHOOK_EVENT_TYPES.length)
     .transform((events) => [...new Set(events)]),
 });
 
