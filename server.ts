@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const eventDelivery = startEventDelivery(db());
   stopOnSignals(server, async () => {
     metricsServer?.close();
-    await Promise.all([portal.stop(), eventDelivery?.stop()]);
+    await Promise.all([portal.stop(), eventDelivery.stop()]);
   });
 }
 

@@ -67,6 +67,7 @@ const envSchema = z
     OTEL_SERVICE_NAME: z.string().max(255).default("gatehouse"),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     MAIL_FROM: z.string().trim().min(3).max(320).optional(),
+    OUTBOUND_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -128,6 +129,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
     email: parsed.SMTP_URL
       ? { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM ?? `${parsed.PORTAL_NAME} <noreply@${new URL(publicUrl).hostname}>` }
       : undefined,
+    outboundAllowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE === "1",
     tracing: parsed.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } : undefined,
   };
 }

@@ -8,6 +8,7 @@ const SECTIONS = [
   { href: "/settings/teams", label: "Teams" },
   { href: "/settings/tokens", label: "Access tokens" },
   { href: "/settings/email", label: "Email" },
+  { href: "/settings/webhooks", label: "Webhooks" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

@@ -11,6 +11,7 @@ const GROUPS: Record<string, () => Promise<CommandGroup>> = {
   user: () => import("./user").then((m) => m.commands),
   credential: () => import("./credential").then((m) => m.commands),
   team: () => import("./team").then((m) => m.commands),
+  webhook: () => import("./webhook").then((m) => m.commands),
   environment: () => import("./environment").then((m) => m.commands),
   api: () => import("./api").then((m) => m.commands),
   request: () => import("./request").then((m) => m.commands),

@@ -5,6 +5,8 @@ import { newId } from "../ids";
 import { mutedEventTypes } from "./preferences";
 import type { Recipient } from "./recipients";
 import { definitionOf, EVENT_TYPES, type EventPayload, type EventType } from "./registry";
+import { WEBHOOK_CHANNEL } from "../webhooks/deliveries";
+import { subscribedEndpoints } from "../webhooks/subscriptions";
 
 /** The channels deliveries are made for: email when SMTP_URL is set, none otherwise. */
 export function deliveryChannels(): string[] {
@@ -12,7 +14,8 @@ export function deliveryChannels(): string[] {
 }
 
 /**
- * Writes an event and one pending delivery per recipient and channel, in the transaction of
+ * Writes an event, one pending email delivery per recipient, and one webhook delivery per
+ * enabled endpoint subscribed to the type of a team the event concerns, in the transaction of
  * the change that causes it: the event commits with the change or not at all
  * (docs/decisions/032-event-outbox.md). Recipients who muted the type get no email.
  */
@@ -22,13 +25,17 @@ export async function recordEvent<Type extends EventType>(tx: Tx, type: Type, pa
   const eventId = newId("evt");
   await tx.outboxEvent.create({ data: { id: eventId, type, payload: parsed as object, ...definition.subject(parsed) } });
   const channels = deliveryChannels();
-  if (channels.length === 0) return eventId;
-  const wanted = await wantedBy(tx, type, await definition.recipients(tx, parsed));
-  await tx.eventDelivery.createMany({
-    data: channels.flatMap((channel) =>
-      wanted.map((recipient) => ({ id: newId("dlv"), eventId, channel, address: recipient.email, userId: recipient.userId })),
-    ),
-  });
+  const wanted = channels.length === 0 ? [] : await wantedBy(tx, type, await definition.recipients(tx, parsed));
+  const emails = channels.flatMap((channel) =>
+    wanted.map((recipient) => ({ id: newId("dlv"), eventId, channel, address: recipient.email, userId: recipient.userId })),
+  );
+  const webhooks = (await subscribedEndpoints(tx, type, parsed)).map((endpointId) => ({
+    id: newId("dlv"),
+    eventId,
+    channel: WEBHOOK_CHANNEL,
+    address: endpointId,
+  }));
+  if (emails.length + webhooks.length > 0) await tx.eventDelivery.createMany({ data: [...emails, ...webhooks] });
   return eventId;
 }
 

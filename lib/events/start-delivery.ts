@@ -1,12 +1,16 @@
 import "server-only";
 import { config } from "../config";
 import type { Db } from "../db";
+import { outboundPolicy } from "../webhooks/endpoints";
+import { webhookChannel } from "../webhooks/webhook-channel";
+import type { Channel } from "./channels";
 import { startDeliveryWorker, type DeliveryWorker } from "./delivery-worker";
 import { emailChannel } from "./email-channel";
 
-/** The portal process's delivery worker (server.ts starts it), or none while no channel is configured. */
-export function startEventDelivery(db: Db): DeliveryWorker | undefined {
-  const { email, publicUrl, brand } = config();
-  if (!email) return undefined;
-  return startDeliveryWorker({ db, channels: [emailChannel({ ...email, publicUrl, portalName: brand.name })] });
+/** The portal process's delivery worker (server.ts starts it): webhooks always, email when SMTP_URL is set. */
+export function startEventDelivery(db: Db): DeliveryWorker {
+  const { email, publicUrl, brand, authSecret } = config();
+  const channels: Channel[] = [webhookChannel({ db, authSecret, policy: outboundPolicy() })];
+  if (email) channels.push(emailChannel({ ...email, publicUrl, portalName: brand.name }));
+  return startDeliveryWorker({ db, channels });
 }

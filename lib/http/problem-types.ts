@@ -233,6 +233,12 @@ export const PROBLEMS = {
       "Approving provisions a credential for the requester's account, but the request was sent without signing in (or by a disabled account), so it names no account to provision into.",
     advice: "Ask the requester to sign in and send the request again from Contact Us, then approve that one.",
   },
+  "webhook-disabled": {
+    title: "Webhook endpoint disabled",
+    status: 409,
+    explanation: "The endpoint is disabled, by a team admin or because it answered 410 Gone, so nothing is sent to it.",
+    advice: "Enable the endpoint under Settings → Webhooks, then replay the delivery.",
+  },
   "own-account": {
     title: "Cannot change your own account",
     status: 409,

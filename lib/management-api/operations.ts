@@ -8,6 +8,8 @@ import { myClients } from "../usage/my-usage";
 import { usageReport } from "../usage/usage-report";
 import { ADMIN_OPERATIONS } from "./admin-operations";
 import { ANSWER_HEADERS, CLIENT_ID, INVALID, jsonAnswer, jsonBody, NOT_FOUND, ok, operation, parse, REQUEST_ID } from "./operation-kit";
+import { replayWebhookDelivery, webhookDeliveries } from "../webhooks/deliveries";
+import { createWebhookEndpoint, createWebhookSchema, deleteWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from "../webhooks/endpoints";
 import {
   accessRequestListSchema,
   accessRequestStatusQuerySchema,
@@ -23,11 +25,28 @@ import {
   usageQuerySchema,
   usageReportSchema,
 } from "./schemas";
+import {
+  deletedWebhookSchema,
+  replayedDeliverySchema,
+  teamQuerySchema,
+  webhookDeliveryListSchema,
+  webhookEndpointListSchema,
+  webhookWithSecretSchema,
+} from "./webhook-schemas";
 
 const TEAM_ROLE = {
   code: "team-role-required",
   description: "Your role in the application's team is below admin.",
   detail: "This needs the admin role in the team; yours is member.",
+} as const;
+
+const WEBHOOK_ID = { name: "id", in: "path", required: true, description: "The webhook endpoint's id.", schema: { type: "string", maxLength: 100 } };
+const DELIVERY_ID = { name: "deliveryId", in: "path", required: true, description: "The delivery's id.", schema: { type: "string", maxLength: 100 } };
+const NO_TEAM = { code: "not-found", description: "You are not a member of this team, or it does not exist.", detail: "No team team_…." } as const;
+const NO_WEBHOOK = {
+  code: "not-found",
+  description: "No endpoint of a team of yours has this id (or no such delivery of it).",
+  detail: "No webhook endpoint whe_….",
 } as const;
 
 /** The management API, declared once: the route table of /api/v1 and its OpenAPI document are built from this list. */
@@ -169,6 +188,92 @@ export const MANAGEMENT_OPERATIONS = [
     problems: [INVALID, { code: "already-decided", description: "Another administrator decided it first.", detail: "The request was decided already." }],
     handle: async ({ db, caller, params, body }) =>
       ok(await rejectAccessRequest({ db, admin: caller.user, id: params.id ?? "", input: body, actor: caller.actor })),
+  }),
+  operation({
+    id: "listWebhooks",
+    method: "GET",
+    path: "/webhooks",
+    scope: "webhooks:read",
+    tags: ["Webhooks"],
+    summary: "List a team's webhook endpoints",
+    query: teamQuerySchema,
+    responses: () => ({ "200": jsonAnswer("The team's endpoints, oldest first; never their secrets.", webhookEndpointListSchema) }),
+    problems: [INVALID, NO_TEAM],
+    handle: async ({ db, caller, query }) => {
+      const { team } = parse(teamQuerySchema, query, "query");
+      return ok({ endpoints: await listWebhookEndpoints({ db, actor: caller.actor, teamId: team }) });
+    },
+  }),
+  operation({
+    id: "createWebhook",
+    method: "POST",
+    path: "/webhooks",
+    scope: "webhooks:write",
+    tags: ["Webhooks"],
+    summary: "Register a webhook endpoint",
+    description: "Needs the admin role in the team. The URL must pass the outbound policy. The answer holds the signing secret, shown once.",
+    requestBody: jsonBody(createWebhookSchema),
+    responses: () => ({ "201": jsonAnswer("The endpoint and its signing secret.", webhookWithSecretSchema) }),
+    problems: [INVALID, NO_TEAM, TEAM_ROLE],
+    handle: async ({ db, caller, body }) => ok(await createWebhookEndpoint({ db, actor: caller.actor, input: body }), 201),
+  }),
+  operation({
+    id: "rotateWebhookSecret",
+    method: "POST",
+    path: "/webhooks/{id}/secrets",
+    scope: "webhooks:write",
+    tags: ["Webhooks"],
+    summary: "Rotate an endpoint's signing secret",
+    description: "Answers the new secret once; for 24 hours the previous one signs each delivery too.",
+    pathParameters: [WEBHOOK_ID],
+    responses: () => ({ "201": jsonAnswer("The endpoint and its new signing secret.", webhookWithSecretSchema) }),
+    problems: [NO_WEBHOOK, TEAM_ROLE],
+    handle: async ({ db, caller, params }) => ok(await rotateWebhookSecret({ db, actor: caller.actor, endpointId: params.id ?? "" }), 201),
+  }),
+  operation({
+    id: "deleteWebhook",
+    method: "DELETE",
+    path: "/webhooks/{id}",
+    scope: "webhooks:write",
+    tags: ["Webhooks"],
+    summary: "Delete a webhook endpoint",
+    description: "Its pending deliveries fail; nothing more is sent to it.",
+    pathParameters: [WEBHOOK_ID],
+    responses: () => ({ "200": jsonAnswer("The endpoint is deleted.", deletedWebhookSchema) }),
+    problems: [NO_WEBHOOK, TEAM_ROLE],
+    handle: async ({ db, caller, params }) => {
+      await deleteWebhookEndpoint({ db, actor: caller.actor, endpointId: params.id ?? "" });
+      return ok({ deleted: params.id });
+    },
+  }),
+  operation({
+    id: "listWebhookDeliveries",
+    method: "GET",
+    path: "/webhooks/{id}/deliveries",
+    scope: "webhooks:read",
+    tags: ["Webhooks"],
+    summary: "Read an endpoint's delivery log",
+    pathParameters: [WEBHOOK_ID],
+    responses: () => ({ "200": jsonAnswer("The last 50 deliveries, newest first, each with its attempts.", webhookDeliveryListSchema) }),
+    problems: [NO_WEBHOOK],
+    handle: async ({ db, caller, params }) => ok({ deliveries: await webhookDeliveries({ db, actor: caller.actor, endpointId: params.id ?? "" }) }),
+  }),
+  operation({
+    id: "replayWebhookDelivery",
+    method: "POST",
+    path: "/webhooks/{id}/deliveries/{deliveryId}/replay",
+    scope: "webhooks:write",
+    tags: ["Webhooks"],
+    summary: "Send a delivery's event to the endpoint again",
+    pathParameters: [WEBHOOK_ID, DELIVERY_ID],
+    responses: () => ({ "202": jsonAnswer("A new delivery of the same event, pending.", replayedDeliverySchema) }),
+    problems: [
+      NO_WEBHOOK,
+      TEAM_ROLE,
+      { code: "webhook-disabled", description: "The endpoint is disabled.", detail: "The webhook endpoint whe_… is disabled." },
+    ],
+    handle: async ({ db, caller, params }) =>
+      ok({ delivery: await replayWebhookDelivery({ db, actor: caller.actor, endpointId: params.id ?? "", deliveryId: params.deliveryId ?? "" }) }, 202),
   }),
   ...ADMIN_OPERATIONS,
 ];

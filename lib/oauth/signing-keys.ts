@@ -1,29 +1,22 @@
 import "server-only";
-import { createCipheriv, createDecipheriv, generateKeyPair, randomBytes } from "node:crypto";
+import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { importJWK, importPKCS8, type JWK } from "jose";
 import type { DataPlaneStore, EnvironmentRow, NewSigningKey } from "../data-plane/store";
 import { newId } from "../ids";
-import { deriveKey } from "./derived-keys";
+import { sealWithDerivedKey, unsealWithDerivedKey } from "./derived-keys";
 
 export const SIGNING_ALGORITHM = "RS256";
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
-/** AES-256-GCM with a key derived from AUTH_SECRET: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
+/** The private key sealed with the key derived from AUTH_SECRET for signing keys. */
 export function encryptPrivateKey(pem: string, authSecret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", deriveKey(authSecret, "signing-key-encryption"), iv);
-  const ciphertext = Buffer.concat([cipher.update(pem, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  return sealWithDerivedKey(Buffer.from(pem, "utf8"), authSecret, "signing-key-encryption");
 }
 
 export function decryptPrivateKey(sealed: string, authSecret: string): string {
-  const [version, iv, tag, ciphertext] = sealed.split(".");
-  if (version !== "v1" || !iv || !tag || !ciphertext) throw new Error("unknown private key encoding");
-  const decipher = createDecipheriv("aes-256-gcm", deriveKey(authSecret, "signing-key-encryption"), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+  return unsealWithDerivedKey(sealed, authSecret, "signing-key-encryption").toString("utf8");
 }
 
 /** A new RS256 key for `environmentId`, with its private part sealed. */

@@ -1,0 +1,89 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isNonPublicAddress } from "./address-policy";
+import { OutboundError, outboundJson, outboundRequest } from "./outbound-request";
+
+let server: Server;
+let port: number;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    if (request.url === "/big") return response.end("x".repeat(2048));
+    if (request.url === "/redirect") {
+      response.writeHead(302, { location: "/json" });
+      return response.end();
+    }
+    response.setHeader("content-type", "application/json");
+    response.end(JSON.stringify({ path: request.url, host: request.headers.host }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const refused = (url: string, policy: Parameters<typeof outboundRequest>[1]) => expect(outboundRequest(url, policy)).rejects.toBeInstanceOf(OutboundError);
+
+describe("outbound address policy", () => {
+  it("counts loopback, private, link-local, unspecified, CGNAT and their IPv4-mapped forms as not public", () => {
+    for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "[::1]", "::"]) {
+      expect(isNonPublicAddress(address), address).toBe(true);
+    }
+    for (const address of [
+      "fd12::1",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+      "[::ffff:127.0.0.1]",
+      "::ffff:7f00:1",
+      "0:0:0:0:0:ffff:10.0.0.1",
+      "::ffff:169.254.169.254",
+    ]) {
+      expect(isNonPublicAddress(address), address).toBe(true);
+    }
+    for (const address of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(isNonPublicAddress(address), address).toBe(false);
+  });
+});
+
+describe("outbound requests", () => {
+  const strict = { allowPrivate: false };
+
+  it("refuses a host name that resolves to loopback, through the system resolver or another", async () => {
+    await refused(`https://localhost:${port}/json`, strict);
+    await refused("https://jwks.example.test/keys", { allowPrivate: false, resolve: async () => [{ address: "127.0.0.1", family: 4 }] });
+    await expect(
+      outboundRequest("https://mixed.example.test/", {
+        allowPrivate: false,
+        resolve: async () => [
+          { address: "8.8.8.8", family: 4 },
+          { address: "10.0.0.7", family: 4 },
+        ],
+      }),
+    ).rejects.toThrow(/10\.0\.0\.7, which is not a public address/);
+  });
+
+  it("refuses private, link-local and loopback address literals, IPv4-mapped ones included", async () => {
+    for (const host of ["10.0.0.1", "169.254.169.254", "[::1]", "[::ffff:127.0.0.1]", "[fe80::1]", "100.100.100.200"]) {
+      await expect(outboundRequest(`https://${host}/latest/meta-data`, strict), host).rejects.toThrow(/not a public address/);
+    }
+  });
+
+  it("refuses plain http and URLs with credentials unless private targets are allowed", async () => {
+    await expect(outboundRequest("http://example.com/", strict)).rejects.toThrow(/only https/);
+    await expect(outboundRequest("https://user:pass@example.com/", strict)).rejects.toThrow(/credentials/);
+    await expect(outboundRequest("not a url", strict)).rejects.toThrow(/not a URL/);
+  });
+
+  it("with private targets allowed, fetches over http from the address it checked, whatever the name", async () => {
+    const allowed = { allowPrivate: true, resolve: async () => [{ address: "127.0.0.1", family: 4 }] };
+    expect(await outboundJson(`http://issuer.example.test:${port}/json`, allowed)).toEqual({ path: "/json", host: `issuer.example.test:${port}` });
+    expect(await outboundJson(`http://127.0.0.1:${port}/json`, { allowPrivate: true })).toEqual({ path: "/json", host: `127.0.0.1:${port}` });
+  });
+
+  it("follows no redirect and caps the answer's size", async () => {
+    const allowed = { allowPrivate: true };
+    expect((await outboundRequest(`http://127.0.0.1:${port}/redirect`, allowed)).status).toBe(302);
+    await expect(outboundJson(`http://127.0.0.1:${port}/redirect`, allowed)).rejects.toThrow(/answered 302/);
+    await expect(outboundRequest(`http://127.0.0.1:${port}/big`, { allowPrivate: true, maxBytes: 1024 })).rejects.toThrow(/more than 1024 bytes/);
+  });
+});
