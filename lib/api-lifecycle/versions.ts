@@ -3,6 +3,7 @@ import { type Actor, recordAudit } from "../audit/write-audit";
 import { type Db, type DbClient, inTransaction, type Tx } from "../db";
 import { problem, validationProblem } from "../http/problem";
 import { newId } from "../ids";
+import { recordEvent } from "../events/record-event";
 import { sendDeprecationNotices } from "./deprecation-notices";
 import type { DeprecationSubject } from "./deprecation-usage";
 import { type VersionStatus, versionNameSchema } from "./versions-schema";
@@ -65,10 +66,25 @@ async function followCurrent(tx: Tx, apiId: string): Promise<void> {
   await tx.api.update({ where: { id: apiId }, data: { openapiDocument: current.openapiDocument, ...(label ? { version: label } : {}) } });
 }
 
+/** The `api.deprecated` event of a version or one of its operations, in the transaction that deprecates it (lib/events). */
+async function recordDeprecated(tx: Tx, apiId: string, deprecated: { version: string; operation?: string; sunsetAt: Date | null }): Promise<void> {
+  const api = await tx.api.findUniqueOrThrow({ where: { id: apiId }, select: { slug: true, name: true } });
+  await recordEvent(tx, "api.deprecated", {
+    api: api.slug,
+    apiName: api.name,
+    version: deprecated.version,
+    operation: deprecated.operation ?? null,
+    sunsetAt: deprecated.sunsetAt?.toISOString() ?? null,
+  });
+}
+
 /** At most one version is current: making one current deprecates the one that was, as of `now`. */
 async function supersede(tx: Tx, apiId: string, keep: string, now: Date): Promise<{ id: string; version: string }[]> {
   const previous = await tx.apiVersion.findMany({ where: { apiId, status: "current", version: { not: keep } }, select: { id: true, version: true } });
-  for (const row of previous) await tx.apiVersion.update({ where: { id: row.id }, data: { status: "deprecated", deprecatedAt: now } });
+  for (const row of previous) {
+    await tx.apiVersion.update({ where: { id: row.id }, data: { status: "deprecated", deprecatedAt: now } });
+    await recordDeprecated(tx, apiId, { version: row.version, sunsetAt: null });
+  }
   return previous;
 }
 
@@ -184,6 +200,7 @@ export async function deprecate(input: {
     await inTransaction(db, async (tx) => {
       await tx.apiVersion.update({ where: { id: row.id }, data: { status: "deprecated", deprecatedAt, sunsetAt } });
       await followCurrent(tx, row.apiId);
+      await recordDeprecated(tx, row.apiId, { version, sunsetAt });
       await recordAudit(tx, actor, { action: "api.version.deprecate", targetType: "api", targetId: slug, details: { version, deprecatedAt, sunsetAt } });
     });
     const notified = await announceDeprecations(db, [{ kind: "version", id: row.id }]);
@@ -203,6 +220,7 @@ export async function deprecate(input: {
       create: { id: newId("apd"), apiVersionId: row.id, ...parsed, deprecatedAt, sunsetAt },
       update: { deprecatedAt, sunsetAt },
     });
+    await recordDeprecated(tx, row.apiId, { version, operation: `${parsed.method} ${parsed.path}`, sunsetAt });
     await recordAudit(tx, actor, {
       action: "api.operation.deprecate",
       targetType: "api",
@@ -250,7 +268,10 @@ export async function replaceVersions(tx: Tx, apiId: string, specs: readonly Ver
       : await tx.apiVersion.create({
           data: { id: newId("apv"), apiId, version: spec.version, changelog: [], releasedAt: spec.status === "beta" ? null : now, ...fields },
         });
-    if (spec.status === "deprecated" && was?.status !== "deprecated") deprecated.push(saved.id);
+    if (spec.status === "deprecated" && was?.status !== "deprecated") {
+      deprecated.push(saved.id);
+      await recordDeprecated(tx, apiId, { version: saved.version, sunsetAt: saved.sunsetAt });
+    }
   }
   await followCurrent(tx, apiId);
   return deprecated;

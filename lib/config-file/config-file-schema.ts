@@ -56,7 +56,9 @@ const configGuide = guideSchema
 const changelogEntry = z.object({ version: z.string().min(1).max(40), date: z.string().max(40), notes: z.string().max(10_000) }).strict();
 
 /** `2026-11-01` (midnight UTC) or an ISO 8601 time; a YAML 1.1 parser hands the first over as a Date, which is taken too. */
-const configDate = z.union([z.iso.date().max(10), z.iso.datetime({ offset: true }).max(40), z.date()], { error: "Write a date as 2027-06-30, or an ISO 8601 time" });
+const configDate = z.union([z.iso.date().max(10), z.iso.datetime({ offset: true }).max(40), z.date()], {
+  error: "Write a date as 2027-06-30, or an ISO 8601 time",
+});
 
 /** One version of an API: its gateway path segment, document, status and dates. */
 export const configVersionSchema = z

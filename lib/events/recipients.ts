@@ -20,7 +20,10 @@ export async function activeAdmins(db: DbClient): Promise<Recipient[]> {
 /** The owners of applications with an active credential granted the API. */
 export async function apiConsumers(db: DbClient, apiSlug: string): Promise<Recipient[]> {
   const owners = await db.user.findMany({
-    where: { disabledAt: null, applications: { some: { credentials: { some: { status: "ACTIVE", grants: { some: { api: { slug: apiSlug } } } } } } } },
+    where: {
+      disabledAt: null,
+      teams: { some: { team: { applications: { some: { credentials: { some: { status: "ACTIVE", grants: { some: { api: { slug: apiSlug } } } } } } } } } },
+    },
     select: { id: true, email: true },
     orderBy: { createdAt: "asc" },
   });

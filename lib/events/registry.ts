@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { DbClient } from "../db";
+import { unsealInvitationToken } from "../teams/invitation-token";
 import { activeAdmins, activeUser, apiConsumers, type Recipient } from "./recipients";
 
 /**
@@ -172,6 +173,8 @@ export const EVENT_TYPES = {
       email: z.string(),
       invitedBy: z.string(),
       expiresAt: z.iso.datetime(),
+      /** the link's token, encrypted (lib/teams/invitation-token.ts); never sent in a webhook */
+      sealedToken: z.string(),
     }),
     recipients: async (_db, p) => [{ userId: null, email: p.email }],
     mutable: false,
@@ -179,22 +182,31 @@ export const EVENT_TYPES = {
     message: (p) => ({
       subject: `Invitation to the team ${p.team}`,
       paragraphs: [`${p.invitedBy} invited you to the team ${p.team}.`, `The invitation is valid until ${p.expiresAt}.`],
-      link: { path: `/invitations/${encodeURIComponent(p.invitationId)}`, label: "Open the invitation" },
+      link: { path: `/teams/invitations/${unsealInvitationToken(p.sealedToken)}`, label: "Open the invitation" },
     }),
   }),
   "api.deprecated": define({
     description: "An API your credentials use was deprecated",
-    payload: z.object({ api: z.string(), apiName: z.string(), version: z.string().nullable(), sunsetAt: z.iso.datetime().nullable() }),
+    payload: z.object({
+      api: z.string(),
+      apiName: z.string(),
+      version: z.string().nullable(),
+      /** `GET /v1/orders/{id}` when one operation is deprecated, null for the whole version */
+      operation: z.string().nullable().default(null),
+      sunsetAt: z.iso.datetime().nullable(),
+    }),
     recipients: (db, p) => apiConsumers(db, p.api),
     mutable: true,
     subject: () => ({ userId: null, clientId: null }),
     message: (p) => ({
-      subject: `${p.apiName}${p.version ? ` ${p.version}` : ""} is deprecated`,
+      subject: `${p.apiName}${p.version ? ` ${p.version}` : ""}${p.operation ? `: ${p.operation}` : ""} is deprecated`,
       paragraphs: [
-        `${p.apiName}${p.version ? ` version ${p.version}` : ""}, which a credential of yours is granted, is deprecated.`,
+        p.operation
+          ? `${p.operation} of ${p.apiName}${p.version ? ` ${p.version}` : ""}, which a credential of yours is granted, is deprecated.`
+          : `${p.apiName}${p.version ? ` version ${p.version}` : ""}, which a credential of yours is granted, is deprecated.`,
         p.sunsetAt ? `It stops answering at ${p.sunsetAt}.` : "No end date is set yet.",
       ],
-      link: { path: `/apis/${encodeURIComponent(p.api)}`, label: `Open ${p.apiName}` },
+      link: { path: `/apis/${encodeURIComponent(p.api)}${p.version ? `?version=${encodeURIComponent(p.version)}` : ""}`, label: `Open ${p.apiName}` },
     }),
   }),
 } as const;

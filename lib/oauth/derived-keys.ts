@@ -1,11 +1,11 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
-type Purpose = "client-secret-pepper" | "signing-key-encryption" | "webhook-secret-encryption";
+type Purpose = "client-secret-pepper" | "signing-key-encryption" | "webhook-secret-encryption" | "invitation-link-encryption";
 
 /**
  * Keys Gatehouse needs at rest (the client-secret pepper, the keys that
- * encrypt signing keys and webhook secrets) are derived from AUTH_SECRET, one
+ * encrypt signing keys, webhook secrets and invitation links waiting in the outbox) are derived from AUTH_SECRET, one
  * per purpose, so rotating nothing but AUTH_SECRET is enough to configure a deployment.
  */
 export function deriveKey(authSecret: string, purpose: Purpose): Buffer {

@@ -6,7 +6,9 @@ import { config } from "../config";
 import { type DbClient, inTransaction, type TeamRole } from "../db";
 import { parseBody, problem } from "../http/problem";
 import { newId } from "../ids";
+import { recordEvent } from "../events/record-event";
 import { hashClientSecret } from "../oauth/client-secrets";
+import { sealInvitationToken } from "./invitation-token";
 import { hasRole } from "./team-roles";
 import { teamRoleSchema } from "./teams";
 
@@ -46,6 +48,15 @@ export async function inviteMember(input: { db: DbClient; actor: Actor; teamId: 
       data: { id: newId("inv"), teamId: team.id, email, role, tokenHash: hashInvitationToken(token), expiresAt, invitedById: input.actor.userId ?? null },
     });
     await recordAudit(tx, input.actor, { action: "team.invite", targetType: "team", targetId: team.id, details: { invitationId: invitation.id, email, role } });
+    await recordEvent(tx, "team.invitation", {
+      invitationId: invitation.id,
+      teamId: team.id,
+      team: team.name,
+      email,
+      invitedBy: input.actor.label,
+      expiresAt: expiresAt.toISOString(),
+      sealedToken: sealInvitationToken(token),
+    });
     return { id: invitation.id, teamId: team.id, teamName: team.name, email, role, expiresAt, link: invitationLink(token) };
   });
 }

@@ -13,6 +13,9 @@ import { emailChannel } from "../../lib/events/email-channel";
 import { emailPreferences, updateEmailPreferences } from "../../lib/events/preferences";
 import { ProblemError } from "../../lib/http/problem";
 import { newId } from "../../lib/ids";
+import { deprecate } from "../../lib/api-lifecycle/versions";
+import { findInvitation, inviteMember } from "../../lib/teams/invitations";
+import { createTeam } from "../../lib/teams/teams";
 import { seed } from "../../prisma/seed";
 import { runAdmin } from "../support/admin-cli";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
@@ -211,6 +214,56 @@ describe("access request and sign-up events", () => {
     const welcome = sink.received.find((mail) => mail.event === "signup.approved");
     expect(welcome).toMatchObject({ to: ["newcomer@example.test"], subject: "Your account was approved" });
     expect(welcome?.text).toContain(`${PUBLIC_URL}/login`);
+  });
+});
+
+describe("team and API events", () => {
+  it("emails an invitation whose link is the one that accepts it, and keeps only an encrypted token in the outbox", async () => {
+    const owner = await user("team-owner@example.test");
+    const team = await createTeam({ db, actor: { userId: owner.id, label: owner.email }, ownerId: owner.id, input: { name: "Billing" } });
+    const issued = await inviteMember({
+      db,
+      actor: { userId: owner.id, label: owner.email },
+      teamId: team.id,
+      input: { email: "invitee@example.test", role: "admin" },
+    });
+    const [event] = await eventsOf("team.invitation");
+    expect(event?.deliveries.map((delivery) => delivery.address)).toEqual(["invitee@example.test"]);
+    const token = issued.link.split("/").at(-1)!;
+    expect(JSON.stringify(event?.payload)).not.toContain(token);
+
+    await deliver();
+    const mail = sink.received.find((received) => received.event === "team.invitation");
+    expect(mail).toMatchObject({ to: ["invitee@example.test"], subject: "Invitation to the team Billing" });
+    expect(mail?.text).toContain(issued.link);
+    expect(await findInvitation({ db, token })).toMatchObject({ email: "invitee@example.test", role: "admin" });
+  });
+
+  it("tells the members of teams whose credentials are granted an API when one of its operations is deprecated", async () => {
+    const { owner, application } = await developerWithApplication("consumer@example.test");
+    const { credential } = await createCredential({ db, actor: SYSTEM_ACTOR, applicationId: application.id, envSlug: "platform-dev" });
+    const api = await db.api.findUniqueOrThrow({ where: { slug: "notifications" } });
+    await db.grant.upsert({
+      where: { credentialId_apiId: { credentialId: credential.id, apiId: api.id } },
+      create: { credentialId: credential.id, apiId: api.id, scopes: "" },
+      update: {},
+    });
+    const sunsetAt = new Date("2027-06-30T00:00:00Z");
+    await deprecate({ db, actor: SYSTEM_ACTOR, slug: "notifications", version: "v1", operation: "GET /v1/notifications", sunsetAt });
+    const [event] = await eventsOf("api.deprecated");
+    expect(event?.payload).toEqual({
+      api: "notifications",
+      apiName: api.name,
+      version: "v1",
+      operation: "GET /v1/notifications",
+      sunsetAt: sunsetAt.toISOString(),
+    });
+    expect(event?.deliveries.map((delivery) => delivery.address)).toContain(owner.email);
+
+    await deliver();
+    const mail = sink.received.find((received) => received.event === "api.deprecated" && received.to.includes(owner.email));
+    expect(mail?.subject).toBe(`${api.name} v1: GET /v1/notifications is deprecated`);
+    expect(mail?.text).toContain(`${PUBLIC_URL}/apis/notifications?version=v1`);
   });
 });
 
