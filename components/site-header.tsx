@@ -1,5 +1,5 @@
 import { BookOpen, Mail, Moon, Settings, Sun } from "lucide-react";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { GatehouseMark } from "@/components/gatehouse-mark";
 import { ThemeToggle } from "@/components/theme-toggle";
