@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/link";
 
 /** A page that failed to render: the digest ties it to the server's log line, never a stack trace. */
 export default function PortalError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {

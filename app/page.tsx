@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { apiPageHref } from "@/components/api-page/hrefs";
 import { TryItLink } from "@/components/api-page/try-it-link";
 import { ApiCard } from "@/components/catalog/api-card";

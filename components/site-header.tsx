@@ -1,5 +1,5 @@
-import { BookOpen, Mail, Settings } from "lucide-react";
-import Link from "next/link";
+import { BookOpen, Mail, Moon, Settings, Sun } from "lucide-react";
+import { Link } from "@/components/link";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { GatehouseMark } from "@/components/gatehouse-mark";
 import { ThemeToggle } from "@/components/theme-toggle";
@@ -49,7 +49,10 @@ export function SiteHeader({ brand, theme, user }: { brand: Brand; theme: Theme 
         </nav>
         <div className="flex items-center gap-3">
           <AccountMenu user={user} />
-          <ThemeToggle chosen={theme} />
+          <ThemeToggle chosen={theme}>
+            <Moon aria-hidden="true" className="h-4 w-4 dark:hidden" />
+            <Sun aria-hidden="true" className="hidden h-4 w-4 dark:block" />
+          </ThemeToggle>
         </div>
       </div>
     </header>

@@ -1,7 +1,6 @@
 "use client";
 
-import { Moon, Sun } from "lucide-react";
-import { useSyncExternalStore } from "react";
+import { type ReactNode, useSyncExternalStore } from "react";
 import { type Theme, themeCookie } from "@/lib/branding/theme";
 
 const SYSTEM_DARK = "(prefers-color-scheme: dark)";
@@ -27,9 +26,10 @@ function subscribe(onChange: () => void): () => void {
 /**
  * Switches between the light and dark theme and remembers the choice in a cookie, which the
  * server reads to render the next page in it. Which icon shows is CSS's business, so it is right
- * before this script runs; the pressed state follows once it does.
+ * before this script runs; the pressed state follows once it does. The icons come from the server
+ * as children, so the icon library stays out of the page's script.
  */
-export function ThemeToggle({ chosen }: { chosen: Theme | undefined }) {
+export function ThemeToggle({ chosen, children }: { chosen: Theme | undefined; children: ReactNode }) {
   const theme = useSyncExternalStore(subscribe, shownTheme, () => chosen);
   function toggle() {
     const next: Theme = shownTheme() === "dark" ? "light" : "dark";
@@ -46,8 +46,7 @@ export function ThemeToggle({ chosen }: { chosen: Theme | undefined }) {
       title="Dark theme"
       className="rounded-md border border-slate-300 p-1.5 text-slate-700 hover:bg-slate-100"
     >
-      <Moon aria-hidden="true" className="h-4 w-4 dark:hidden" />
-      <Sun aria-hidden="true" className="hidden h-4 w-4 dark:block" />
+      {children}
     </button>
   );
 }

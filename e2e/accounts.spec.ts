@@ -38,6 +38,17 @@ test("a developer signs in with the form and lands on Client Credentials", async
   expect((await page.request.get("/settings/credentials", { maxRedirects: 0 })).status()).toBe(307);
 });
 
+test("signing out without next-auth's CSRF cookie, as after a browser restart, asks next-auth to confirm and still signs out", async ({ signInAs }) => {
+  const developer = await signInAs("developer");
+  await developer.context().clearCookies({ name: "next-auth.csrf-token" });
+  await developer.goto("/settings/credentials");
+  await developer.getByRole("button", { name: "Sign out" }).click();
+  await expect(developer).toHaveURL(/\/api\/auth\/signout\?csrf=true/);
+  await developer.getByRole("button", { name: "Sign out" }).click();
+  await expect(developer.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+  expect((await developer.request.get("/settings/credentials", { maxRedirects: 0 })).status()).toBe(307);
+});
+
 test("self-service credential, secret once, request for production, approval, first secret", async ({ signInAs }) => {
   const application = `E2E App ${Date.now()}`;
   const developer = await signInAs("developer");

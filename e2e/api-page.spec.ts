@@ -24,6 +24,11 @@ test("the Client Credentials tab tells where to get credentials and how to call,
   for (const language of ["curl", "JavaScript (Node.js 20+)", "Python 3"]) {
     await expect(page.getByRole("figure").filter({ hasText: `${language}: first call` })).toContainText(`${baseURL}/gw/sso-qa/oauth2/token`);
   }
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  const curl = page.getByRole("figure").filter({ hasText: "curl: first call" });
+  await curl.getByRole("button", { name: "Copy: curl: first call" }).click();
+  await expect(curl.getByRole("button", { name: "Copy: curl: first call" })).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await curl.locator("pre").textContent());
   await page.getByRole("navigation", { name: "Environment" }).getByRole("link", { name: "Platform Production" }).click();
   await expect(page).toHaveURL(/tab=credentials&env=platform-prod/);
   await expect(page.getByRole("heading", { name: "Your Platform credentials for Platform Production" })).toBeVisible();

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { AdminAction } from "@/components/admin/admin-action";
 import { credentialsLackingScopes } from "@/lib/credentials/grants";
 import { db } from "@/lib/db";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { formatLongDate } from "@/components/api-page/format-date";
 import { CalledOperations } from "@/components/usage/deprecated-calls";
 import type { Caller } from "@/lib/api-lifecycle/deprecated-calls";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { API_TABS, type ApiTab, apiPageHref } from "./hrefs";
 
 /** Tabs as links, so each one has its own URL and works without JavaScript. */

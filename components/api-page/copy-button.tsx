@@ -1,11 +1,16 @@
 "use client";
 
-import { useState } from "react";
+import { type MouseEvent, useState } from "react";
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/**
+ * Copies the code of the figure it sits in. It reads the text from the page rather than taking it as
+ * a prop, so a sample travels to the browser once, in the HTML, not a second time in the page's data.
+ */
+export function CopyButton({ label }: { label: string }) {
   const [copied, setCopied] = useState(false);
-  async function copy() {
-    await navigator.clipboard.writeText(text);
+  async function copy(event: MouseEvent<HTMLButtonElement>) {
+    const code = event.currentTarget.closest("figure")?.querySelector("pre")?.textContent ?? "";
+    await navigator.clipboard.writeText(code);
     setCopied(true);
     setTimeout(() => setCopied(false), 2_000);
   }

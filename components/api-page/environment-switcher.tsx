@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { type ApiTab, apiPageHref } from "./hrefs";
 

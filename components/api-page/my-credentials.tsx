@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { currentUser } from "@/lib/auth/session";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { myApiCredentials } from "@/lib/credentials/api-credentials";

@@ -1,7 +1,7 @@
 import { CREDENTIAL_TYPE_LABELS } from "@/lib/catalog/catalog-filter";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { type Guide, guideHref } from "@/lib/catalog/guides";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { Markdown } from "@/components/markdown";
 import { formatLongDate } from "./format-date";
 import type { VersionDocument } from "@/lib/api-lifecycle/version-changes";

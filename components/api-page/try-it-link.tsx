@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { currentUser } from "@/lib/auth/session";
 import { apiPageHref, signInHref } from "./hrefs";
 

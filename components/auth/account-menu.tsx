@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { PortalUser } from "@/lib/auth/session";
 import { SignOutButton } from "./sign-out-button";
 

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { ReactNode } from "react";
 import { type Guide, guideHref } from "@/lib/catalog/guides";
 import type { CatalogListing } from "@/lib/catalog/management-listing";

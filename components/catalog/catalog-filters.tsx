@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { CREDENTIAL_TYPE_LABELS, CREDENTIAL_TYPE_PARAMS, type CatalogFilter } from "@/lib/catalog/catalog-filter";
 

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { DeveloperProgress, LoggedRequest, NextStep } from "@/lib/onboarding/developer-progress";
 
 type Props = {

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { problemAdvice } from "@/lib/catalog/problem-advice";
 
 /**

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { requireAdmin } from "@/lib/auth/session";
 import { listRegisteredApis } from "@/lib/api-registry/api-registry";
 import { db } from "@/lib/db";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { RequestDecision } from "@/components/admin/request-decision";
 import { requireAdmin } from "@/lib/auth/session";
 import { accessRequestQueue } from "@/lib/access-requests/list-access-requests";

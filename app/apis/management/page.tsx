@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { ApiPageHeader } from "@/components/api-page/api-page-header";
 import { ApiTabs } from "@/components/api-page/api-tabs";
 import { API_TABS, parseTab } from "@/components/api-page/hrefs";

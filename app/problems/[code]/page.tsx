@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { notFound } from "next/navigation";
 import { InlineCodeText } from "@/components/api-page/inline-code-text";
 import { PROBLEM_TYPES, problemAdvice } from "@/lib/catalog/problem-advice";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { requireUser } from "@/lib/auth/session";
 import { myAccessRequests } from "@/lib/access-requests/list-access-requests";
 import { TOPIC_LABELS } from "@/lib/access-requests/topics";
