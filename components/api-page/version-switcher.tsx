@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { CatalogVersion } from "@/lib/catalog/catalog-versions";
 import { type ApiTab, apiPageHref } from "./hrefs";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { AcceptInvitation } from "@/components/teams/accept-invitation";
 import { requireUser } from "@/lib/auth/session";
 import { db } from "@/lib/db";
