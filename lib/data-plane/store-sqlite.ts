@@ -22,7 +22,7 @@ const SQL = {
   scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
   documents: `SELECT "id" AS "apiId", "updatedAt" FROM "Api" WHERE "kind" = 'PROXY' AND "openapiDocument" IS NOT NULL`,
   openapiDocuments: `SELECT "id" AS "apiId", "updatedAt", "openapiDocument" AS "document" FROM "Api" WHERE "id" IN ${IDS} AND "openapiDocument" IS NOT NULL`,
-  credentials: `SELECT "id", "clientId", "environmentId", "status", "rateLimitBurst", "rateLimitPerSecond" FROM "Credential" WHERE "clientId" IN ${IDS}`,
+  credentials: `SELECT "id", "clientId", "environmentId", "status", "rateLimitBurst", "rateLimitPerSecond", "authMethod", "jwks", "jwksUri", "trustIssuer", "trustAudience", "trustSubject" FROM "Credential" WHERE "clientId" IN ${IDS}`,
   grants: `SELECT "Grant"."credentialId", "Grant"."apiId", "Grant"."scopes" FROM "Grant" JOIN "Credential" ON "Credential"."id" = "Grant"."credentialId" WHERE "Credential"."clientId" IN ${IDS}`,
   secrets: `SELECT "CredentialSecret"."id", "CredentialSecret"."credentialId", "CredentialSecret"."hash", "CredentialSecret"."expiresAt" FROM "CredentialSecret" JOIN "Credential" ON "Credential"."id" = "CredentialSecret"."credentialId" WHERE "Credential"."clientId" IN ${IDS} AND "CredentialSecret"."revokedAt" IS NULL AND ("CredentialSecret"."expiresAt" IS NULL OR "CredentialSecret"."expiresAt" > ?)`,
   revoked: `SELECT "jti" FROM "RevokedToken" WHERE "expiresAt" >= ?`,
