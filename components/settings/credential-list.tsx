@@ -11,7 +11,20 @@ export type CredentialView = {
   grants: { apiSlug: string; apiName: string; scopes: string[] }[];
   rateLimit: { burst: number; perSecond: number; source: "credential" | "environment" };
   secrets: Secret[];
+  authentication:
+    | { method: "client_secret" }
+    | { method: "private_key_jwt"; jwksUri: string | null; keyIds: string[] }
+    | { method: "federated"; issuer: string; audience: string; subject: string };
 };
+
+/** How the client proves who it is, for a credential without secrets. */
+function describeKeys(authentication: Exclude<CredentialView["authentication"], { method: "client_secret" }>): string {
+  if (authentication.method === "federated") {
+    return `None: ID tokens of ${authentication.issuer} for ${authentication.audience}, subject ${authentication.subject}`;
+  }
+  const where = authentication.jwksUri ? `published at ${authentication.jwksUri}` : `registered here (${authentication.keyIds.join(", ") || "no key ids"})`;
+  return `None: private_key_jwt with keys ${where}`;
+}
 type ApplicationView = { id: string; name: string; credentials: CredentialView[] };
 
 export function describeRateLimit(rateLimit: CredentialView["rateLimit"]): string {
@@ -62,7 +75,9 @@ export function CredentialList({ applications }: { applications: ApplicationView
                   <dd>{describeRateLimit(credential.rateLimit)}</dd>
                   <dt className="font-medium">Secrets</dt>
                   <dd>
-                    {credential.secrets.length === 0 ? (
+                    {credential.authentication.method !== "client_secret" ? (
+                      describeKeys(credential.authentication)
+                    ) : credential.secrets.length === 0 ? (
                       credential.status === "ACTIVE" ? (
                         "No secret yet"
                       ) : (
@@ -82,7 +97,12 @@ export function CredentialList({ applications }: { applications: ApplicationView
                     )}
                   </dd>
                 </dl>
-                {credential.status === "ACTIVE" ? <CredentialActions clientId={credential.clientId} hasSecret={credential.secrets.length > 0} /> : null}
+                {credential.status === "ACTIVE" ? (
+                  <CredentialActions
+                    clientId={credential.clientId}
+                    secrets={credential.authentication.method !== "client_secret" ? "none" : credential.secrets.length > 0 ? "rotate" : "first"}
+                  />
+                ) : null}
               </li>
             ))}
           </ul>

@@ -27,10 +27,12 @@ const clientSecret = z
   .max(200)
   .meta({ description: "Your client secret (`gsk_…`), for `client_secret_post`. Never put it in the URL.", format: "password" });
 
+// Empty examples: Swagger UI sends every field it fills in, and an assertion beside a client secret is refused.
 const clientAssertionType = z
   .literal(CLIENT_ASSERTION_TYPE)
-  .meta({ description: "For `private_key_jwt` and workload identity federation: always the RFC 7523 JWT bearer type." });
+  .meta({ description: "For `private_key_jwt` and workload identity federation: always the RFC 7523 JWT bearer type.", example: "" });
 const clientAssertion = z.string().min(1).max(MAX_TOKEN_LENGTH).meta({
+  example: "",
   description:
     "For `private_key_jwt`: a JWT signed with one of your keys, `iss` and `sub` your client ID, `aud` the token endpoint, a `jti` and an `exp` at most 5 minutes ahead. For a federated credential: your platform's ID token, with `client_id`.",
 });

@@ -67,7 +67,8 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
     refuseSecretsInUrl(url);
-    const fields = await readOAuthFields(request);
+    // RFC 6749 §3.2: a parameter sent without a value is treated as omitted.
+    const fields = Object.fromEntries(Object.entries(await readOAuthFields(request)).filter(([, value]) => value !== ""));
     const result = schema.safeParse(fields);
     if (!result.success) throw invalidRequest(result.error, fields);
     return result.data;

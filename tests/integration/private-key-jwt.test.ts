@@ -172,6 +172,20 @@ describe("private_key_jwt", () => {
     expect((await both.json()).error_description).toMatch(/one method/);
   });
 
+  it("treats assertion parameters sent empty as omitted (RFC 6749 §3.2), as Swagger UI sends them beside a secret", async () => {
+    const withSecret = await newCredential(db, "sso-qa");
+    const response = await tokenRequest(server, "sso-qa", {
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: withSecret.clientId,
+        client_secret: withSecret.clientSecret,
+        client_assertion_type: "",
+        client_assertion: "",
+      }).toString(),
+    });
+    expect(response.status).toBe(200);
+  });
+
   it("refuses invalid keys when the credential is created", async () => {
     const { d: _private, ...rest } = await exportJWK((await generateKeyPair("ES256", { extractable: true })).privateKey);
     await expect(newKeyCredential(db, "sso-qa", { jwks: { keys: [{ ...rest, d: "private" }] } })).rejects.toMatchObject({ code: "validation-failed" });
