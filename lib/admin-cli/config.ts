@@ -31,15 +31,18 @@ async function planFor(args: ParsedArgs) {
   const read = await readConfigFile(file);
   if (!read.ok) return fail(read.errors);
   const desired = desiredState(read.file, read.documents, read.guides);
-  const [current, builtIn, credentials] = await Promise.all([
+  const trusted = desired.trust.map((trust) => trust.client);
+  const [current, builtIn, credentials, active] = await Promise.all([
     currentState(db()),
     db().api.findMany({ where: { kind: { not: "PROXY" } }, select: { slug: true } }),
     db().credential.groupBy({ by: ["environmentId"], _count: { _all: true } }),
+    db().credential.findMany({ where: { clientId: { in: trusted }, status: "ACTIVE" }, select: { clientId: true } }),
   ]);
   const environmentSlugs = new Map((await db().environment.findMany({ select: { id: true, slug: true } })).map((env) => [env.id, env.slug]));
   const { changes, problems } = planChanges(current, desired, {
     builtInApis: new Set(builtIn.map((api) => api.slug)),
     credentialsByEnvironment: new Map(credentials.map((row) => [environmentSlugs.get(row.environmentId) ?? "", row._count._all])),
+    activeClients: new Set(active.map((row) => row.clientId)),
     prune: args.flags.has("prune"),
   });
   if (problems.length > 0) fail(problems.map((problem) => read.errorAt(problem.path, problem.message)));
@@ -80,7 +83,8 @@ const diff = command(
 const apply = command(
   {
     usage: "config apply --file <path> [--dry-run] [--prune]",
-    summary: "Makes environments and proxied APIs match the file, in one audited transaction; --prune also deletes those the file leaves out.",
+    summary:
+      "Makes environments, proxied APIs and credentials' trust in external issuers match the file, in one audited transaction; --prune also deletes environments and APIs the file leaves out.",
   },
   async (args) => {
     const { file, desired, changes, db } = await planFor(args);

@@ -2,6 +2,7 @@ import "server-only";
 import { type Actor, recordAudit } from "../audit/write-audit";
 import { type DbClient, inTransaction, type Tx } from "../db";
 import { newId } from "../ids";
+import { trustIssuer } from "../credentials/credentials";
 import type { ApiState, GatewayState } from "./gateway-state";
 import type { ConfigChange } from "./plan";
 
@@ -48,6 +49,7 @@ export async function applyChanges(input: {
   const { db, actor, desired, changes, source } = input;
   const environments = new Map(desired.environments.map((env) => [env.slug, env]));
   const apis = new Map(desired.apis.map((api) => [api.slug, api]));
+  const trusts = new Map(desired.trust.map((trust) => [trust.client, trust]));
   await inTransaction(db, async (tx) => {
     let position = await tx.environment.count();
     for (const change of changes.filter((change) => change.kind === "environment" && change.action !== "delete")) {
@@ -79,6 +81,10 @@ export async function applyChanges(input: {
     }
     for (const change of changes.filter((change) => change.kind === "environment" && change.action === "delete")) {
       await tx.environment.delete({ where: { slug: change.slug } });
+    }
+    for (const change of changes.filter((change) => change.kind === "trust")) {
+      const { client: clientId, ...trust } = trusts.get(change.slug)!;
+      await trustIssuer({ db: tx, actor, clientId, trust });
     }
     await recordAudit(tx, actor, { action: "config.apply", targetType: "config", targetId: source, details: { changes } });
   });

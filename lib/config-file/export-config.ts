@@ -2,7 +2,7 @@ import { stringify } from "yaml";
 import type { ConfigFile } from "./config-file-schema";
 import type { GatewayState } from "./gateway-state";
 
-type ExportedFile = Omit<ConfigFile, "apis"> & { apis: Record<string, unknown>[] };
+type ExportedFile = Omit<ConfigFile, "apis" | "trust"> & { apis: Record<string, unknown>[]; trust?: ConfigFile["trust"] };
 
 /**
  * The state as a configuration file that applies with no changes: every field written
@@ -18,6 +18,7 @@ export function exportConfig(state: GatewayState, schemaUrl: string): string {
       ...(openapiDocument ? { openapi: JSON.parse(openapiDocument) as unknown } : {}),
       environments,
     })),
+    ...(state.trust.length > 0 ? { trust: state.trust } : {}),
   };
   const header = [`# yaml-language-server: $schema=${schemaUrl}`, "# Gatehouse configuration: npm run --silent admin -- config apply -f <this file>"];
   return `${header.join("\n")}\n${stringify(file, { lineWidth: 0 })}`;

@@ -1,6 +1,9 @@
 // Workload identity federation: a credential trusts an external OIDC issuer, here a real
 // issuer on this machine that publishes discovery and a JWKS and signs ID tokens.
 import { randomUUID } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
@@ -173,6 +176,33 @@ describe("workload identity federation", () => {
       expect(issuer.requests.length).toBe(before);
     } finally {
       await strictDb.$disconnect();
+    }
+  });
+
+  it("is kept in the configuration file: applied once, updated by field, exported, and refused for an unknown client", { timeout: 120_000 }, async () => {
+    const credential = await newCredential(db, "sso-qa");
+    const directory = await mkdtemp(join(tmpdir(), "gatehouse-trust-"));
+    const config = (...args: string[]) => runAdmin(server.databaseUrl, "config", ...args);
+    try {
+      const path = join(directory, "gatehouse.yaml");
+      const trustFile = (client: string, subject: string) =>
+        writeFile(path, `trust:\n  - client: ${client}\n    issuer: ${issuer.url}\n    audience: ${AUDIENCE}\n    subject: "${subject}"\n`);
+      await trustFile(credential.clientId, "repo:acme/billing:ref:refs/heads/main");
+      expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: `changed:\n  create trust ${credential.clientId}\n` });
+      expect((await exchange(server, credential.clientId, await issuer.sign())).status).toBe(200);
+      expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
+
+      await trustFile(credential.clientId, "repo:acme/billing:ref:refs/heads/release");
+      expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: `changed:\n  update trust ${credential.clientId}: subject\n` });
+      await expectInvalidClient(await exchange(server, credential.clientId, await issuer.sign()));
+      expect((await config("export")).stdout).toContain(`client: ${credential.clientId}`);
+
+      await trustFile("gci_000000000000000000000000", "repo:acme/billing:*");
+      const refused = await config("apply", "-f", path);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toContain(`${path}:2: trust[0].client: there is no active credential "gci_000000000000000000000000"`);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
     }
   });
 });
