@@ -1,3 +1,4 @@
+import { CLIENT_ASSERTION_TYPE } from "../oauth/assertion-rules";
 import type { Operation } from "./operations";
 
 export type SampleLanguage = "curl" | "javascript" | "python";
@@ -15,8 +16,6 @@ export type SampleCall = {
   /** client_secret when left out */
   authentication?: SampleAuthentication;
 };
-
-const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 /** What a sample reads from the environment to authenticate; a private key is read from a file, never pasted into the environment. */
 const CREDENTIAL_VARIABLES: Record<SampleAuthentication, string[]> = {
@@ -83,7 +82,7 @@ function curlTokenRequest(tokenEndpoint: string, authentication: SampleAuthentic
     `SIGNATURE=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$PRIVATE_KEY_FILE" | b64url) || exit 1`,
     `TOKEN_RESPONSE=$(curl -sS -X POST ${shellQuote(tokenEndpoint)} \\`,
     `  -d grant_type=client_credentials \\`,
-    `  -d client_assertion_type=${ASSERTION_TYPE} \\`,
+    `  -d client_assertion_type=${CLIENT_ASSERTION_TYPE} \\`,
     `  -d "client_assertion=$HEADER.$CLAIMS.$SIGNATURE")`,
   ];
 }
@@ -134,7 +133,7 @@ function javascriptTokenRequest(tokenEndpoint: string, authentication: SampleAut
   const tokenResponse = await fetch(${JSON.stringify(tokenEndpoint)}, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: ${JSON.stringify(ASSERTION_TYPE)}, client_assertion: assertion }),
+    body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: ${JSON.stringify(CLIENT_ASSERTION_TYPE)}, client_assertion: assertion }),
   });`;
 }
 
@@ -204,7 +203,7 @@ if signed.returncode != 0:
 token_request = urllib.request.Request(
     ${JSON.stringify(tokenEndpoint)},
     data=urllib.parse.urlencode(
-        {"grant_type": "client_credentials", "client_assertion_type": ${JSON.stringify(ASSERTION_TYPE)}, "client_assertion": f"{unsigned}.{b64url(signed.stdout)}"}
+        {"grant_type": "client_credentials", "client_assertion_type": ${JSON.stringify(CLIENT_ASSERTION_TYPE)}, "client_assertion": f"{unsigned}.{b64url(signed.stdout)}"}
     ).encode(),
     headers={"Content-Type": "application/x-www-form-urlencoded"},
 )`;

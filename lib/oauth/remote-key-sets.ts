@@ -35,7 +35,8 @@ export function createRemoteKeySets(input: { policy: OutboundPolicy; maxAgeMs?: 
     cache.delete(key);
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
     cache.set(key, { value, fetchedAt: now });
-    value.catch(() => cache.delete(key));
+    // A failed fetch is not kept, unless a newer one has taken its place.
+    value.catch(() => cache.get(key)?.value === value && cache.delete(key));
     return value;
   }
 

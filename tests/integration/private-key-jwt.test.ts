@@ -11,11 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { issueSecret, rotateSecret } from "../../lib/credentials/credentials";
 import type { Db } from "../../lib/db";
+import { CLIENT_ASSERTION_TYPE } from "../../lib/oauth/assertion-rules";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
 import { basic, decodeJwtPart, newCredential, newKeyCredential, openDb, SERVER_AUTH_SECRET, tokenRequest } from "./gateway-support";
-
-const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 let server: TestServer;
 let db: Db;
@@ -69,7 +68,12 @@ const sameKeys = () => newKeyCredential(db, "sso-qa", { jwks: { keys: [publicJwk
 
 function assertionRequest(signed: string, fields: Record<string, string> = {}) {
   return tokenRequest(server, "sso-qa", {
-    body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: ASSERTION_TYPE, client_assertion: signed, ...fields }).toString(),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_assertion_type: CLIENT_ASSERTION_TYPE,
+      client_assertion: signed,
+      ...fields,
+    }).toString(),
   });
 }
 
@@ -272,7 +276,7 @@ describe("private_key_jwt", () => {
     expect(credential.authentication).toEqual({ method: "private_key_jwt", jwksUri: null, keyIds: ["ci-key-1"] });
     const signed = await assertion(credential.clientId, { aud: `${server.url}/gw/platform-dev/oauth2/token` });
     const issued = await tokenRequest(server, "platform-dev", {
-      body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: ASSERTION_TYPE, client_assertion: signed }).toString(),
+      body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: signed }).toString(),
     });
     expect(issued.status).toBe(200);
 

@@ -9,11 +9,11 @@ import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
+import { CLIENT_ASSERTION_TYPE } from "../../lib/oauth/assertion-rules";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
 import { basic, newCredential, newKeyCredential, openDb, tokenRequest } from "./gateway-support";
 
-const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 const AUDIENCE = "https://gatehouse.example.test";
 const SUBJECT = "repo:acme/billing:ref:refs/heads/*";
 
@@ -74,7 +74,7 @@ function exchange(target: TestServer, clientId: string, idToken: string) {
     body: new URLSearchParams({
       grant_type: "client_credentials",
       client_id: clientId,
-      client_assertion_type: ASSERTION_TYPE,
+      client_assertion_type: CLIENT_ASSERTION_TYPE,
       client_assertion: idToken,
     }).toString(),
   });
@@ -154,7 +154,11 @@ describe("workload identity federation", () => {
   it("needs client_id: the ID token's subject names no credential", async () => {
     const { clientId } = await trusted(server, issuer.url);
     const response = await tokenRequest(server, "sso-qa", {
-      body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: ASSERTION_TYPE, client_assertion: await issuer.sign() }).toString(),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_assertion_type: CLIENT_ASSERTION_TYPE,
+        client_assertion: await issuer.sign(),
+      }).toString(),
     });
     await expectInvalidClient(response);
     expect((await exchange(server, clientId, await issuer.sign())).status).toBe(200);
