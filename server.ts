@@ -13,6 +13,7 @@ import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/credentials/secret-expiry";
+import { startEventDelivery } from "./lib/events/start-delivery";
 import { projectRoot } from "./lib/runtime/project-root";
 import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, type SeedReport } from "./prisma/seed-report";
@@ -63,9 +64,10 @@ async function main(): Promise<void> {
   const metricsServer = startMetricsListener(log);
   startSecretExpirySweeps(db());
   startRequestLogRetention(db());
+  const eventDelivery = startEventDelivery(db());
   stopOnSignals(server, async () => {
     metricsServer?.close();
-    await portal.stop();
+    await Promise.all([portal.stop(), eventDelivery?.stop()]);
   });
 }
 

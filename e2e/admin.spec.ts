@@ -10,6 +10,7 @@ const PAGES = [
   "/admin/notifications",
   "/admin/audit",
   "/admin/usage",
+  "/admin/deprecations",
 ];
 
 test("an admin rejects a request with a reason the requester then reads", async ({ signInAs }) => {

@@ -149,3 +149,60 @@ test("the usage charts have axes, read a period's value out on hover and on keyb
   expect(await horizontalOverflow(developer)).toBe(0);
   expect(await blankBelowContent(developer)).toBeLessThanOrEqual(0);
 });
+
+/** An API whose v1 is deprecated, with three calls of `clientId` to v1 and one to v2 in the request log (e2e/seed-deprecation.ts). */
+function seedDeprecation(command: "seed" | "remove", slug: string, clientId = "") {
+  execFileSync("node", ["--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", "e2e/seed-deprecation.ts", command, slug, clientId], {
+    env: { ...process.env, APP_ENV: "test", DATABASE_URL: process.env.E2E_DATABASE_URL },
+  });
+}
+
+test("a developer sees their calls to a deprecated version, and the admin console who still calls it", async ({ signInAs }) => {
+  const caller = developerWithCredential("deprecated");
+  const quiet = developerWithCredential("up-to-date");
+  const slug = `orders-${Date.now()}`;
+  seedDeprecation("seed", slug, caller.clientId);
+  try {
+    const developer = await signInAs(caller);
+    await developer.goto("/settings/usage");
+    const calls = developer.getByRole("table", { name: "Calls in the last 30 days to what is deprecated" });
+    const row = calls.getByRole("row").filter({ hasText: caller.clientId });
+    await expect(row).toHaveCount(1, SLOW);
+    await expect(row.getByRole("cell").nth(1)).toHaveText(`Orders ${slug} v1`);
+    await expect(row.getByRole("cell").nth(2)).toHaveText("3");
+    await expect(row).toContainText("GET /v1/orders: 2 calls, last");
+    await expect(row).toContainText("POST /v1/orders: 1 call, last");
+    await expect(row).toContainText("30 June 2099");
+    await expect(row).not.toContainText("/v2/orders");
+    expect(await seriousAccessibilityViolations(developer)).toEqual([]);
+    await developer.setViewportSize({ width: 375, height: 800 });
+    expect(await horizontalOverflow(developer)).toBe(0);
+
+    const upToDate = await signInAs(quiet);
+    await upToDate.goto("/settings/usage");
+    await expect(upToDate.getByText("None of your credentials called a deprecated API version or operation in the last 30 days.")).toBeVisible(SLOW);
+
+    const admin = await signInAs("admin");
+    await admin.goto("/admin");
+    await admin.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Deprecations" }).click();
+    const section = admin.getByRole("region", { name: `Orders ${slug} v1` });
+    await expect(section).toContainText("Sunset 30 June 2099", SLOW);
+    await expect(section).toContainText("No notice sent");
+    const callerRow = section.getByRole("row").filter({ hasText: caller.clientId });
+    await expect(callerRow.getByRole("cell")).toHaveText([
+      caller.clientId,
+      "Usage deprecated",
+      caller.email,
+      "sso-qa",
+      "3",
+      /UTC$/,
+      /GET \/v1\/orders: 2 calls/,
+    ]);
+    await expect(section.getByRole("row")).toHaveCount(2);
+    expect(await seriousAccessibilityViolations(admin)).toEqual([]);
+    await admin.setViewportSize({ width: 375, height: 800 });
+    expect(await horizontalOverflow(admin)).toBeLessThanOrEqual(0);
+  } finally {
+    seedDeprecation("remove", slug);
+  }
+});

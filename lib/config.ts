@@ -66,6 +66,8 @@ const envSchema = z
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     OTEL_SERVICE_NAME: z.string().max(255).default("gatehouse"),
     OUTBOUND_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    MAIL_FROM: z.string().trim().min(3).max(320).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -124,6 +126,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
     trustedProxies: parseTrustedProxies(parsed.TRUSTED_PROXIES),
     requestLogRetentionDays: parsed.REQUEST_LOG_RETENTION_DAYS,
     outboundAllowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE === "1",
+    // Without SMTP_URL email is off: events are still recorded, but no email delivery is created.
+    email: parsed.SMTP_URL
+      ? { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM ?? `${parsed.PORTAL_NAME} <noreply@${new URL(publicUrl).hostname}>` }
+      : undefined,
     tracing: parsed.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } : undefined,
   };
 }

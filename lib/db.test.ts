@@ -40,7 +40,9 @@ describe("a Prisma transaction", () => {
       // gateway's request log does beside every portal and CLI change.
       logged = insertLogRows([entry]);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      await tx.application.create({ data: { id: "app_after_a_commit", name: `App ${before}` } });
+      await tx.application.create({
+        data: { id: "app_after_a_commit", name: `App ${before}`, team: { create: { id: "team_after_a_commit", name: `Team ${before}` } } },
+      });
       return `App ${before}`;
     });
     await logged;

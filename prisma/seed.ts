@@ -1,8 +1,10 @@
 import type { Config } from "../lib/config";
 import type { Db } from "../lib/db";
 import { newId } from "../lib/ids";
+import { firstVersion } from "../lib/api-lifecycle/versions";
 import { SYSTEM_ACTOR } from "../lib/audit/write-audit";
 import { createCredential } from "../lib/credentials/credentials";
+import { ensurePersonalTeam } from "../lib/teams/teams";
 import { hashPassword, randomPassword } from "../lib/accounts/passwords";
 import { printSeedReport, type SeedReport } from "./seed-report";
 import { seedNotifications } from "./seed-notifications";
@@ -24,6 +26,7 @@ async function seedCatalog(db: Db): Promise<void> {
       data: {
         id: newId("api"),
         ...api,
+        versions: firstVersion({ openapiDocument: null, changelog: api.changelog, releasedAt: api.releasedAt }),
         scopes: { create: scopes },
         environments: { create: slugs.flatMap((slug) => (environments.has(slug) ? [{ environmentId: environments.get(slug)! }] : [])) },
       },
@@ -44,10 +47,11 @@ async function seedUser(db: Db, email: string, name: string, role: "ADMIN" | "DE
 async function seedDemo(db: Db, options: SeedOptions, report: SeedReport) {
   await seedUser(db, DEMO_ADMIN_EMAIL, "Ada Admin", "ADMIN", options.seedAdminPassword, report);
   const developer = await seedUser(db, DEMO_DEVELOPER_EMAIL, "Dev Eloper", "DEVELOPER", options.seedDeveloperPassword, report);
+  const team = await ensurePersonalTeam({ db, actor: SYSTEM_ACTOR, user: developer });
   const application =
-    (await db.application.findFirst({ where: { ownerId: developer.id, name: DEMO_APPLICATION_NAME } })) ??
+    (await db.application.findFirst({ where: { teamId: team.id, name: DEMO_APPLICATION_NAME } })) ??
     (await db.application.create({
-      data: { id: newId("app"), name: DEMO_APPLICATION_NAME, description: "Seeded for trying Gatehouse out.", ownerId: developer.id },
+      data: { id: newId("app"), name: DEMO_APPLICATION_NAME, description: "Seeded for trying Gatehouse out.", teamId: team.id, ownerId: developer.id },
     }));
   const credentials = await seedDemoCredentials(db, application.id, report);
   await seedNotifications(db, credentials);

@@ -6,6 +6,7 @@ const SECTIONS = [
   { href: "/admin/requests", label: "Access requests" },
   { href: "/admin/credentials", label: "Credentials" },
   { href: "/admin/apis", label: "APIs" },
+  { href: "/admin/deprecations", label: "Deprecations" },
   { href: "/admin/environments", label: "Environments" },
   { href: "/admin/users", label: "Users" },
   { href: "/admin/notifications", label: "Notifications" },

@@ -5,6 +5,7 @@ import { listCatalogApis } from "@/lib/catalog/catalog-api";
 import { withGuides } from "@/lib/catalog/api-guides";
 import { catalogFilterSchema, filterCatalog, matchingGuides, matchingOperations } from "@/lib/catalog/catalog-filter";
 import { withOperations } from "@/lib/catalog/catalog-operations";
+import { type CatalogListing, managementListing } from "@/lib/catalog/management-listing";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 
@@ -15,7 +16,10 @@ export const metadata: Metadata = { title: "API catalog" };
 export default async function CatalogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const filter = catalogFilterSchema.parse(await searchParams);
   const { portalEnvironment, publicUrl, brand } = config();
-  const apis = withGuides(withOperations(await listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), publicUrl), publicUrl);
+  const apis: CatalogListing[] = [
+    ...withGuides(withOperations(await listCatalogApis(db(), { pinnedEnvironment: portalEnvironment }), publicUrl), publicUrl),
+    managementListing(publicUrl),
+  ].sort((a, b) => a.name.localeCompare(b.name));
   const environments = [...new Map(apis.flatMap((api) => api.environments).map((env) => [env.slug, env])).values()];
   const shown = filterCatalog(apis, filter);
   return (

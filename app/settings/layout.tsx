@@ -5,7 +5,9 @@ const SECTIONS = [
   { href: "/settings/credentials", label: "Client Credentials" },
   { href: "/settings/requests", label: "Requests" },
   { href: "/settings/usage", label: "Usage" },
+  { href: "/settings/teams", label: "Teams" },
   { href: "/settings/tokens", label: "Access tokens" },
+  { href: "/settings/email", label: "Email" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

@@ -2,13 +2,13 @@ import Link from "next/link";
 import type { CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { type ApiTab, apiPageHref } from "./hrefs";
 
-type Props = { slug: string; tab: ApiTab; environments: CatalogEnvironment[]; current: CatalogEnvironment };
+type Props = { slug: string; tab: ApiTab; version?: string; environments: CatalogEnvironment[]; current: CatalogEnvironment };
 
 /**
  * One control for the environment: the server in the Reference, the token
  * endpoint and the examples all follow `?env=`.
  */
-export function EnvironmentSwitcher({ slug, tab, environments, current }: Props) {
+export function EnvironmentSwitcher({ slug, tab, version, environments, current }: Props) {
   return (
     <nav aria-label="Environment" className="flex flex-wrap items-center gap-2 text-sm">
       <span className="font-medium text-slate-700">Environment:</span>
@@ -18,7 +18,7 @@ export function EnvironmentSwitcher({ slug, tab, environments, current }: Props)
           return (
             <li key={env.slug}>
               <Link
-                href={apiPageHref(slug, { tab, env: env.slug })}
+                href={apiPageHref(slug, { tab, env: env.slug, version })}
                 aria-current={selected ? "true" : undefined}
                 className={
                   selected

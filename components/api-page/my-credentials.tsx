@@ -15,7 +15,10 @@ export async function MyCredentials({ api, env, envParam }: { api: CatalogApi; e
   if (!user) {
     return (
       <p className="text-slate-800">
-        <Link href={`/login?callbackUrl=${encodeURIComponent(apiPageHref(api.slug, { tab: "credentials", env: envParam }))}`} className={LINK}>
+        <Link
+          href={`/login?callbackUrl=${encodeURIComponent(apiPageHref(api.slug, { tab: "credentials", env: envParam, version: api.versionParam }))}`}
+          className={LINK}
+        >
           Sign in
         </Link>{" "}
         to see your credentials for {env.name}.

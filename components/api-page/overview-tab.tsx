@@ -4,9 +4,14 @@ import { type Guide, guideHref } from "@/lib/catalog/guides";
 import Link from "next/link";
 import { Markdown } from "@/components/markdown";
 import { formatLongDate } from "./format-date";
+import type { VersionDocument } from "@/lib/api-lifecycle/version-changes";
+import { ApiChanges } from "./api-changes";
 import { SpecLinks } from "./spec-links";
 
-export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: CatalogEnvironment; guides: Guide[] }) {
+type Props = { api: CatalogApi; env: CatalogEnvironment; guides: Guide[]; versionDocuments: VersionDocument[] };
+
+export function OverviewTab({ api, env, guides, versionDocuments }: Props) {
+  const shown = api.shownVersion;
   return (
     <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
       <div className="min-w-0 space-y-8">
@@ -65,6 +70,7 @@ export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: Catalo
             </ol>
           )}
         </section>
+        <ApiChanges versions={versionDocuments} />
       </div>
       <aside aria-labelledby="overview-facts" className="min-w-0 space-y-4 rounded-lg border border-slate-200 bg-white p-4">
         <h2 id="overview-facts" className="text-lg font-semibold">
@@ -79,6 +85,26 @@ export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: Catalo
             <div>
               <dt className="font-medium text-slate-600">Released</dt>
               <dd>{formatLongDate(api.releasedAt)}</dd>
+            </div>
+          )}
+          {shown && api.versions.length > 1 && (
+            <div>
+              <dt className="font-medium text-slate-600">Version in the path</dt>
+              <dd>
+                <code className="font-mono">{`/${shown.version}/…`}</code> ({shown.status})
+              </dd>
+            </div>
+          )}
+          {shown && (shown.status === "deprecated" || shown.status === "retired") && shown.deprecatedAt && (
+            <div>
+              <dt className="font-medium text-slate-600">Deprecated</dt>
+              <dd>{formatLongDate(shown.deprecatedAt)}</dd>
+            </div>
+          )}
+          {shown?.sunsetAt && (
+            <div>
+              <dt className="font-medium text-slate-600">Sunset</dt>
+              <dd>{formatLongDate(shown.sunsetAt)}</dd>
             </div>
           )}
           <div>
@@ -98,7 +124,7 @@ export function OverviewTab({ api, env, guides }: { api: CatalogApi; env: Catalo
             </dd>
           </div>
         </dl>
-        <SpecLinks slug={api.slug} env={env} />
+        <SpecLinks slug={api.slug} env={env} version={api.versionParam} />
       </aside>
     </div>
   );

@@ -3,7 +3,7 @@ import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { firstGetOperation, listOperations } from "@/lib/catalog/operations";
 import { OperationSamples } from "./operation-samples";
 import { ReferenceInstructions } from "./reference-instructions";
-import { SpecLinks } from "./spec-links";
+import { SpecLinks, specQuery } from "./spec-links";
 import { TestTokenSlot } from "./test-token-slot";
 
 type Props = {
@@ -36,14 +36,14 @@ export function ReferenceTab({ api, env, spec, serverUrl, tokenEndpoint, bearerS
         </p>
       </noscript>
       <SwaggerReference
-        key={`${api.slug}/${env.slug}`}
-        specUrl={`/apis/${api.slug}/openapi.json?env=${encodeURIComponent(env.slug)}`}
+        key={`${api.slug}/${env.slug}/${api.versionParam ?? ""}`}
+        specUrl={`/apis/${api.slug}/openapi.json${specQuery(env, api.versionParam)}`}
         operationCount={operations.length}
         serverUrl={serverUrl}
         bearerScheme={bearerScheme}
         expandOperation={tryIt && first?.operationId ? { tag: first.tag, operationId: first.operationId } : undefined}
       />
-      <SpecLinks slug={api.slug} env={env} />
+      <SpecLinks slug={api.slug} env={env} version={api.versionParam} />
       {bearerScheme ? <OperationSamples operations={operations} tokenEndpoint={tokenEndpoint} serverUrl={serverUrl} envName={env.name} /> : null}
     </div>
   );

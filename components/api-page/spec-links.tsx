@@ -1,8 +1,13 @@
 import type { CatalogEnvironment } from "@/lib/catalog/catalog-api";
 
+/** `?env=` and, for a version other than the default, `&version=`: the document the page shows. */
+export function specQuery(env: CatalogEnvironment, version: string | undefined): string {
+  return `?env=${encodeURIComponent(env.slug)}${version ? `&version=${encodeURIComponent(version)}` : ""}`;
+}
+
 /** Plain links (not client-side navigations): these are documents to download. */
-export function SpecLinks({ slug, env }: { slug: string; env: CatalogEnvironment }) {
-  const query = `?env=${encodeURIComponent(env.slug)}`;
+export function SpecLinks({ slug, env, version }: { slug: string; env: CatalogEnvironment; version?: string }) {
+  const query = specQuery(env, version);
   return (
     <p className="text-sm text-slate-700">
       OpenAPI document for {env.name}:{" "}

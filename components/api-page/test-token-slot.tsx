@@ -16,7 +16,10 @@ export async function TestTokenSlot({ api, env, envParam, autoApply }: Props) {
   if (!user) {
     return (
       <p className="text-sm text-slate-700">
-        <Link href={signInHref(apiPageHref(api.slug, { tab: "reference", env: envParam, tryIt: true }))} className="text-blue-700 underline">
+        <Link
+          href={signInHref(apiPageHref(api.slug, { tab: "reference", env: envParam, version: api.versionParam, tryIt: true }))}
+          className="text-blue-700 underline"
+        >
           Sign in
         </Link>{" "}
         to try it with a test token for one of your credentials.

@@ -8,8 +8,8 @@ const CLASS = "inline-block rounded-md bg-accent px-4 py-2 font-medium text-on-a
  * The shortest way to a first call: straight to the Reference with a test token, through sign-in when needed.
  * `apiName` tells screen readers which API a link among several tries.
  */
-export async function TryItLink({ slug, env, apiName }: { slug: string; env?: string; apiName?: string }) {
-  const target = apiPageHref(slug, { tab: "reference", env, tryIt: true });
+export async function TryItLink({ slug, env, version, apiName }: { slug: string; env?: string; version?: string; apiName?: string }) {
+  const target = apiPageHref(slug, { tab: "reference", env, version, tryIt: true });
   const user = await currentUser();
   return (
     <Link href={user ? target : signInHref(target)} className={CLASS}>

@@ -1,12 +1,12 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { CatalogApi } from "@/lib/catalog/catalog-api";
 import { type Guide, guideHref } from "@/lib/catalog/guides";
+import type { CatalogListing } from "@/lib/catalog/management-listing";
 import type { Operation } from "@/lib/catalog/operations";
 import { AccessBadge, CredentialTypeBadge } from "./badges";
 
 type Props = {
-  api: CatalogApi;
+  api: Omit<CatalogListing, "operations" | "guides" | "description">;
   /** under a search, the operations that match it on their own */
   matchingOperations?: Operation[];
   /** under a search, the guides that match it on their own */
@@ -35,13 +35,9 @@ export function ApiCard({ api, matchingOperations = [], matchingGuides = [], hea
         <dt className="font-medium text-slate-600">Version</dt>
         <dd>{api.version}</dd>
         <dt className="font-medium text-slate-600">Credentials</dt>
-        <dd className="flex flex-wrap gap-1">
-          {api.credentialTypes.map((type) => (
-            <CredentialTypeBadge key={type} type={type} />
-          ))}
-        </dd>
+        <dd className="flex flex-wrap gap-1">{api.authentication ?? api.credentialTypes.map((type) => <CredentialTypeBadge key={type} type={type} />)}</dd>
         <dt className="font-medium text-slate-600">Environments</dt>
-        <dd>{api.environments.map((env) => env.name).join(", ")}</dd>
+        <dd>{api.environments.length > 0 ? api.environments.map((env) => env.name).join(", ") : "None: the portal serves it"}</dd>
       </dl>
       {api.tags.length > 0 && (
         <ul aria-label="Tags" className="flex flex-wrap gap-1 text-xs">

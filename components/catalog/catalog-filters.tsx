@@ -12,7 +12,7 @@ const FIELD = "w-full rounded-md border border-slate-400 bg-white px-3 py-2 text
 
 /** A plain GET form: the filters live in the URL and work without JavaScript. */
 export function CatalogFilters({ filter, environments }: Props) {
-  const active = filter.q !== "" || filter.env !== undefined || filter.type !== undefined;
+  const active = filter.q !== "" || filter.env !== undefined || filter.type !== undefined || filter.deprecated !== undefined;
   return (
     <form method="get" action="/apis" role="search" aria-label="Filter APIs" className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
       <div className="grid gap-1">
@@ -49,6 +49,10 @@ export function CatalogFilters({ filter, environments }: Props) {
           ))}
         </select>
       </div>
+      <label className="flex items-center gap-2 text-sm sm:col-span-full sm:row-start-2">
+        <input type="checkbox" name="deprecated" value="show" defaultChecked={filter.deprecated === "show"} />
+        Show deprecated APIs
+      </label>
       <div className="flex gap-3">
         <button type="submit" className="rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover">
           Apply

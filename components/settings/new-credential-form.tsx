@@ -9,13 +9,17 @@ import { SecretOnce, type ShownSecret } from "./secret-once";
 import { EXPIRY_CHOICES } from "./expiry-choices";
 
 type Environment = { slug: string; name: string };
+type Team = { id: string; name: string };
 
 export function NewCredentialForm({
   applications,
+  teams,
   environments,
   approvalEnvironments,
 }: {
   applications: string[];
+  /** the user's teams other than their personal one where they may create credentials */
+  teams: Team[];
   environments: Environment[];
   approvalEnvironments: Environment[];
 }) {
@@ -64,7 +68,7 @@ export function NewCredentialForm({
           tokens.
         </p>
       ) : null}
-      <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-3 sm:items-start">
+      <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 sm:items-start">
         <Field id="application" label="Application" error={errors.application}>
           <input
             id="application"
@@ -79,6 +83,16 @@ export function NewCredentialForm({
               <option key={name} value={name} />
             ))}
           </datalist>
+        </Field>
+        <Field id="team" label="Team" error={errors.team}>
+          <select id="team" name="team" className={INPUT_CLASS} aria-describedby={errors.team ? "team-error" : undefined}>
+            <option value="">Personal team</option>
+            {teams.map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
+              </option>
+            ))}
+          </select>
         </Field>
         <Field id="environment" label="Environment" error={errors.environment}>
           <select id="environment" name="environment" className={INPUT_CLASS} aria-describedby={errors.environment ? "environment-error" : undefined}>
@@ -98,7 +112,7 @@ export function NewCredentialForm({
             ))}
           </select>
         </Field>
-        <details className="space-y-3 sm:col-span-3" open={Boolean(jwksError || errors.jwksUri)}>
+        <details className="space-y-3 sm:col-span-2" open={Boolean(jwksError || errors.jwksUri)}>
           <summary className="cursor-pointer text-sm font-medium">Authenticate with your own keys instead of a secret (private_key_jwt)</summary>
           <p className="text-sm text-slate-700">
             Give your public keys, inline or by URL; the credential then has no secret, and your client signs a short-lived JWT for each token request.
@@ -126,11 +140,11 @@ export function NewCredentialForm({
           </Field>
         </details>
         {message ? (
-          <p role="alert" className="text-sm text-red-700 sm:col-span-3">
+          <p role="alert" className="text-sm text-red-700 sm:col-span-2">
             {message}
           </p>
         ) : null}
-        <div className="sm:col-span-3">
+        <div className="sm:col-span-2">
           <button type="submit" disabled={pending} className={BUTTON_CLASS}>
             Create credential
           </button>

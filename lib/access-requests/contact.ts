@@ -6,6 +6,7 @@ import { type DbClient, inTransaction } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "../audit/write-audit";
+import { recordEvent } from "../events/record-event";
 
 export const contactSchema = z
   .object({
@@ -92,8 +93,18 @@ export async function submitContact({ db, input, requester, headers }: { db: DbC
         details: { topic: data.topic, api: data.api ?? null, environment: data.environment ?? null },
       },
     );
+    await recordEvent(tx, "access_request.submitted", accessRequestEvent(request, data));
     return { id: request.id, status: request.status };
   });
+}
+
+/** What every access request event says about the request. */
+export function accessRequestEvent(
+  request: { id: string; topic: string; name: string; email: string; requesterId: string | null },
+  on: { api?: string | null; environment?: string | null },
+) {
+  const { id: requestId, topic, name, email, requesterId } = request;
+  return { requestId, topic, name, email, requesterId, api: on.api ?? null, environment: on.environment ?? null };
 }
 
 /** What the Contact Us form offers to pick from. */

@@ -11,6 +11,8 @@ import { createCredential, ensureApplication } from "../credentials/credentials"
 import { writeGrant } from "../credentials/grants";
 import { actorOf } from "../audit/portal-actor";
 import { decideSignup } from "../accounts/signup";
+import { recordEvent } from "../events/record-event";
+import { accessRequestEvent } from "./contact";
 
 export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
 
@@ -79,6 +81,12 @@ export async function approveAccessRequest({ db, admin, id, actor = actorOf(admi
       targetId: id,
       details: { clientId, env: request.environment?.slug ?? null, api: request.api?.slug ?? null, requester: request.email },
     });
+    await recordEvent(tx, "access_request.decided", {
+      ...accessRequestEvent(request, { api: request.api?.slug, environment: request.environment?.slug }),
+      decision: "approved",
+      reason: null,
+      clientId,
+    });
     return { id, status: "APPROVED" as const, clientId };
   });
 }
@@ -146,7 +154,7 @@ export async function rejectAccessRequest({ db, admin, id, input, actor = actorO
   if (!parsed.success) throw zodProblem(parsed.error, "body");
   return inTransaction(db, async (tx) => {
     await claimPending(tx, id, admin, "REJECTED", parsed.data.reason);
-    const request = await tx.accessRequest.findUniqueOrThrow({ where: { id } });
+    const request = await tx.accessRequest.findUniqueOrThrow({ where: { id }, include: { api: true, environment: true } });
     if (request.topic === "ACCOUNT") {
       await decideSignup({ db: tx, request, approved: false, actor });
       return { id, status: "REJECTED" as const };
@@ -156,6 +164,12 @@ export async function rejectAccessRequest({ db, admin, id, input, actor = actorO
       targetType: "access-request",
       targetId: id,
       details: { reason: parsed.data.reason },
+    });
+    await recordEvent(tx, "access_request.decided", {
+      ...accessRequestEvent(request, { api: request.api?.slug, environment: request.environment?.slug }),
+      decision: "rejected",
+      reason: parsed.data.reason,
+      clientId: null,
     });
     return { id, status: "REJECTED" as const };
   });

@@ -1,17 +1,18 @@
 import "server-only";
 import type { PortalUser } from "../auth/session";
 import type { DbClient } from "../db";
+import { teamApplicationsOf } from "../teams/team-access";
 
 const REQUEST_INCLUDE = {
   api: { select: { slug: true, name: true } },
   environment: { select: { slug: true, name: true } },
-  credential: { select: { clientId: true } },
+  credential: { select: { clientId: true, application: { select: { team: { select: { id: true, name: true } } } } } },
 } as const;
 
-/** The requests a signed-in user sent, newest first: only their own. */
+/** The requests a signed-in user sent and those that provisioned a credential of one of their teams, newest first. */
 export async function myAccessRequests({ db, user }: { db: DbClient; user: PortalUser }) {
   return db.accessRequest.findMany({
-    where: { requesterId: user.id },
+    where: { OR: [{ requesterId: user.id }, { credential: { application: teamApplicationsOf(user.id) } }] },
     include: REQUEST_INCLUDE,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });

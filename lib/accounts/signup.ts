@@ -2,11 +2,12 @@ import "server-only";
 import { z } from "zod";
 import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
 import type { Config } from "../config";
-import { type DbClient, inTransaction } from "../db";
+import { type DbClient, inTransaction, type Tx } from "../db";
 import { problem, type ProblemError, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { passwordSchema } from "../password-policy";
 import { type Actor, recordAudit } from "../audit/write-audit";
+import { recordEvent } from "../events/record-event";
 import { hashPassword } from "./passwords";
 
 export const signupSchema = z.object({
@@ -71,6 +72,7 @@ export async function signUp({ db, input, mode, headers }: { db: DbClient; input
       });
     }
     await recordAudit(tx, { userId: user.id, label: email }, { action: "user.signup", targetType: "user", targetId: user.id, details: { email, pending } });
+    if (pending) await recordEvent(tx, "signup.pending", { userId: user.id, email, name: user.name });
   });
   return signupReceipt(mode);
 }
@@ -80,8 +82,8 @@ export async function signUp({ db, input, mode, headers }: { db: DbClient; input
  * approval enables the account; rejection deletes it, so the address can sign up again.
  */
 export async function decideSignup(input: {
-  db: DbClient;
-  request: { id: string; requesterId: string | null; email: string };
+  db: Tx;
+  request: { id: string; requesterId: string | null; email: string; name: string };
   approved: boolean;
   actor: Actor;
 }) {
@@ -89,8 +91,10 @@ export async function decideSignup(input: {
   if (request.requesterId) {
     // Only an account still waiting is touched: one an admin enabled or disabled since keeps its state.
     const waiting = { id: request.requesterId, disabledAt: { not: null } };
-    if (approved) await db.user.updateMany({ where: waiting, data: { disabledAt: null } });
-    else await db.user.deleteMany({ where: { ...waiting, applications: { none: {} } } });
+    if (approved) {
+      const enabled = await db.user.updateMany({ where: waiting, data: { disabledAt: null } });
+      if (enabled.count === 1) await recordEvent(db, "signup.approved", { userId: request.requesterId, email: request.email, name: request.name });
+    } else await db.user.deleteMany({ where: { ...waiting, applications: { none: {} } } });
   }
   await recordAudit(db, actor, {
     action: approved ? "user.signup.approve" : "user.signup.reject",

@@ -17,11 +17,11 @@ function fileOf(args: ParsedArgs, required: boolean): string | undefined {
 /** Reads and checks the file, then plans its changes against the database; any error fails the command with every error listed. */
 async function planFor(args: ParsedArgs) {
   const file = fileOf(args, true)!;
-  const [{ db }, { readConfigFile }, { desiredState, currentState }, { planChanges }] = await Promise.all([
+  const [{ db }, { readConfigFile }, { desiredState }, { planDesired }] = await Promise.all([
     import("../db"),
     import("../config-file/read-config-file"),
     import("../config-file/gateway-state"),
-    import("../config-file/plan"),
+    import("../config-file/apply-desired"),
   ]);
   const fail = (errors: { path: string; line: number | null; message: string }[]): never => {
     errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -31,20 +31,7 @@ async function planFor(args: ParsedArgs) {
   const read = await readConfigFile(file);
   if (!read.ok) return fail(read.errors);
   const desired = desiredState(read.file, read.documents, read.guides);
-  const trusted = desired.trust.map((trust) => trust.client);
-  const [current, builtIn, credentials, active] = await Promise.all([
-    currentState(db()),
-    db().api.findMany({ where: { kind: { not: "PROXY" } }, select: { slug: true } }),
-    db().credential.groupBy({ by: ["environmentId"], _count: { _all: true } }),
-    db().credential.findMany({ where: { clientId: { in: trusted }, status: "ACTIVE" }, select: { clientId: true } }),
-  ]);
-  const environmentSlugs = new Map((await db().environment.findMany({ select: { id: true, slug: true } })).map((env) => [env.id, env.slug]));
-  const { changes, problems } = planChanges(current, desired, {
-    builtInApis: new Set(builtIn.map((api) => api.slug)),
-    credentialsByEnvironment: new Map(credentials.map((row) => [environmentSlugs.get(row.environmentId) ?? "", row._count._all])),
-    activeClients: new Set(active.map((row) => row.clientId)),
-    prune: args.flags.has("prune"),
-  });
+  const { changes, problems } = await planDesired(db(), desired, args.flags.has("prune"));
   if (problems.length > 0) fail(problems.map((problem) => read.errorAt(problem.path, problem.message)));
   return { file, desired, changes, db: db() };
 }

@@ -33,7 +33,8 @@ function keysFrom(flags: Map<string, string>): ClientKeys | undefined {
 
 const create = command(
   {
-    usage: 'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--expires <date>] [--jwks-file <file> | --jwks-uri <url>]',
+    usage:
+      'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--team <name>] [--expires <date>] [--jwks-file <file> | --jwks-uri <url>]',
     summary:
       "Creates a credential (and its application if needed) and prints its client secret once; with --jwks-file or --jwks-uri its client authenticates with private_key_jwt and it has no secret.",
   },
@@ -54,10 +55,12 @@ const create = command(
     const ownerEmail = args.flags.get("owner");
     const owner = ownerEmail ? await db().user.findUnique({ where: { email: ownerEmail.toLowerCase() } }) : null;
     if (ownerEmail && !owner) throw new UsageError(`--owner: no user "${ownerEmail}"`);
+    const teamName = args.flags.get("team");
+    const team = teamName === undefined ? undefined : await (await import("./team")).teamByName(teamName);
     const { credential, secret } = await asUsageError(
       async () => {
         if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
-        const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, name: appName });
+        const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, teamId: team?.id, name: appName });
         return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt, keys });
       },
       { name: "--app", scopes: "--scope", expiresAt: "--expires", jwks: "--jwks-file", jwksUri: "--jwks-uri" },
@@ -124,7 +127,7 @@ function parseOverlap(value: string | undefined): number {
 
 const rotate = command(
   {
-    usage: "credential rotate <clientId> [--overlap <duration>] [--json]",
+    usage: "credential rotate <clientId> [--overlap <duration>]",
     summary: "Issues a new client secret and prints it once; the previous one keeps working for --overlap (default 0, at most 24h).",
   },
   async (args) => {

@@ -4,8 +4,8 @@ import { asUsageError } from "./problem-usage";
 
 const list = command({ usage: "environment list", summary: "Lists the environments with their gateway settings." }, async (args) => {
   noPositionals(args);
-  const { db } = await import("../db");
-  const environments = await db().environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] });
+  const [{ db }, { listEnvironments }] = await Promise.all([import("../db"), import("../environments/environments")]);
+  const environments = await listEnvironments({ db: db() });
   return {
     environments: environments.map((env) => ({
       slug: env.slug,

@@ -10,6 +10,7 @@ import { commandHelp, fullHelp, groupHelp } from "./help";
 const GROUPS: Record<string, () => Promise<CommandGroup>> = {
   user: () => import("./user").then((m) => m.commands),
   credential: () => import("./credential").then((m) => m.commands),
+  team: () => import("./team").then((m) => m.commands),
   environment: () => import("./environment").then((m) => m.commands),
   api: () => import("./api").then((m) => m.commands),
   request: () => import("./request").then((m) => m.commands),

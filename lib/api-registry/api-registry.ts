@@ -8,7 +8,9 @@ import { recordAudit } from "../audit/write-audit";
 import { actorOf } from "../audit/portal-actor";
 import { singleTarget, type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { guidesFromMarkdown } from "../catalog/guides";
+import { MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE } from "../catalog/management-slug";
 import { checkOpenApiDocument } from "./openapi-check";
+import { compareVersions, firstVersion, setCurrentDocument } from "../api-lifecycle/versions";
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);
 
@@ -19,7 +21,8 @@ export const apiInputSchema = z.object({
     .trim()
     .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Use lowercase letters, digits and single dashes")
     .max(60)
-    .refine((slug) => !RESERVED_SLUGS.has(slug), "This path is reserved for the token service"),
+    .refine((slug) => !RESERVED_SLUGS.has(slug), "This path is reserved for the token service")
+    .refine((slug) => slug !== MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE),
   summary: z.string().trim().min(1, "Write a one-line summary").max(200),
   description: z.string().trim().max(10_000).default(""),
   version: z.string().trim().min(1, "Enter a version").max(40),
@@ -69,6 +72,23 @@ export function listRegisteredApis({ db }: { db: DbClient }) {
   return db.api.findMany({ orderBy: { name: "asc" }, include: { environments: { include: { environment: { select: { slug: true } } } } } });
 }
 
+/** Every registered API, by slug, with the environments that serve it: what `admin api list` prints. */
+export async function apiSummaries({ db }: { db: DbClient }) {
+  const apis = await db.api.findMany({
+    orderBy: { slug: "asc" },
+    include: { environments: { include: { environment: { select: { slug: true } } } }, versions: { select: { version: true, status: true } } },
+  });
+  return apis.map((api) => ({
+    slug: api.slug,
+    name: api.name,
+    version: api.version,
+    kind: api.kind,
+    public: api.isPublic,
+    environments: api.environments.map((served) => served.environment.slug),
+    versions: api.versions.sort(compareVersions),
+  }));
+}
+
 export async function registeredApi({ db, slug }: { db: DbClient; slug: string }) {
   return slug ? db.api.findUnique({ where: { slug }, include: { environments: { include: { environment: true } }, scopes: true } }) : null;
 }
@@ -113,6 +133,7 @@ export async function createApi({ db, admin, input }: { db: DbClient; admin: Por
   if (await db.api.findUnique({ where: { slug: data.slug } })) throw validationProblem([{ in: "body", field: "slug", message: "Another API uses this slug" }]);
   const missingUpstream = data.environments.findIndex((env) => !upstreamOf(env));
   if (missingUpstream >= 0) throw validationProblem([{ in: "body", field: `environments.${missingUpstream}.upstreamUrl`, message: "Enter the upstream URL" }]);
+  const changelog = [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }];
   return inTransaction(db, async (tx) => {
     const api = await tx.api.create({
       data: {
@@ -128,7 +149,8 @@ export async function createApi({ db, admin, input }: { db: DbClient; admin: Por
         credentialType: data.credentialType,
         openapiDocument: document,
         ...(guides ? { guides } : {}),
-        changelog: [{ version: data.version, date: new Date().toISOString().slice(0, 10), notes: "Registered in the portal." }],
+        changelog,
+        versions: firstVersion({ openapiDocument: document, changelog }),
         scopes: { create: data.scopes.map((name) => ({ name, description: name })) },
         environments: { create: data.environments.map((env) => ({ environmentId: environmentIds.get(env.slug)!, upstream: upstreamOf(env)! })) },
       },
@@ -166,6 +188,7 @@ export async function updateApi({ db, admin, slug, input }: { db: DbClient; admi
         ...(proxied && guides ? { guides } : {}),
       },
     });
+    if (proxied) await setCurrentDocument(tx, existing.id, document);
     await tx.apiEnvironment.deleteMany({ where: { apiId: existing.id } });
     await tx.apiEnvironment.createMany({
       data: data.environments.map((env) => ({

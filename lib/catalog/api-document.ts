@@ -2,6 +2,7 @@ import "server-only";
 import { notificationsDocument } from "../notifications/openapi";
 import { tokenApiDocument } from "../oauth/openapi";
 import type { CatalogApi, CatalogEnvironment } from "./catalog-api";
+import { markDeprecatedOperations } from "./catalog-versions";
 import { apiServerUrl, gatewayUrl } from "./environment-urls";
 import { proxyDocument } from "./proxy-document";
 import { withSingleServer } from "./single-server";
@@ -20,9 +21,12 @@ function documentOfKind(api: CatalogApi, env: CatalogEnvironment, publicUrl: str
   }
 }
 
-/** The OpenAPI document of one API as seen from one environment: its gateway URL is the only server. */
+/**
+ * The OpenAPI document of one API, at the version shown, as seen from one environment: its
+ * gateway URL is the only server, and the operations the version marks deprecated say so.
+ */
 export function apiDocument(api: CatalogApi, env: CatalogEnvironment, publicUrl: string): OpenApiDocument {
-  return withSingleServer(documentOfKind(api, env, publicUrl), {
+  return withSingleServer(markDeprecatedOperations(documentOfKind(api, env, publicUrl), api.shownVersion), {
     url: apiServerUrl(publicUrl, api, env.slug),
     description: `${env.name} gateway`,
   });

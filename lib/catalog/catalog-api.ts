@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import type { ApiKind, CredentialType, Db } from "../db";
+import { compareVersions, defaultVersion, documentLabel } from "../api-lifecycle/versions";
+import { CATALOG_VERSION_SELECT, type CatalogVersion } from "./catalog-versions";
 import { type Guide, storedGuidesSchema } from "./guides";
 
 export type CatalogEnvironment = {
@@ -33,7 +35,18 @@ export type CatalogApi = {
   openapiDocument: string | null;
   /** the guides its registration stores; a built-in API's own come from `apiGuides` */
   guides: Guide[];
+  /** every version, oldest first */
+  versions: CatalogVersion[];
+  /** the version on screen, whose document `openapiDocument` and `version` are: the current one unless another was asked for */
+  shownVersion: CatalogVersion | undefined;
+  /** `?version=` of the pages, set when the version shown is not the one shown by default */
+  versionParam: string | undefined;
 };
+
+/** The version's own changelog when it keeps one, else the API's. */
+function changelogOf(version: CatalogVersion | undefined, apiChangelog: ChangelogEntry[]): ChangelogEntry[] {
+  return version && version.changelog.length > 0 ? version.changelog : apiChangelog;
+}
 
 /** Restricts the catalog to one environment when the deployment is pinned to it (`PORTAL_ENVIRONMENT`). */
 export type CatalogScope = { pinnedEnvironment?: string };
@@ -44,6 +57,7 @@ const changelogSchema = z.array(z.object({ version: z.string(), date: z.string()
 const API_INCLUDE = {
   environments: { include: { environment: true } },
   scopes: { orderBy: { name: "asc" } },
+  versions: { select: CATALOG_VERSION_SELECT },
 } as const;
 
 type ApiRow = Awaited<ReturnType<typeof loadRows>>[number];
@@ -68,6 +82,14 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
       selfService,
     }));
   if (environments.length === 0) return undefined;
+  const versions = row.versions
+    .map(({ operationDeprecations, changelog, ...version }) => ({
+      ...version,
+      changelog: changelogSchema.parse(changelog),
+      deprecatedOperations: operationDeprecations,
+    }))
+    .sort(compareVersions);
+  const shownVersion = defaultVersion(versions);
   return {
     slug: row.slug,
     name: row.name,
@@ -79,12 +101,20 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
     isPublic: row.isPublic,
     credentialTypes: [...new Set(environments.map((env) => env.credentialType))],
     environments,
-    changelog: changelogSchema.parse(row.changelog),
+    changelog: changelogOf(shownVersion, changelogSchema.parse(row.changelog)),
     scopes: row.scopes.map(({ name, description }) => ({ name, description })),
     releasedAt: row.releasedAt,
     openapiDocument: row.openapiDocument,
     guides: storedGuidesSchema.parse(row.guides),
+    versions,
+    shownVersion,
+    versionParam: undefined,
   };
+}
+
+/** Each version's document, oldest first, for the changes from one version to the next (`ApiChanges`). */
+export async function catalogVersionDocuments(db: Db, slug: string): Promise<{ version: string; openapiDocument: string | null }[]> {
+  return (await db.apiVersion.findMany({ where: { api: { slug } }, select: { version: true, openapiDocument: true } })).sort(compareVersions);
 }
 
 /** Every API a visitor may see, by name; an API offered in no visible environment is left out. */
@@ -93,8 +123,24 @@ export async function listCatalogApis(db: Db, scope: CatalogScope = {}): Promise
   return rows.flatMap((row) => toCatalogApi(row, scope) ?? []);
 }
 
-/** One visible API, or undefined when it does not exist or is not offered in a visible environment. */
-export async function findCatalogApi(db: Db, slug: string, scope: CatalogScope = {}): Promise<CatalogApi | undefined> {
+/**
+ * One visible API, or undefined when it does not exist or is not offered in a visible environment;
+ * with `version`, as that version shows it (its document and version), when it has one by that name.
+ */
+export async function findCatalogApi(db: Db, slug: string, scope: CatalogScope = {}, version?: string): Promise<CatalogApi | undefined> {
   const [row] = await loadRows(db, slug);
-  return row ? toCatalogApi(row, scope) : undefined;
+  const api = row && toCatalogApi(row, scope);
+  const shown = api?.versions.find((candidate) => candidate.version === version);
+  if (!api || !shown || shown === api.shownVersion) return api;
+  const { openapiDocument } = await db.apiVersion.findUniqueOrThrow({
+    where: { apiId_version: { apiId: row.id, version: shown.version } },
+    select: { openapiDocument: true },
+  });
+  return {
+    ...api,
+    ...(api.kind === "PROXY" ? { openapiDocument, version: documentLabel(openapiDocument) ?? shown.version } : {}),
+    changelog: changelogOf(shown, changelogSchema.parse(row.changelog)),
+    shownVersion: shown,
+    versionParam: shown.version,
+  };
 }

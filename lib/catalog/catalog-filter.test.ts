@@ -31,6 +31,15 @@ const APIS = [NOTIFICATIONS, TOKEN];
 const filter = (query: Record<string, unknown>) => filterCatalog(APIS, catalogFilterSchema.parse(query)).map((api) => api.name);
 
 describe("catalog filter", () => {
+  it("lists an API served in no environment unless an environment or credential type is chosen", () => {
+    const management = { name: "Management", summary: "Automation", description: "", tags: [], environments: [] };
+    const names = (query: Record<string, unknown>) => filterCatalog([...APIS, management], catalogFilterSchema.parse(query)).map((api) => api.name);
+    expect(names({})).toContain("Management");
+    expect(names({ q: "automation" })).toEqual(["Management"]);
+    expect(names({ env: "sso-qa" })).not.toContain("Management");
+    expect(names({ type: "platform" })).not.toContain("Management");
+  });
+
   it("matches every search term, case-insensitively, in name, summary, description or tags", () => {
     expect(filter({ q: "MESSAGING" })).toEqual(["Notifications API"]);
     expect(filter({ q: "oauth sso" })).toEqual(["Global SSO Access Token"]);
@@ -63,5 +72,22 @@ describe("catalog filter", () => {
   it("drops values that make no sense instead of failing, and takes the first of repeated ones", () => {
     expect(catalogFilterSchema.parse({ q: ["token", "other"], env: "<script>", type: "gold" })).toEqual({ q: "token" });
     expect(catalogFilterSchema.parse({ q: "x".repeat(500) })).toEqual({ q: "" });
+  });
+
+  it("hides an API whose every version is deprecated or retired, unless ?deprecated=show", () => {
+    const version = (status: "current" | "deprecated" | "retired") => ({
+      version: "v1",
+      status,
+      releasedAt: null,
+      deprecatedAt: null,
+      sunsetAt: null,
+      deprecatedOperations: [],
+    });
+    const LEGACY = { ...TOKEN, name: "Legacy API", versions: [version("deprecated"), version("retired")] };
+    const LIVE = { ...TOKEN, name: "Live API", versions: [version("deprecated"), version("current")] };
+    const names = (query: Record<string, unknown>) => filterCatalog([LEGACY, LIVE], catalogFilterSchema.parse(query)).map((api) => api.name);
+    expect(names({})).toEqual(["Live API"]);
+    expect(names({ deprecated: "show" })).toEqual(["Legacy API", "Live API"]);
+    expect(names({ deprecated: "yes" })).toEqual(["Live API"]);
   });
 });

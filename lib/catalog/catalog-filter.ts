@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CredentialType } from "../generated/prisma/sqlite/enums";
+import { type CatalogVersion, isDeprecatedApi } from "./catalog-versions";
 
 /** Credential types as they appear in URLs (`?type=global-sso`). */
 export const CREDENTIAL_TYPE_PARAMS = { "global-sso": "GLOBAL_SSO", platform: "PLATFORM" } as const satisfies Record<string, CredentialType>;
@@ -24,6 +25,8 @@ export const catalogFilterSchema = z.object({
       .catch(undefined),
   ),
   type: z.preprocess(firstValue, z.enum(["global-sso", "platform"]).optional().catch(undefined)),
+  /** APIs whose every version is deprecated or retired are hidden unless `?deprecated=show` */
+  deprecated: z.preprocess(firstValue, z.enum(["show"]).optional().catch(undefined)),
 });
 export type CatalogFilter = z.infer<typeof catalogFilterSchema>;
 
@@ -38,6 +41,7 @@ type Filterable = {
   environments: { slug: string; credentialType: CredentialType }[];
   operations?: SearchableOperation[];
   guides?: SearchableGuide[];
+  versions?: Pick<CatalogVersion, "status">[];
 };
 
 function terms(query: string): string[] {
@@ -74,15 +78,19 @@ export function matchingGuides<G extends SearchableGuide>(guides: G[], query: st
 
 /**
  * APIs matching every search term (in name, summary, description, tags or
- * operations, or all in one of their guides) and offered in an environment that satisfies both filters at once.
+ * operations, or all in one of their guides) and offered in an environment that satisfies both filters at once;
+ * without those filters, an API served in no environment (the management API) is listed too;
+ * deprecated APIs only when asked for.
  */
 export function filterCatalog<T extends Filterable>(apis: T[], filter: CatalogFilter): T[] {
   const credentialType = filter.type ? CREDENTIAL_TYPE_PARAMS[filter.type] : undefined;
   return apis.filter(
     (api) =>
+      (filter.deprecated === "show" || !isDeprecatedApi(api.versions ?? [])) &&
       matchesSearch(api, filter.q) &&
-      api.environments.some(
-        (env) => (filter.env === undefined || env.slug === filter.env) && (credentialType === undefined || env.credentialType === credentialType),
-      ),
+      ((filter.env === undefined && credentialType === undefined) ||
+        api.environments.some(
+          (env) => (filter.env === undefined || env.slug === filter.env) && (credentialType === undefined || env.credentialType === credentialType),
+        )),
   );
 }

@@ -15,20 +15,24 @@ const CONTENT_TYPES: Record<SpecFormat, string> = {
   yaml: "application/yaml; charset=utf-8",
 };
 
-/** `GET /apis/{api}/openapi.{json,yaml}?env=`: the document with that environment's gateway as its server. */
+/** `GET /apis/{api}/openapi.{json,yaml}?env=&version=`: the version's document (the current one's by default) with that environment's gateway as its server. */
 export async function specResponse({ db, request, slug, format }: { db: Db; request: Request; slug: string; format: SpecFormat }): Promise<Response> {
   const url = new URL(request.url);
   try {
     const { publicUrl, portalEnvironment } = config();
-    const { api, env } = await resolveApiView(db, slug, url.searchParams.get("env") ?? undefined, {
-      pinnedEnvironment: portalEnvironment,
-    });
+    const { api, env } = await resolveApiView(
+      db,
+      slug,
+      url.searchParams.get("env") ?? undefined,
+      { pinnedEnvironment: portalEnvironment },
+      url.searchParams.get("version") ?? undefined,
+    );
     const document = apiDocument(api, env, publicUrl);
     const body = format === "json" ? JSON.stringify(document, null, 2) : stringify(document);
     return new Response(body, {
       headers: {
         "content-type": CONTENT_TYPES[format],
-        "content-disposition": `inline; filename="${api.slug}-${env.slug}.openapi.${format}"`,
+        "content-disposition": `inline; filename="${api.slug}${api.versionParam ? `-${api.versionParam}` : ""}-${env.slug}.openapi.${format}"`,
         "cache-control": "no-cache",
       },
     });

@@ -1,7 +1,8 @@
 import "server-only";
 import { type Actor, recordAudit } from "../audit/write-audit";
-import { type DbClient, inTransaction, type Tx } from "../db";
+import { type Db, inTransaction, type Tx } from "../db";
 import { newId } from "../ids";
+import { announceDeprecations, documentLabel, firstVersion, replaceVersions, setCurrentDocument, type VersionSpec } from "../api-lifecycle/versions";
 import { trustIssuer } from "../credentials/credentials";
 import type { ApiState, GatewayState } from "./gateway-state";
 import type { ConfigChange } from "./plan";
@@ -11,16 +12,30 @@ function environmentData(env: GatewayState["environments"][number]) {
   return { ...settings, rateLimitBurst: rateLimit.burst, rateLimitPerSecond: rateLimit.perSecond };
 }
 
+/** The version the catalog shows: the file's, else the current version's document's, else its path segment. */
+function versionLabel(api: ApiState): string {
+  const current = api.versions?.find((version) => version.status === "current") ?? api.versions?.at(-1);
+  return api.version ?? documentLabel(current?.openapiDocument ?? null) ?? current?.version ?? "v1";
+}
+
+function versionSpecs(api: ApiState): VersionSpec[] | undefined {
+  return api.versions?.map(({ deprecatedAt, sunsetAt, ...version }) => ({
+    ...version,
+    ...(deprecatedAt === undefined ? {} : { deprecatedAt: deprecatedAt === null ? null : new Date(deprecatedAt) }),
+    sunsetAt: sunsetAt === null ? null : new Date(sunsetAt),
+  }));
+}
+
 function apiData(api: ApiState) {
   return {
     name: api.name,
     summary: api.summary,
     description: api.description,
-    version: api.version,
+    version: versionLabel(api),
     tags: api.tags,
     isPublic: api.visibility === "public",
     credentialType: api.credentialType,
-    openapiDocument: api.openapiDocument,
+    ...(api.openapiDocument === undefined ? {} : { openapiDocument: api.openapiDocument }),
     ...(api.changelog ? { changelog: api.changelog } : {}),
     ...(api.guides ? { guides: api.guides } : {}),
   };
@@ -39,18 +54,13 @@ async function writeApiChildren(tx: Tx, apiId: string, api: ApiState, environmen
 }
 
 /** Applies a plan in one transaction, audited as one event that lists every change. */
-export async function applyChanges(input: {
-  db: DbClient;
-  actor: Actor;
-  desired: GatewayState;
-  changes: readonly ConfigChange[];
-  source: string;
-}): Promise<void> {
+export async function applyChanges(input: { db: Db; actor: Actor; desired: GatewayState; changes: readonly ConfigChange[]; source: string }): Promise<void> {
   const { db, actor, desired, changes, source } = input;
   const environments = new Map(desired.environments.map((env) => [env.slug, env]));
   const apis = new Map(desired.apis.map((api) => [api.slug, api]));
   const trusts = new Map(desired.trust.map((trust) => [trust.client, trust]));
-  await inTransaction(db, async (tx) => {
+  const deprecated = await inTransaction(db, async (tx) => {
+    const deprecatedVersions: string[] = [];
     let position = await tx.environment.count();
     for (const change of changes.filter((change) => change.kind === "environment" && change.action !== "delete")) {
       const data = environmentData(environments.get(change.slug)!);
@@ -58,13 +68,16 @@ export async function applyChanges(input: {
       else await tx.environment.update({ where: { slug: change.slug }, data });
     }
     const environmentIds = new Map((await tx.environment.findMany({ select: { id: true, slug: true } })).map((env) => [env.slug, env.id]));
-    const today = new Date().toISOString().slice(0, 10);
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
     for (const change of changes.filter((change) => change.kind === "api")) {
       if (change.action === "delete") {
         await tx.api.delete({ where: { slug: change.slug } });
         continue;
       }
       const api = apis.get(change.slug)!;
+      const specs = versionSpecs(api);
+      const changelog = [{ version: versionLabel(api), date: today, notes: "Registered from the configuration file." }];
       const saved =
         change.action === "create"
           ? await tx.api.create({
@@ -72,11 +85,14 @@ export async function applyChanges(input: {
                 id: newId("api"),
                 slug: api.slug,
                 kind: "PROXY",
-                changelog: [{ version: api.version, date: today, notes: "Registered from the configuration file." }],
+                changelog,
                 ...apiData(api),
+                ...(specs ? {} : { versions: firstVersion({ openapiDocument: api.openapiDocument ?? null, changelog }) }),
               },
             })
           : await tx.api.update({ where: { slug: change.slug }, data: apiData(api) });
+      if (specs) deprecatedVersions.push(...(await replaceVersions(tx, saved.id, specs, now)));
+      else if (change.action === "update") await setCurrentDocument(tx, saved.id, api.openapiDocument ?? null);
       await writeApiChildren(tx, saved.id, api, environmentIds);
     }
     for (const change of changes.filter((change) => change.kind === "environment" && change.action === "delete")) {
@@ -87,5 +103,10 @@ export async function applyChanges(input: {
       await trustIssuer({ db: tx, actor, clientId, trust });
     }
     await recordAudit(tx, actor, { action: "config.apply", targetType: "config", targetId: source, details: { changes } });
+    return deprecatedVersions;
   });
+  await announceDeprecations(
+    db,
+    deprecated.map((id) => ({ kind: "version", id })),
+  );
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { guideSchema } from "../catalog/guides";
+import { MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE } from "../catalog/management-slug";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { trustSchema } from "../credentials/client-keys";
+import { versionNameSchema, versionStatusSchema } from "../api-lifecycle/versions-schema";
 
 const slug = z
   .string()
@@ -14,20 +16,29 @@ export const configEnvironmentSchema = z
     name: z.string().trim().min(1).max(100),
     credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]),
     selfService: z.boolean().default(false),
-    tokenLifetimeSeconds: z.number().int().min(60).max(86_400).default(3_600),
+    tokenLifetimeSeconds: z.number().int().min(60).max(86_400).meta({ format: "int32" }).default(3_600),
     /** the default rate-limit policy of the environment's credentials */
     rateLimit: z
-      .object({ burst: z.number().int().min(1).max(1_000_000), perSecond: z.number().int().min(1).max(100_000) })
+      .object({
+        burst: z.number().int().min(1).max(1_000_000).meta({ format: "int32" }),
+        perSecond: z.number().int().min(1).max(100_000).meta({ format: "int32" }),
+      })
       .strict()
       .default({ burst: 100, perSecond: 50 }),
   })
   .strict();
 
 const scope = z.union([
-  z.string().regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
+  z
+    .string()
+    .max(100)
+    .regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
   z
     .object({
-      name: z.string().regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
+      name: z
+        .string()
+        .max(100)
+        .regex(/^[A-Za-z0-9:._-]{1,100}$/, "Scopes use letters, digits and : . _ -"),
       description: z.string().max(500),
     })
     .strict(),
@@ -45,13 +56,36 @@ const configGuide = guideSchema
 
 const changelogEntry = z.object({ version: z.string().min(1).max(40), date: z.string().max(40), notes: z.string().max(10_000) }).strict();
 
-export const configApiSchema = z
+/** `2026-11-01` (midnight UTC) or an ISO 8601 time; a YAML 1.1 parser hands the first over as a Date, which is taken too. */
+const configDate = z.union([z.iso.date().max(10), z.iso.datetime({ offset: true }).max(40), z.date()], {
+  error: "Write a date as 2027-06-30, or an ISO 8601 time",
+});
+
+/** One version of an API: its gateway path segment, document, status and dates. */
+export const configVersionSchema = z
   .object({
-    slug: slug.refine((value) => value !== "oauth2", "This path is reserved for the token service"),
+    version: versionNameSchema,
+    /** the OpenAPI document: a path relative to this file, or the document itself */
+    openapi: z.union([z.string().min(1).max(1000), z.record(z.string(), z.unknown())]).optional(),
+    status: versionStatusSchema.default("current"),
+    deprecatedAt: configDate.optional(),
+    sunsetAt: configDate.optional(),
+    /** the version's own changelog; left out: kept as it is */
+    changelog: z.array(changelogEntry).max(1000).optional(),
+  })
+  .strict();
+
+/** An API's fields, without the rules across them (`checkApiVersions`): the management API derives its bodies from these. */
+export const configApiFields = z
+  .object({
+    slug: slug
+      .refine((value) => value !== "oauth2", "This path is reserved for the token service")
+      .refine((value) => value !== MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE),
     name: z.string().trim().min(1).max(100),
     summary: z.string().trim().min(1).max(200),
     description: z.string().max(10_000).default(""),
-    version: z.string().trim().min(1).max(40),
+    /** the version shown in the catalog; with `versions`, the current version's document's `info.version` */
+    version: z.string().trim().min(1).max(40).optional(),
     tags: z.array(z.string().trim().toLowerCase().min(1).max(50)).max(50).default([]),
     visibility: z.enum(["public", "protected"]),
     /** the credential type callers need; unset, each environment's own applies */
@@ -65,6 +99,8 @@ export const configApiSchema = z
     guides: z.array(configGuide).max(50).optional(),
     /** each environment the API is offered in, with its upstream there */
     environments: z.record(slug, upstreamPolicySchema),
+    /** the API's versions side by side, each under its own path segment; left out: one version, `v1`, holding `openapi` */
+    versions: z.array(configVersionSchema).min(1).max(50).optional(),
   })
   .strict();
 
@@ -72,6 +108,27 @@ export const configApiSchema = z
 export const configTrustSchema = trustSchema
   .extend({ client: z.string().min(1).max(200).meta({ description: "The credential's client id (gci_…)." }) })
   .strict();
+
+type VersionedFields = { version?: string; openapi?: unknown; versions?: { version: string; status: string }[] };
+
+/** An API gives either its one version and document, or its versions each with theirs: one current at most, none twice. */
+export function checkApiVersions(api: VersionedFields, context: z.RefinementCtx): void {
+  if (api.versions === undefined) {
+    if (api.version === undefined) context.addIssue({ code: "custom", path: ["version"], message: "Give the API a version, or list its versions" });
+    return;
+  }
+  for (const field of ["version", "openapi"] as const) {
+    if (api[field] !== undefined) context.addIssue({ code: "custom", path: [field], message: `With versions, each version gives its own ${field}` });
+  }
+  api.versions.forEach((entry, index) => {
+    if (api.versions!.findIndex((other) => other.version === entry.version) < index)
+      context.addIssue({ code: "custom", path: ["versions", index, "version"], message: `${entry.version} is listed twice` });
+  });
+  if (api.versions.filter((entry) => entry.status === "current").length > 1)
+    context.addIssue({ code: "custom", path: ["versions"], message: "At most one version is current" });
+}
+
+export const configApiSchema = configApiFields.superRefine(checkApiVersions);
 
 /**
  * The gateway configuration file (`admin config apply|diff -f FILE`): environments and
@@ -95,6 +152,14 @@ export type ConfigTrust = ConfigFile["trust"][number];
 export function configFileJsonSchema(): Record<string, unknown> {
   return {
     title: "Gatehouse configuration file",
-    ...z.toJSONSchema(configFileSchema, { target: "draft-2020-12", io: "input" }),
+    ...z.toJSONSchema(configFileSchema, {
+      target: "draft-2020-12",
+      io: "input",
+      unrepresentable: "any",
+      // A Date comes from a YAML 1.1 parser, never from JSON: no JSON value matches its branch.
+      override: (context) => {
+        if (context.zodSchema._zod.def.type === "date") context.jsonSchema.not = {};
+      },
+    }),
   };
 }

@@ -1,8 +1,41 @@
 import { stringify } from "yaml";
 import type { ConfigFile } from "./config-file-schema";
-import type { GatewayState } from "./gateway-state";
+import type { ApiState, GatewayState } from "./gateway-state";
 
 type ExportedFile = Omit<ConfigFile, "apis" | "trust"> & { apis: Record<string, unknown>[]; trust?: ConfigFile["trust"] };
+
+/** An API with one version, `v1`, current and undated, is written as before versions: its document is the API's. */
+function hasVersionsOfItsOwn(versions: ApiState["versions"]): versions is NonNullable<ApiState["versions"]> {
+  const [only, ...others] = versions ?? [];
+  return !!only && (others.length > 0 || only.version !== "v1" || only.status !== "current" || !!only.deprecatedAt || !!only.sunsetAt);
+}
+
+const documentOf = (text: string | null | undefined) => (text ? { openapi: JSON.parse(text) as unknown } : {});
+
+/** The API's fields as the file writes them: its document and version, or its versions each with theirs. */
+function versionFields({ version, openapiDocument, versions }: Pick<ApiState, "version" | "openapiDocument" | "versions">): Record<string, unknown> {
+  if (!hasVersionsOfItsOwn(versions)) return { version, ...documentOf(openapiDocument) };
+  return {
+    versions: versions.map(({ openapiDocument: text, deprecatedAt, sunsetAt, changelog, ...entry }) => ({
+      ...entry,
+      ...documentOf(text),
+      ...(deprecatedAt ? { deprecatedAt } : {}),
+      ...(sunsetAt ? { sunsetAt } : {}),
+      ...(changelog?.length ? { changelog } : {}),
+    })),
+  };
+}
+
+/** One API as the file writes it: its document(s) and guides inline, scopes as plain names where the description repeats them. */
+export function configApiEntry({ openapiDocument, version, versions, scopes, guides, environments, ...api }: ApiState): Record<string, unknown> {
+  return {
+    ...api,
+    ...(guides ? { guides: guides.map(({ markdown, ...guide }) => ({ ...guide, content: markdown })) } : {}),
+    scopes: scopes.map((scope) => (scope.description === scope.name ? scope.name : scope)),
+    ...versionFields({ version, openapiDocument, versions }),
+    environments,
+  };
+}
 
 /**
  * The state as a configuration file that applies with no changes: every field written
@@ -11,13 +44,7 @@ type ExportedFile = Omit<ConfigFile, "apis" | "trust"> & { apis: Record<string, 
 export function exportConfig(state: GatewayState, schemaUrl: string): string {
   const file: ExportedFile = {
     environments: state.environments,
-    apis: state.apis.map(({ openapiDocument, scopes, guides, environments, ...api }) => ({
-      ...api,
-      ...(guides ? { guides: guides.map(({ markdown, ...guide }) => ({ ...guide, content: markdown })) } : {}),
-      scopes: scopes.map((scope) => (scope.description === scope.name ? scope.name : scope)),
-      ...(openapiDocument ? { openapi: JSON.parse(openapiDocument) as unknown } : {}),
-      environments,
-    })),
+    apis: state.apis.map(configApiEntry),
     ...(state.trust.length > 0 ? { trust: state.trust } : {}),
   };
   const header = [`# yaml-language-server: $schema=${schemaUrl}`, "# Gatehouse configuration: npm run --silent admin -- config apply -f <this file>"];

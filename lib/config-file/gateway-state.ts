@@ -2,17 +2,33 @@ import "server-only";
 import { type Guide, storedGuidesSchema } from "../catalog/guides";
 import type { DbClient } from "../db";
 import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { compareVersions } from "../api-lifecycle/versions";
+import type { VersionStatus } from "../api-lifecycle/versions-schema";
 import type { ConfigApi, ConfigEnvironment, ConfigFile, ConfigTrust } from "./config-file-schema";
 
 export type EnvironmentState = Omit<ConfigEnvironment, "rateLimit"> & { rateLimit: { burst: number; perSecond: number } };
 
 export type ChangelogEntry = { version: string; date: string; notes: string };
 
-/** A proxied API as the file and the database both describe it, so that the two compare field by field. */
-export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "guides" | "environments"> & {
-  scopes: { name: string; description: string }[];
-  /** the document as validated JSON text; null when there is none */
+/** A version as the file and the database both describe it; dates as `2026-11-01`, or ISO 8601 when not midnight UTC. */
+export type VersionState = {
+  version: string;
+  status: VersionStatus;
   openapiDocument: string | null;
+  /** undefined in a file that marks a version deprecated without a date: the recorded one stays */
+  deprecatedAt?: string | null;
+  sunsetAt: string | null;
+  /** undefined in a file that leaves the version's changelog alone */
+  changelog?: ChangelogEntry[];
+};
+
+/** A proxied API as the file and the database both describe it, so that the two compare field by field. */
+export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "guides" | "environments" | "versions"> & {
+  scopes: { name: string; description: string }[];
+  /** the document as validated JSON text; null when there is none; undefined in a file that lists versions */
+  openapiDocument?: string | null;
+  /** undefined in a file that lists no versions */
+  versions?: VersionState[];
   /** undefined in a file that leaves the changelog alone */
   changelog?: ChangelogEntry[];
   /** undefined in a file that leaves the guides alone */
@@ -27,17 +43,47 @@ export type GatewayState = { environments: EnvironmentState[]; apis: ApiState[];
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
-/** What the file asks for, with its OpenAPI documents and guides read and validated (`readConfigFile`). */
+/** A date as the configuration file writes it. */
+export function dateText(date: Date | string): string {
+  const iso = new Date(date).toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
+}
+
+const dateOrNull = (date: Date | string | null | undefined) => (date == null ? null : dateText(date));
+
+/** Each version the file lists, with its document read (`documents` by `slug` then version). */
+function desiredVersions(api: ConfigApi, documents: ReadonlyMap<string, string | null>): VersionState[] | undefined {
+  return api.versions
+    ?.map((entry) => ({
+      version: entry.version,
+      status: entry.status,
+      openapiDocument: documents.get(`${api.slug} ${entry.version}`) ?? null,
+      ...(entry.deprecatedAt === undefined && (entry.status === "deprecated" || entry.status === "retired")
+        ? {}
+        : { deprecatedAt: dateOrNull(entry.deprecatedAt) }),
+      sunsetAt: dateOrNull(entry.sunsetAt),
+      ...(entry.changelog ? { changelog: entry.changelog } : {}),
+    }))
+    .sort(compareVersions);
+}
+
+/**
+ * What the file asks for, with its OpenAPI documents and guides read and validated
+ * (`readConfigFile`): `documents` holds each API's by slug, and each version's by `slug version`.
+ */
 export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, string | null>, guides: ReadonlyMap<string, Guide[]> = new Map()): GatewayState {
   return {
     environments: file.environments,
-    apis: file.apis.map(({ openapi: _, guides: __, scopes, ...api }) => ({
-      ...api,
-      guides: guides.get(api.slug),
-      tags: [...new Set(api.tags)],
-      scopes: scopes.map((scope) => (typeof scope === "string" ? { name: scope, description: scope } : scope)).sort(byName),
-      openapiDocument: documents.get(api.slug) ?? null,
-    })),
+    apis: file.apis.map(({ openapi: _, guides: __, versions: ___, scopes, ...api }, index) => {
+      const versions = desiredVersions(file.apis[index]!, documents);
+      return {
+        ...api,
+        guides: guides.get(api.slug),
+        tags: [...new Set(api.tags)],
+        scopes: scopes.map((scope) => (typeof scope === "string" ? { name: scope, description: scope } : scope)).sort(byName),
+        ...(versions ? { versions } : { openapiDocument: documents.get(api.slug) ?? null }),
+      };
+    }),
     trust: file.trust,
   };
 }
@@ -49,7 +95,7 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
     db.api.findMany({
       where: { kind: "PROXY" },
       orderBy: { slug: "asc" },
-      include: { scopes: true, environments: { include: { environment: { select: { slug: true } } } } },
+      include: { scopes: true, versions: true, environments: { include: { environment: { select: { slug: true } } } } },
     }),
     db.credential.findMany({
       where: { authMethod: "FEDERATED", status: "ACTIVE" },
@@ -79,6 +125,16 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
       openapiDocument: api.openapiDocument,
       changelog: api.changelog as ChangelogEntry[],
       guides: storedGuidesSchema.parse(api.guides),
+      versions: api.versions
+        .map((version) => ({
+          version: version.version,
+          status: version.status,
+          openapiDocument: version.openapiDocument,
+          deprecatedAt: dateOrNull(version.deprecatedAt),
+          sunsetAt: dateOrNull(version.sunsetAt),
+          changelog: version.changelog as ChangelogEntry[],
+        }))
+        .sort(compareVersions),
       environments: Object.fromEntries(
         api.environments.flatMap((served) => {
           const policy = upstreamPolicySchema.safeParse(served.upstream).data;

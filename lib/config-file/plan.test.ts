@@ -31,4 +31,22 @@ describe("planChanges", () => {
       { action: "update", kind: "api", slug: "orders", fields: ["version"] },
     ]);
   });
+
+  it("names each version added, removed or changed", () => {
+    const version = (name: string, status: "current" | "deprecated" | "beta", sunsetAt: string | null = null) => ({
+      version: name,
+      status,
+      openapiDocument: null,
+      deprecatedAt: null,
+      sunsetAt,
+    });
+    const stored = { ...api, versions: [version("v1", "current"), version("v2", "beta")] };
+    const desired = { ...api, versions: [{ ...version("v2", "current") }, version("v3", "beta")] };
+    expect(planChanges({ environments: [], apis: [stored], trust: [] }, { environments: [], apis: [desired], trust: [] }, context).changes).toEqual([
+      { action: "update", kind: "api", slug: "orders", fields: ["versions.v2.status", "versions.v3", "versions.v1"] },
+    ]);
+    const undated = { ...api, versions: [{ version: "v1", status: "deprecated" as const, openapiDocument: null, sunsetAt: null }] };
+    const dated = { ...api, versions: [{ ...version("v1", "deprecated"), deprecatedAt: "2026-11-01" }] };
+    expect(planChanges({ environments: [], apis: [dated], trust: [] }, { environments: [], apis: [undated], trust: [] }, context).changes).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { ConfigPath } from "./read-config-file";
-import type { ApiState, EnvironmentState, GatewayState, TrustState } from "./gateway-state";
+import type { ApiState, EnvironmentState, GatewayState, TrustState, VersionState } from "./gateway-state";
 
 export type ConfigKind = "environment" | "api" | "trust";
 
@@ -33,8 +33,22 @@ function changedFields<T extends object>(current: T, desired: T, skip: ReadonlyS
   return (Object.keys(desired) as (keyof T & string)[]).filter((key) => !skip.has(key) && desired[key] !== undefined && !same(current[key], desired[key]));
 }
 
+/** `versions.v2` for a version added or removed, `versions.v1.status` for a field of one changed. */
+function versionFields(current: readonly VersionState[] | undefined, desired: readonly VersionState[] | undefined): string[] {
+  if (!desired) return [];
+  const was = new Map((current ?? []).map((version) => [version.version, version]));
+  const wanted = new Set(desired.map((version) => version.version));
+  return [
+    ...desired.flatMap((version) => {
+      const before = was.get(version.version);
+      return before ? changedFields(before, version).map((field) => `versions.${version.version}.${field}`) : [`versions.${version.version}`];
+    }),
+    ...[...was.keys()].filter((version) => !wanted.has(version)).map((version) => `versions.${version}`),
+  ];
+}
+
 function apiFields(current: ApiState, desired: ApiState): string[] {
-  const fields = changedFields(current, desired, new Set(["environments"]));
+  const fields = [...changedFields(current, desired, new Set(["environments", "versions"])), ...versionFields(current.versions, desired.versions)];
   const envs = new Set([...Object.keys(current.environments), ...Object.keys(desired.environments)]);
   for (const env of [...envs].sort()) {
     const [was, wanted] = [current.environments[env], desired.environments[env]];

@@ -112,14 +112,19 @@ export async function readConfigFile(path: string): Promise<ReadConfig> {
       );
     }),
   );
+  // Each API's document by its slug, and each of its versions' by `slug version`.
+  const readDocument = async (key: string, source: ConfigApi["openapi"], at: ConfigPath) => {
+    if (source === undefined) return documents.set(key, null);
+    const checked = await openApiCheck(source, dirname(path));
+    if (typeof checked === "string") errors.push(errorAt(at, checked));
+    else if (checked.ok) documents.set(key, checked.json);
+    else errors.push(...checked.errors.map((error) => errorAt(at, `${error.pointer || "(document)"}: ${error.message}`)));
+  };
   await Promise.all(
-    parsed.data.apis.map(async (api, index) => {
-      if (api.openapi === undefined) return documents.set(api.slug, null);
-      const checked = await openApiCheck(api.openapi, dirname(path));
-      if (typeof checked === "string") errors.push(errorAt(["apis", index, "openapi"], checked));
-      else if (checked.ok) documents.set(api.slug, checked.json);
-      else errors.push(...checked.errors.map((error) => errorAt(["apis", index, "openapi"], `${error.pointer || "(document)"}: ${error.message}`)));
-    }),
+    parsed.data.apis.flatMap((api, index) => [
+      readDocument(api.slug, api.openapi, ["apis", index, "openapi"]),
+      ...(api.versions ?? []).map((version, at) => readDocument(`${api.slug} ${version.version}`, version.openapi, ["apis", index, "versions", at, "openapi"])),
+    ]),
   );
   return errors.length > 0 ? { ok: false, errors } : { ok: true, file: parsed.data, documents, guides, errorAt };
 }

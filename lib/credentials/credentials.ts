@@ -7,7 +7,10 @@ import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
 import { type Actor, recordAudit } from "../audit/write-audit";
+import { recordEvent } from "../events/record-event";
 import { type EffectiveRateLimit, effectiveRateLimit } from "../rate-limits/rate-limit-policy";
+import { teamApplicationsOf } from "../teams/team-access";
+import { ensurePersonalTeam, ensureUnassignedTeam } from "../teams/teams";
 import { type ClientKeys, clientJwksSchema, jwksUriSchema, type Trust, trustSchema } from "./client-keys";
 
 /** Rotation keeps the previous secret valid for at most this long. */
@@ -36,7 +39,7 @@ export type CredentialSummary = {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   environment: { id: string; slug: string; name: string; credentialType: "GLOBAL_SSO" | "PLATFORM" };
-  application: { id: string; name: string; ownerId: string | null };
+  application: { id: string; name: string; teamId: string; ownerId: string | null };
   grants: { apiId: string; apiSlug: string; apiName: string; scopes: string[] }[];
   /** the rate limit the gateway applies: the credential's override, else its environment's policy */
   rateLimit: EffectiveRateLimit;
@@ -62,7 +65,7 @@ export type IssuedSecret = {
 
 const SUMMARY_INCLUDE = {
   environment: { select: { id: true, slug: true, name: true, credentialType: true, rateLimitBurst: true, rateLimitPerSecond: true } },
-  application: { select: { id: true, name: true, ownerId: true } },
+  application: { select: { id: true, name: true, teamId: true, ownerId: true } },
   grants: { include: { api: { select: { slug: true, name: true } } }, orderBy: { createdAt: "asc" } },
   secrets: {
     where: { revokedAt: null },
@@ -116,28 +119,44 @@ async function credentialOrThrow(db: DbClient, clientId: string): Promise<Creden
   return summarize(row);
 }
 
-/** The application named `name` of `ownerId` (null: an application without owner), created when missing. */
-export async function ensureApplication(input: { db: DbClient; actor: Actor; ownerId: string | null; name: string; description?: string }) {
+/**
+ * The application named `name` in `teamId`, created when missing. Without `teamId` it goes to
+ * the personal team of `ownerId`, or to the Unassigned team when there is no owner.
+ */
+export async function ensureApplication(input: { db: DbClient; actor: Actor; ownerId: string | null; teamId?: string; name: string; description?: string }) {
   const { db, actor, ownerId, name } = input;
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw validationProblem([{ in: "body", field: "name", message: "must be 1 to 100 characters" }]);
-  const existing = await db.application.findFirst({ where: { ownerId, name: trimmed } });
+  const teamId = input.teamId ?? (await defaultTeam(db, actor, ownerId));
+  const existing = await db.application.findFirst({ where: { teamId, name: trimmed } });
   if (existing) return existing;
   try {
     return await inTransaction(db, async (tx) => {
       const application = await tx.application.create({
-        data: { id: newId("app"), name: trimmed, description: input.description ?? "", ownerId },
+        data: { id: newId("app"), name: trimmed, description: input.description ?? "", teamId, ownerId },
       });
-      await recordAudit(tx, actor, { action: "application.create", targetType: "application", targetId: application.id, details: { name: trimmed, ownerId } });
+      await recordAudit(tx, actor, {
+        action: "application.create",
+        targetType: "application",
+        targetId: application.id,
+        details: { name: trimmed, teamId, ownerId },
+      });
       return application;
     });
   } catch (error) {
-    // Another caller created it since the read above: the unique indexes on (owner, name) and
-    // on the names of unowned applications refused this one, and theirs is the application.
-    const created = isUniqueViolation(error) ? await db.application.findFirst({ where: { ownerId, name: trimmed } }) : null;
+    // Another caller created it since the read above: the unique index on (team, name)
+    // refused this one, and theirs is the application.
+    const created = isUniqueViolation(error) ? await db.application.findFirst({ where: { teamId, name: trimmed } }) : null;
     if (!created) throw error;
     return created;
   }
+}
+
+async function defaultTeam(db: DbClient, actor: Actor, ownerId: string | null): Promise<string> {
+  if (!ownerId) return (await ensureUnassignedTeam({ db, actor })).id;
+  const owner = await db.user.findUnique({ where: { id: ownerId }, select: { id: true, email: true } });
+  if (!owner) throw validationProblem([{ in: "body", field: "owner", message: "No such user" }]);
+  return (await ensurePersonalTeam({ db, actor, user: owner })).id;
 }
 
 /**
@@ -269,6 +288,7 @@ export async function createCredential(input: {
         ...(keys?.jwksUri ? { jwksUri: keys.jwksUri } : {}),
       },
     });
+    await recordEvent(tx, "credential.created", { clientId, application: application.name, environment: envSlug, ownerId: application.ownerId });
     return input.withSecret === false || keys ? null : issueAudited(tx, actor, credentialId, clientId, expiresAt, input.authSecret);
   }).catch(async (error: unknown) => {
     // Another caller's credential was created since the read above; the partial unique index
@@ -277,6 +297,16 @@ export async function createCredential(input: {
     throw winner ? exists(winner.clientId) : error;
   });
   return { credential: await credentialOrThrow(db, clientId), secret };
+}
+
+/** What every credential event says about the credential. */
+export function credentialEvent(credential: { clientId: string; application: { name: string; ownerId: string | null }; environment: { slug: string } }) {
+  return {
+    clientId: credential.clientId,
+    application: credential.application.name,
+    environment: credential.environment.slug,
+    ownerId: credential.application.ownerId,
+  };
 }
 
 function assertActive(credential: CredentialSummary): void {
@@ -362,6 +392,11 @@ export async function rotateSecret(input: {
           previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
         },
       });
+      await recordEvent(tx, "credential.rotated", {
+        ...credentialEvent(credential),
+        hint: issued.hint,
+        previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
+      });
       return { ...issued, previousSecretValidUntil };
     },
     { timeoutMs: ROTATION_TIMEOUT_MS },
@@ -378,6 +413,7 @@ export async function revokeCredential(input: { db: DbClient; actor: Actor; clie
     await tx.credential.update({ where: { id: credential.id }, data: { status: "REVOKED", revokedAt: now } });
     await tx.credentialSecret.updateMany({ where: { credentialId: credential.id, revokedAt: null }, data: { revokedAt: now } });
     await recordAudit(tx, actor, { action: "credential.revoke", targetType: "credential", targetId: clientId, details: { env: credential.environment.slug } });
+    await recordEvent(tx, "credential.revoked", credentialEvent(credential));
   });
   return credentialOrThrow(db, clientId);
 }
@@ -418,17 +454,10 @@ export async function findCredential(input: { db: DbClient; clientId: string }):
   return row ? summarize(row) : null;
 }
 
-/** The credential only when `userId` owns its application; another's answers null, like a missing one. */
-export async function findUserCredential(input: { db: DbClient; userId: string; clientId: string }): Promise<CredentialSummary | null> {
-  if (!input.userId) return null;
-  const [row] = await findRows(input.db, { clientId: input.clientId, application: { ownerId: input.userId } });
-  return row ? summarize(row) : null;
-}
-
-/** Every credential of every application `userId` owns, oldest first. */
+/** Every credential of every application of the teams `userId` is a member of, oldest first. */
 export async function listUserCredentials(input: { db: DbClient; userId: string }): Promise<CredentialSummary[]> {
   if (!input.userId) return [];
-  const rows = await findRows(input.db, { application: { ownerId: input.userId } });
+  const rows = await findRows(input.db, { application: teamApplicationsOf(input.userId) });
   return rows.map((row) => summarize(row));
 }
 

@@ -2,12 +2,12 @@ import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
 import { type DbClient, inTransaction } from "../db";
-import { problem, validationProblem, zodProblem } from "../http/problem";
+import { parseBody, problem, validationProblem } from "../http/problem";
 import {
   type CredentialSummary,
   createCredential,
   ensureApplication,
-  findUserCredential,
+  findCredential,
   issueSecret,
   listUserCredentials,
   MAX_ROTATION_GRACE_SECONDS,
@@ -17,6 +17,9 @@ import {
 import { actorOf } from "../audit/portal-actor";
 import type { ClientKeys } from "./client-keys";
 import type { Actor } from "../audit/write-audit";
+import type { TeamRole } from "../db";
+import { requireTeamRole, teamApplicationsOf } from "../teams/team-access";
+import { ensurePersonalTeam } from "../teams/teams";
 
 /** A secret that expires in this many days, or never. */
 const expiresInDaysSchema = z.preprocess(
@@ -42,6 +45,8 @@ export const newCredentialSchema = z
     application: z.string().trim().min(1, "Name the application").max(100, "Keep the name under 100 characters"),
     environment: z.string().trim().min(1, "Choose an environment").max(100),
     expiresInDays: expiresInDaysSchema,
+    /** the id of one of the user's teams where they are an admin; the personal team when absent */
+    team: z.string().trim().max(100).optional(),
     jwks: jwksInputSchema,
     jwksUri: z.preprocess(blankToUndefined, z.string().trim().max(2048).optional()),
   })
@@ -67,42 +72,60 @@ export const rotateSchema = z.object({
 
 export const firstSecretSchema = z.object({ expiresInDays: expiresInDaysSchema });
 
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw zodProblem(parsed.error, "body");
-  return parsed.data;
-}
-
 function expiryFrom(days: number): Date | null {
   return days > 0 ? new Date(Date.now() + days * 24 * 60 * 60 * 1000) : null;
 }
 
-/** What the signed-in user's actions on one of their credentials take. */
+/** What the signed-in user's actions on a credential of one of their teams take. */
 type OwnCredentialAction = { db: DbClient; user: PortalUser; clientId: string };
 
-/** Another user's credential answers exactly like a missing one. */
-export async function ownCredentialOrThrow({ db, user, clientId }: OwnCredentialAction): Promise<CredentialSummary> {
-  const credential = await findUserCredential({ db, userId: user.id, clientId });
-  if (!credential) throw problem("not-found", { detail: `There is no credential "${clientId}".` });
+/**
+ * A credential of an application of one of the user's teams, when their role there is at least
+ * `needed` (reading: member; changing: admin). A credential of a team they are not in answers
+ * exactly like a missing one; a role too low answers 403 `team-role-required`.
+ */
+export async function ownCredentialOrThrow({ db, user, clientId, needed = "member" }: OwnCredentialAction & { needed?: TeamRole }): Promise<CredentialSummary> {
+  const notFound = () => problem("not-found", { detail: `There is no credential "${clientId}".` });
+  const credential = user.id ? await findCredential({ db, clientId }) : null;
+  if (!credential) throw notFound();
+  await requireTeamRole({ db, teamId: credential.application.teamId, userId: user.id, needed, notFound });
   return credential;
 }
 
-/** The user's applications, each with its credentials; applications without any are listed too. */
+/** The applications of the user's teams, each with its team, the user's role there and its credentials; applications without any are listed too. */
 export async function myApplications({ db, user }: { db: DbClient; user: PortalUser }) {
   const [applications, credentials] = await Promise.all([
-    db.application.findMany({ where: { ownerId: user.id }, orderBy: { name: "asc" }, select: { id: true, name: true, description: true } }),
+    db.application.findMany({
+      where: teamApplicationsOf(user.id),
+      orderBy: [{ team: { name: "asc" } }, { name: "asc" }],
+      select: {
+        id: true,
+        name: true,
+        description: true,
+        team: { select: { id: true, name: true, personal: true, members: { where: { userId: user.id }, select: { role: true } } } },
+      },
+    }),
     listUserCredentials({ db, userId: user.id }),
   ]);
-  return applications.map((application) => ({
+  return applications.map(({ team: { members, ...team }, ...application }) => ({
     ...application,
+    team: { ...team, role: members[0]?.role ?? "member" },
     credentials: credentials.filter((credential) => credential.application.id === application.id),
   }));
+}
+
+/** The team a new credential's application goes to: the one chosen, where the user must be an admin, else their personal team. */
+async function teamForNewApplication(db: DbClient, user: PortalUser, actor: Actor, teamId: string | undefined): Promise<string> {
+  if (!teamId) return (await ensurePersonalTeam({ db, actor, user })).id;
+  const notFound = () => validationProblem([{ in: "body", field: "team", message: "You are in no such team" }]);
+  await requireTeamRole({ db, teamId, userId: user.id, needed: "admin", notFound });
+  return teamId;
 }
 
 /** Self-service only: environments that need approval go through Contact Us. */
 /** `actor` names who acted when it is not the user in person, e.g. one of their access tokens. */
 export async function createMyCredential({ db, user, input, actor = actorOf(user) }: { db: DbClient; user: PortalUser; input: unknown; actor?: Actor }) {
-  const data = parse(newCredentialSchema, input);
+  const data = parseBody(newCredentialSchema, input);
   const environment = await db.environment.findUnique({ where: { slug: data.environment } });
   if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
   if (!environment.selfService) {
@@ -112,7 +135,8 @@ export async function createMyCredential({ db, user, input, actor = actorOf(user
     });
   }
   return inTransaction(db, async (tx) => {
-    const application = await ensureApplication({ db: tx, actor, ownerId: user.id, name: data.application });
+    const teamId = await teamForNewApplication(tx, user, actor, data.team);
+    const application = await ensureApplication({ db: tx, actor, ownerId: user.id, teamId, name: data.application });
     return createCredential({
       db: tx,
       actor,
@@ -125,18 +149,18 @@ export async function createMyCredential({ db, user, input, actor = actorOf(user
 }
 
 export async function rotateMySecret({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {
-  const data = parse(rotateSchema, input);
-  await ownCredentialOrThrow({ db, user, clientId });
+  const data = parseBody(rotateSchema, input);
+  await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
   return rotateSecret({ db, actor: actorOf(user), clientId, graceSeconds: data.graceHours * 3600, expiresAt: expiryFrom(data.expiresInDays) });
 }
 
 export async function issueMyFirstSecret({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {
-  const data = parse(firstSecretSchema, input);
-  await ownCredentialOrThrow({ db, user, clientId });
+  const data = parseBody(firstSecretSchema, input);
+  await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
   return issueSecret({ db, actor: actorOf(user), clientId, expiresAt: expiryFrom(data.expiresInDays) });
 }
 
 export async function revokeMyCredential({ db, user, clientId, actor = actorOf(user) }: OwnCredentialAction & { actor?: Actor }) {
-  await ownCredentialOrThrow({ db, user, clientId });
+  await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
   return revokeCredential({ db, actor, clientId });
 }

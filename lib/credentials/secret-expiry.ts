@@ -1,9 +1,11 @@
 import "server-only";
 import { config } from "../config";
-import type { DbClient } from "../db";
+import { type DbClient, inTransaction } from "../db";
 import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
 import { recordAudit, SYSTEM_ACTOR } from "../audit/write-audit";
+import { recordEvent } from "../events/record-event";
+import { credentialEvent } from "./credentials";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -13,7 +15,8 @@ type Notice = "week" | "day";
  * Notifies the owning client, through the Notifications API, a week and a day
  * before one of its secrets expires. Secrets already replaced by a newer one
  * (rotated out with a grace period) are skipped: their end was chosen.
- * Each notice is claimed before it is sent, so concurrent sweeps send it once.
+ * Each notice is claimed before it is sent, so concurrent sweeps send it once; the first
+ * notice of a secret also records one `credential.secret_expiring` event, in the same transaction.
  */
 export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date }): Promise<{ week: number; day: number }> {
   const { db } = input;
@@ -25,7 +28,15 @@ export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date 
       OR: [{ weekNoticeSentAt: null }, { dayNoticeSentAt: null }],
       credential: { status: "ACTIVE" },
     },
-    include: { credential: { include: { environment: true, secrets: { where: { revokedAt: null }, select: { createdAt: true } } } } },
+    include: {
+      credential: {
+        include: {
+          environment: true,
+          application: { select: { name: true, ownerId: true } },
+          secrets: { where: { revokedAt: null }, select: { createdAt: true } },
+        },
+      },
+    },
   });
   const sent = { week: 0, day: 0 };
   for (const secret of candidates) {
@@ -33,29 +44,37 @@ export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date 
     const notice: Notice | null =
       secret.expiresAt!.getTime() - now.getTime() <= DAY_MS ? (secret.dayNoticeSentAt ? null : "day") : secret.weekNoticeSentAt ? null : "week";
     if (!notice) continue;
-    const claimed = await db.credentialSecret.updateMany({
-      where: { id: secret.id, ...(notice === "day" ? { dayNoticeSentAt: null } : { weekNoticeSentAt: null }) },
-      data: notice === "day" ? { dayNoticeSentAt: now, weekNoticeSentAt: secret.weekNoticeSentAt ?? now } : { weekNoticeSentAt: now },
+    const expiresAt = secret.expiresAt!;
+    const claimed = await inTransaction(db, async (tx) => {
+      const claim = await tx.credentialSecret.updateMany({
+        where: { id: secret.id, ...(notice === "day" ? { dayNoticeSentAt: null } : { weekNoticeSentAt: null }) },
+        data: notice === "day" ? { dayNoticeSentAt: now, weekNoticeSentAt: secret.weekNoticeSentAt ?? now } : { weekNoticeSentAt: now },
+      });
+      if (claim.count === 0) return false;
+      const { clientId, environment } = secret.credential;
+      const when = expiresAt.toISOString().slice(0, 16).replace("T", " ");
+      await createNotifications({
+        db: tx,
+        environmentId: environment.id,
+        recipients: { clientIds: [clientId] },
+        title: `Client secret ending in ${secret.hint} expires ${notice === "day" ? "within a day" : "within a week"}`,
+        body: `The secret ending in ${secret.hint} of ${clientId} in ${environment.name} stops working at ${when} UTC. Rotate it under Settings → Client Credentials and deploy the new secret before then.`,
+        category: "security",
+        severity: notice === "day" ? "critical" : "warning",
+        link: `${config().publicUrl}/settings/credentials`,
+      });
+      await recordAudit(tx, SYSTEM_ACTOR, {
+        action: `credential.secret.expiry-notice.${notice}`,
+        targetType: "credential",
+        targetId: clientId,
+        details: { hint: secret.hint, expiresAt: expiresAt.toISOString() },
+      });
+      if (!secret.weekNoticeSentAt) {
+        await recordEvent(tx, "credential.secret_expiring", { ...credentialEvent(secret.credential), hint: secret.hint, expiresAt: expiresAt.toISOString() });
+      }
+      return true;
     });
-    if (claimed.count === 0) continue;
-    const { clientId, environment } = secret.credential;
-    const when = secret.expiresAt!.toISOString().slice(0, 16).replace("T", " ");
-    await createNotifications({
-      db,
-      environmentId: environment.id,
-      recipients: { clientIds: [clientId] },
-      title: `Client secret ending in ${secret.hint} expires ${notice === "day" ? "within a day" : "within a week"}`,
-      body: `The secret ending in ${secret.hint} of ${clientId} in ${environment.name} stops working at ${when} UTC. Rotate it under Settings → Client Credentials and deploy the new secret before then.`,
-      category: "security",
-      severity: notice === "day" ? "critical" : "warning",
-      link: `${config().publicUrl}/settings/credentials`,
-    });
-    await recordAudit(db, SYSTEM_ACTOR, {
-      action: `credential.secret.expiry-notice.${notice}`,
-      targetType: "credential",
-      targetId: clientId,
-      details: { hint: secret.hint, expiresAt: secret.expiresAt!.toISOString() },
-    });
+    if (!claimed) continue;
     sent[notice] += 1;
   }
   return sent;

@@ -6,8 +6,9 @@ import type { KeyStore } from "../oauth/signing-keys";
 import { recordAudit } from "../audit/write-audit";
 import { ownCredentialOrThrow } from "./my-credentials";
 import { actorOf } from "../audit/portal-actor";
+import { teamApplicationsOf } from "../teams/team-access";
 
-/** A 15-minute token for the user's own credential, minted from the session: no secret passes through the browser. */
+/** A 15-minute token for a credential of one of the user's teams (any role), minted from the session: no secret passes through the browser. */
 export async function mintMyTestToken({ db, keys, user, clientId }: { db: Db; keys: KeyStore; user: PortalUser; clientId: string }) {
   const credential = await ownCredentialOrThrow({ db, user, clientId });
   const token = await mintAccessToken({ db, keys, envSlug: credential.environment.slug, clientId });
@@ -20,13 +21,13 @@ export async function mintMyTestToken({ db, keys, user, clientId }: { db: Db; ke
   return { accessToken: token.accessToken, tokenType: token.tokenType, expiresIn: token.expiresIn, scope: token.scope };
 }
 
-/** The user's active credentials in one environment that may call the API, for the Reference tab. */
+/** The active credentials of the user's teams in one environment that may call the API, for the Reference tab. */
 export async function testTokenCandidates(input: { db: DbClient; user: PortalUser; envSlug: string; apiSlug: string }) {
   const { db, user, envSlug, apiSlug } = input;
   const credentials = await db.credential.findMany({
     where: {
       status: "ACTIVE",
-      application: { ownerId: user.id },
+      application: teamApplicationsOf(user.id),
       environment: { slug: envSlug },
       grants: { some: { api: { slug: apiSlug } } },
     },

@@ -5,11 +5,12 @@ import {
   type CredentialRow,
   credentialRows,
   type DataPlaneStore,
-  type DocumentVersion,
   type EnvironmentRow,
   type NewSigningKey,
   type OpenApiDocumentRow,
+  type OperationDeprecationRow,
   type PublishedKeyRow,
+  type VersionRow,
 } from "./store";
 import { postgresTime } from "./time";
 
@@ -17,8 +18,9 @@ const SQL = {
   environments: `SELECT "id", "slug", "name", "credentialType"::text AS "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
   availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstream", "Api"."slug", "Api"."kind"::text AS "kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
   scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
-  documents: `SELECT "id" AS "apiId", "updatedAt" FROM "Api" WHERE "kind" = 'PROXY' AND "openapiDocument" IS NOT NULL`,
-  openapiDocuments: `SELECT "id" AS "apiId", "updatedAt", "openapiDocument" AS "document" FROM "Api" WHERE "id" = ANY($1::text[]) AND "openapiDocument" IS NOT NULL`,
+  versions: `SELECT "id", "apiId", "version", "status"::text AS "status", "deprecatedAt", "sunsetAt", "updatedAt", "openapiDocument" IS NOT NULL AS "hasDocument" FROM "ApiVersion"`,
+  operationDeprecations: `SELECT "apiVersionId", "method", "path", "deprecatedAt", "sunsetAt" FROM "ApiOperationDeprecation"`,
+  openapiDocuments: `SELECT "id" AS "versionId", "updatedAt", "openapiDocument" AS "document" FROM "ApiVersion" WHERE "id" = ANY($1::text[]) AND "openapiDocument" IS NOT NULL`,
   credentials: `SELECT "id", "clientId", "environmentId", "status"::text AS "status", "rateLimitBurst", "rateLimitPerSecond", "authMethod"::text AS "authMethod", "jwks", "jwksUri", "trustIssuer", "trustAudience", "trustSubject" FROM "Credential" WHERE "clientId" = ANY($1::text[])`,
   grants: `SELECT "Grant"."credentialId", "Grant"."apiId", "Grant"."scopes" FROM "Grant" JOIN "Credential" ON "Credential"."id" = "Grant"."credentialId" WHERE "Credential"."clientId" = ANY($1::text[])`,
   secrets: `SELECT "CredentialSecret"."id", "CredentialSecret"."credentialId", "CredentialSecret"."hash", "CredentialSecret"."expiresAt" FROM "CredentialSecret" JOIN "Credential" ON "Credential"."id" = "CredentialSecret"."credentialId" WHERE "Credential"."clientId" = ANY($1::text[]) AND "CredentialSecret"."revokedAt" IS NULL AND ("CredentialSecret"."expiresAt" IS NULL OR "CredentialSecret"."expiresAt" > $2)`,
@@ -43,16 +45,17 @@ export function createPostgresDataPlaneStore(connection: PostgresConnection): Da
 
   return {
     async directory() {
-      const [environments, availability, scopes, documents] = await Promise.all([
+      const [environments, availability, scopes, versions, operationDeprecations] = await Promise.all([
         rows<EnvironmentRow>(SQL.environments),
         rows<AvailabilityRow>(SQL.availability),
         rows<{ apiId: string; name: string }>(SQL.scopes),
-        rows<DocumentVersion>(SQL.documents),
+        rows<VersionRow>(SQL.versions),
+        rows<OperationDeprecationRow>(SQL.operationDeprecations),
       ]);
-      return { environments, availability, scopes, documents };
+      return { environments, availability, scopes, versions, operationDeprecations };
     },
-    async openapiDocuments(apiIds) {
-      return rows<OpenApiDocumentRow>(SQL.openapiDocuments, [apiIds]);
+    async openapiDocuments(versionIds) {
+      return rows<OpenApiDocumentRow>(SQL.openapiDocuments, [versionIds]);
     },
     async credentials(clientIds, now) {
       const [credentials, grants, secrets] = await Promise.all([

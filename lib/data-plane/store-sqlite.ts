@@ -5,11 +5,12 @@ import {
   type CredentialRow,
   credentialRows,
   type DataPlaneStore,
-  type DocumentVersion,
   type EnvironmentRow,
   type NewSigningKey,
   type OpenApiDocumentRow,
+  type OperationDeprecationRow,
   type PublishedKeyRow,
+  type VersionRow,
 } from "./store";
 import { sqliteIsoTime, sqliteTime } from "./time";
 
@@ -20,8 +21,9 @@ const SQL = {
   environments: `SELECT "id", "slug", "name", "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
   availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstream", "Api"."slug", "Api"."kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
   scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
-  documents: `SELECT "id" AS "apiId", "updatedAt" FROM "Api" WHERE "kind" = 'PROXY' AND "openapiDocument" IS NOT NULL`,
-  openapiDocuments: `SELECT "id" AS "apiId", "updatedAt", "openapiDocument" AS "document" FROM "Api" WHERE "id" IN ${IDS} AND "openapiDocument" IS NOT NULL`,
+  versions: `SELECT "id", "apiId", "version", "status", "deprecatedAt", "sunsetAt", "updatedAt", "openapiDocument" IS NOT NULL AS "hasDocument" FROM "ApiVersion"`,
+  operationDeprecations: `SELECT "apiVersionId", "method", "path", "deprecatedAt", "sunsetAt" FROM "ApiOperationDeprecation"`,
+  openapiDocuments: `SELECT "id" AS "versionId", "updatedAt", "openapiDocument" AS "document" FROM "ApiVersion" WHERE "id" IN ${IDS} AND "openapiDocument" IS NOT NULL`,
   credentials: `SELECT "id", "clientId", "environmentId", "status", "rateLimitBurst", "rateLimitPerSecond", "authMethod", "jwks", "jwksUri", "trustIssuer", "trustAudience", "trustSubject" FROM "Credential" WHERE "clientId" IN ${IDS}`,
   grants: `SELECT "Grant"."credentialId", "Grant"."apiId", "Grant"."scopes" FROM "Grant" JOIN "Credential" ON "Credential"."id" = "Grant"."credentialId" WHERE "Credential"."clientId" IN ${IDS}`,
   secrets: `SELECT "CredentialSecret"."id", "CredentialSecret"."credentialId", "CredentialSecret"."hash", "CredentialSecret"."expiresAt" FROM "CredentialSecret" JOIN "Credential" ON "Credential"."id" = "CredentialSecret"."credentialId" WHERE "Credential"."clientId" IN ${IDS} AND "CredentialSecret"."revokedAt" IS NULL AND ("CredentialSecret"."expiresAt" IS NULL OR "CredentialSecret"."expiresAt" > ?)`,
@@ -39,6 +41,9 @@ const SQL = {
 
 type AvailabilityColumns = { apiId: string; environmentId: string; upstream: string | null; slug: string; kind: ApiKind; isPublic: number };
 type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: string | null };
+type VersionColumns = Omit<VersionRow, "hasDocument"> & { hasDocument: number };
+
+const isoOrNull = (stored: string | null) => (stored === null ? null : sqliteIsoTime(stored));
 
 /** The data plane's store on a SQLite connection. */
 export function createSqliteDataPlaneStore(connection: SqliteConnection): DataPlaneStore {
@@ -48,21 +53,32 @@ export function createSqliteDataPlaneStore(connection: SqliteConnection): DataPl
 
   return {
     async directory() {
-      const [environments, availability, scopes, documents] = await Promise.all([
+      const [environments, availability, scopes, versions, operationDeprecations] = await Promise.all([
         all<EnvironmentRow>(SQL.environments),
         all<AvailabilityColumns>(SQL.availability),
         all<{ apiId: string; name: string }>(SQL.scopes),
-        all<DocumentVersion>(SQL.documents),
+        all<VersionColumns>(SQL.versions),
+        all<OperationDeprecationRow>(SQL.operationDeprecations),
       ]);
       return {
         environments,
         availability: availability.map((row) => ({ ...row, upstream: row.upstream === null ? null : JSON.parse(row.upstream), isPublic: row.isPublic === 1 })),
         scopes,
-        documents,
+        versions: versions.map((row) => ({
+          ...row,
+          deprecatedAt: isoOrNull(row.deprecatedAt),
+          sunsetAt: isoOrNull(row.sunsetAt),
+          hasDocument: row.hasDocument === 1,
+        })),
+        operationDeprecations: operationDeprecations.map((row) => ({
+          ...row,
+          deprecatedAt: sqliteIsoTime(row.deprecatedAt),
+          sunsetAt: isoOrNull(row.sunsetAt),
+        })),
       };
     },
-    async openapiDocuments(apiIds) {
-      return all<OpenApiDocumentRow>(SQL.openapiDocuments, [JSON.stringify(apiIds)]);
+    async openapiDocuments(versionIds) {
+      return all<OpenApiDocumentRow>(SQL.openapiDocuments, [JSON.stringify(versionIds)]);
     },
     async credentials(clientIds, now) {
       const ids = JSON.stringify(clientIds);

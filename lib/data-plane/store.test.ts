@@ -56,22 +56,42 @@ describe("the data plane's store, beside Prisma on one database", () => {
     }
   });
 
-  it("says which proxied APIs have a document, and reads the documents asked for, each with the version it was read at", async () => {
-    const api = (slug: string, openapiDocument: string | null) =>
-      fixture.db.api.create({
-        data: { id: newId("api"), slug, name: slug, summary: "", description: "", version: "1.0.0", tags: [], kind: "PROXY", changelog: [], openapiDocument },
-      });
+  it("reads the versions with their dates and whether they have a document, the deprecated operations, and the documents asked for", async () => {
+    const apiId = newId("api");
+    await fixture.db.api.create({
+      data: { id: apiId, slug: "versioned", name: "v", summary: "", description: "", version: "1.0.0", tags: [], kind: "PROXY", changelog: [] },
+    });
     const document = JSON.stringify({ openapi: "3.1.0", info: { title: "Orders", version: "1" }, paths: { "/v1/orders/{id}": {} } });
-    const [documented, undocumented] = [await api("documented", document), await api("undocumented", null)];
-    const { documents } = await fixture.store.directory();
-    const version = documents.find((row) => row.apiId === documented.id);
-    expect(version).toBeDefined();
-    expect(documents.some((row) => row.apiId === undocumented.id)).toBe(false);
-    expect(await fixture.store.openapiDocuments([documented.id, undocumented.id])).toEqual([{ ...version, document }]);
+    const [deprecatedAt, sunsetAt] = [new Date("2026-11-01T00:00:00.000Z"), new Date("2027-06-30T00:00:00.000Z")];
+    const v1 = await fixture.db.apiVersion.create({
+      data: { id: newId("apv"), apiId, version: "v1", status: "deprecated", openapiDocument: document, changelog: [], deprecatedAt, sunsetAt },
+    });
+    const v2 = await fixture.db.apiVersion.create({ data: { id: newId("apv"), apiId, version: "v2", status: "current", changelog: [] } });
+    await fixture.db.apiOperationDeprecation.create({ data: { id: newId("apd"), apiVersionId: v1.id, method: "GET", path: "/v1/orders/{id}", deprecatedAt } });
 
-    await fixture.db.api.update({ where: { id: documented.id }, data: { openapiDocument: document.replace("orders", "items") } });
-    const changed = (await fixture.store.directory()).documents.find((row) => row.apiId === documented.id);
-    expect(changed?.updatedAt).not.toBe(version?.updatedAt);
+    const { versions, operationDeprecations } = await fixture.store.directory();
+    const row = versions.find((version) => version.id === v1.id)!;
+    expect(row).toMatchObject({
+      apiId,
+      version: "v1",
+      status: "deprecated",
+      deprecatedAt: deprecatedAt.toISOString(),
+      sunsetAt: sunsetAt.toISOString(),
+      hasDocument: true,
+    });
+    expect(versions.find((version) => version.id === v2.id)).toMatchObject({ status: "current", deprecatedAt: null, sunsetAt: null, hasDocument: false });
+    expect(operationDeprecations).toContainEqual({
+      apiVersionId: v1.id,
+      method: "GET",
+      path: "/v1/orders/{id}",
+      deprecatedAt: deprecatedAt.toISOString(),
+      sunsetAt: null,
+    });
+    expect(await fixture.store.openapiDocuments([v1.id, v2.id])).toEqual([{ versionId: v1.id, updatedAt: row.updatedAt, document }]);
+
+    await fixture.db.apiVersion.update({ where: { id: v1.id }, data: { openapiDocument: document.replace("orders", "items") } });
+    const changed = (await fixture.store.directory()).versions.find((version) => version.id === v1.id);
+    expect(changed?.updatedAt).not.toBe(row.updatedAt);
   });
 
   it("reads a credential's grants and only its live secrets, with their expiry", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ApiKind, CredentialType } from "../generated/prisma/sqlite/enums";
+import type { ApiKind, ApiVersionStatus, CredentialType } from "../generated/prisma/sqlite/enums";
 
 export type EnvironmentRow = {
   id: string;
@@ -22,11 +22,26 @@ export type AvailabilityRow = {
 };
 
 /**
- * A proxied API's OpenAPI document. `updatedAt` is the API's, as stored: compared
- * to tell whether the document may have changed, never read as a time.
+ * A version of an API (`v1`, `v2`...), with its life's dates as ISO 8601 text. `updatedAt`
+ * is the version's, as stored: compared to tell whether its document may have changed,
+ * never read as a time.
  */
-export type DocumentVersion = { apiId: string; updatedAt: string };
-export type OpenApiDocumentRow = DocumentVersion & { document: string };
+export type VersionRow = {
+  id: string;
+  apiId: string;
+  version: string;
+  status: ApiVersionStatus;
+  deprecatedAt: string | null;
+  sunsetAt: string | null;
+  updatedAt: string;
+  hasDocument: boolean;
+};
+
+/** An operation of a version marked deprecated; `path` is the document's path template. */
+export type OperationDeprecationRow = { apiVersionId: string; method: string; path: string; deprecatedAt: string; sunsetAt: string | null };
+
+/** A version's OpenAPI document, with the `updatedAt` it was read at. */
+export type OpenApiDocumentRow = { versionId: string; updatedAt: string; document: string };
 
 export type CredentialRow = {
   id: string;
@@ -70,15 +85,16 @@ export type NewSigningKey = { id: string; environmentId: string; algorithm: stri
  * Prisma keeps the schema, the migrations, the seed and the portal's queries.
  */
 export type DataPlaneStore = {
-  /** every environment, by position, every API's availability and scopes, and which proxied APIs have an OpenAPI document */
+  /** every environment, by position, every API's availability, scopes and versions, and the operations marked deprecated */
   directory(): Promise<{
     environments: EnvironmentRow[];
     availability: AvailabilityRow[];
     scopes: { apiId: string; name: string }[];
-    documents: DocumentVersion[];
+    versions: VersionRow[];
+    operationDeprecations: OperationDeprecationRow[];
   }>;
-  /** the OpenAPI documents of the APIs named, read apart from the directory: they can be large, and change rarely */
-  openapiDocuments(apiIds: readonly string[]): Promise<OpenApiDocumentRow[]>;
+  /** the OpenAPI documents of the versions named, read apart from the directory: they can be large, and change rarely */
+  openapiDocuments(versionIds: readonly string[]): Promise<OpenApiDocumentRow[]>;
   credentials(clientIds: readonly string[], now: Date): Promise<CredentialRow[]>;
   /** the jtis revoked that have not expired by `now` */
   revokedTokens(now: Date): Promise<string[]>;

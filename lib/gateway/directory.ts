@@ -1,9 +1,10 @@
 import "server-only";
-import type { DataPlaneStore, EnvironmentRow } from "../data-plane/store";
+import type { DataPlaneStore, EnvironmentRow, OperationDeprecationRow, VersionRow } from "../data-plane/store";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { createDocumentRoutes } from "./document-routes";
+import { type Deprecation, type GatewayVersion, type GatewayVersions, operationKey } from "./lifecycle";
 import type { PathTemplates } from "./path-templates";
 
 export type GatewayEnvironment = EnvironmentRow;
@@ -14,8 +15,8 @@ export type GatewayApi = {
   kind: ApiKind;
   isPublic: boolean;
   scopes: readonly string[];
-  /** proxied APIs with an OpenAPI document: the templates of its paths; undefined without one */
-  routes: PathTemplates | undefined;
+  /** its versions; none for an API registered without any */
+  versions: GatewayVersions;
 };
 
 export type GatewayDirectory = {
@@ -27,6 +28,45 @@ export type GatewayDirectory = {
   /** every API available in the environment */
   apis(environmentId: string): Promise<GatewayApi[]>;
 };
+
+const NO_VERSIONS: GatewayVersions = { bySegment: new Map(), current: undefined };
+
+const time = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+
+/** A version's own deprecation, while its status says so. */
+function versionDeprecation(row: VersionRow): Deprecation | undefined {
+  if (row.status !== "deprecated") return undefined;
+  return { deprecatedAt: time(row.deprecatedAt) ?? time(row.updatedAt) ?? 0, sunsetAt: time(row.sunsetAt) };
+}
+
+/** Each API's versions by path segment, with their routes and deprecated operations. */
+function gatewayVersions(
+  rows: readonly VersionRow[],
+  deprecations: readonly OperationDeprecationRow[],
+  routes: ReadonlyMap<string, PathTemplates>,
+): Map<string, GatewayVersions> {
+  const operations = new Map<string, Map<string, Deprecation>>();
+  for (const row of deprecations) {
+    const byKey = operations.get(row.apiVersionId) ?? new Map<string, Deprecation>();
+    byKey.set(operationKey(row.method, row.path), { deprecatedAt: Date.parse(row.deprecatedAt), sunsetAt: time(row.sunsetAt) });
+    operations.set(row.apiVersionId, byKey);
+  }
+  const byApi = new Map<string, { bySegment: Map<string, GatewayVersion>; current: GatewayVersion | undefined }>();
+  for (const row of rows) {
+    const version: GatewayVersion = {
+      version: row.version,
+      status: row.status,
+      deprecation: versionDeprecation(row),
+      routes: routes.get(row.id),
+      operations: operations.get(row.id) ?? new Map(),
+    };
+    const entry = byApi.get(row.apiId) ?? { bySegment: new Map(), current: undefined };
+    entry.bySegment.set(row.version, version);
+    if (row.status === "current") entry.current = version;
+    byApi.set(row.apiId, entry);
+  }
+  return byApi;
+}
 
 type Snapshot = {
   environments: Map<string, GatewayEnvironment>;
@@ -53,8 +93,9 @@ export function createGatewayDirectory(
   const documentRoutes = createDocumentRoutes(store);
 
   async function load(): Promise<Snapshot> {
-    const { environments, availability, scopes, documents } = await store.directory();
-    const routesByApi = await documentRoutes(documents);
+    const { environments, availability, scopes, versions, operationDeprecations } = await store.directory();
+    const routesByVersion = await documentRoutes(versions.filter((row) => row.hasDocument).map(({ id, updatedAt }) => ({ versionId: id, updatedAt })));
+    const versionsByApi = gatewayVersions(versions, operationDeprecations, routesByVersion);
     const scopesByApi = new Map<string, string[]>();
     for (const { apiId, name } of scopes) {
       const names = scopesByApi.get(apiId);
@@ -72,7 +113,7 @@ export function createGatewayDirectory(
         kind: row.kind,
         isPublic: row.isPublic,
         scopes: scopesByApi.get(row.apiId) ?? [],
-        routes: routesByApi.get(row.apiId),
+        versions: versionsByApi.get(row.apiId) ?? NO_VERSIONS,
       };
       // A stored policy that does not validate leaves the API without an upstream: its calls answer 404.
       const policy = row.upstream === null ? undefined : upstreamPolicySchema.safeParse(row.upstream).data;

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DataPlaneStore, DocumentVersion } from "../data-plane/store";
+import type { DataPlaneStore } from "../data-plane/store";
 import { createPathTemplates, type PathTemplates } from "./path-templates";
 
 /**
@@ -30,29 +30,32 @@ function routesOf(document: string): PathTemplates | null {
 
 type Cached = { updatedAt: string; routes: PathTemplates | null };
 
-/** The route tables of the proxied APIs with a document, by API id. */
-export type DocumentRoutes = (versions: readonly DocumentVersion[]) => Promise<Map<string, PathTemplates>>;
+/** A version with a document, and when it was last changed. */
+export type DocumentStamp = { versionId: string; updatedAt: string };
+
+/** The route tables of the versions with a document, by version id. */
+export type DocumentRoutes = (stamps: readonly DocumentStamp[]) => Promise<Map<string, PathTemplates>>;
 
 /**
- * Each document is read and parsed when its API was changed since the last load, and
+ * Each document is read and parsed when its version was changed since the last load, and
  * only then: the directory reloads every few seconds, and a document can be megabytes.
  */
 export function createDocumentRoutes(store: Pick<DataPlaneStore, "openapiDocuments">): DocumentRoutes {
   let cache = new Map<string, Cached>();
-  return async (versions) => {
+  return async (stamps) => {
     const kept = new Map<string, Cached>();
     const changed: string[] = [];
-    for (const { apiId, updatedAt } of versions) {
-      const cached = cache.get(apiId);
-      if (cached?.updatedAt === updatedAt) kept.set(apiId, cached);
-      else changed.push(apiId);
+    for (const { versionId, updatedAt } of stamps) {
+      const cached = cache.get(versionId);
+      if (cached?.updatedAt === updatedAt) kept.set(versionId, cached);
+      else changed.push(versionId);
     }
     if (changed.length > 0) {
-      for (const row of await store.openapiDocuments(changed)) kept.set(row.apiId, { updatedAt: row.updatedAt, routes: routesOf(row.document) });
+      for (const row of await store.openapiDocuments(changed)) kept.set(row.versionId, { updatedAt: row.updatedAt, routes: routesOf(row.document) });
     }
     cache = kept;
     const tables = new Map<string, PathTemplates>();
-    for (const [apiId, { routes }] of kept) if (routes) tables.set(apiId, routes);
+    for (const [versionId, { routes }] of kept) if (routes) tables.set(versionId, routes);
     return tables;
   };
 }

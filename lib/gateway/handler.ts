@@ -13,6 +13,16 @@ import type { Authenticated, Authenticator } from "./authenticate";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
 import type { GatewayDirectory, GatewayApi, GatewayEnvironment } from "./directory";
 import { UNDECLARED_ROUTE } from "./document-routes";
+import {
+  addDeprecationHeaders,
+  deprecationHeaders,
+  deprecationOf,
+  type GatewayVersion,
+  operationKey,
+  refuseIfRetired,
+  selectVersion,
+  versionPageUrl,
+} from "./lifecycle";
 import type { Upstreams } from "./proxy";
 import type { RequestRecorder } from "./request-log";
 import { type RequestTrace, requestSummary, requestTrace } from "./request-trace";
@@ -32,6 +42,8 @@ export type GatewayDeps = {
   upstreams: Upstreams;
   /** the caller's address, as the trusted proxies report it */
   addressOf: (request: IncomingRequest) => string;
+  /** the portal's address, which the `Link` headers of deprecated versions point into */
+  publicUrl: string;
   /** spans of requests, exported; undefined when tracing is not configured */
   tracer?: GatewayTracer;
 };
@@ -67,14 +79,16 @@ type Outcome = {
   route?: string;
   problem?: string;
   headers?: Record<string, string>;
+  /** `Deprecation`, `Sunset` and `Link` of a deprecated version or operation, added to any answer */
+  deprecation?: Record<string, string>;
 };
 
 /**
  * A proxied call's route: the template of its API's document that its path matches,
  * `(undeclared)` when the document declares no such path, `/*` for an API without one.
  */
-function proxiedRoute(api: GatewayApi, remainder: string): string {
-  return api.routes ? (api.routes(remainder) ?? UNDECLARED_ROUTE) : "/*";
+function proxiedRoute(version: GatewayVersion | undefined, remainder: string): string {
+  return version?.routes ? (version.routes(remainder) ?? UNDECLARED_ROUTE) : "/*";
 }
 
 export type Gateway = (request: IncomingRequest) => Promise<PlainResponse>;
@@ -107,6 +121,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
       detail: `The client ${caller.token.clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
       headers: { ...outcome.headers, "retry-after": String(decision.retryAfterSeconds) },
     });
+  }
+
+  /**
+   * The version's life as it applies to the call, once for the version and again once the
+   * route is known: 410 when retired or past its sunset, else the deprecation headers.
+   */
+  function applyLifecycle(request: IncomingRequest, api: GatewayApi, version: GatewayVersion | undefined, outcome: Outcome, route?: string): void {
+    if (!version) return;
+    const operation = route === undefined ? undefined : operationKey(request.method, route);
+    const deprecation = deprecationOf(version, request.method, route);
+    if (deprecation) outcome.deprecation = deprecationHeaders(deprecation, versionPageUrl(deps.publicUrl, api.slug, version.version));
+    refuseIfRetired({ apiSlug: api.slug, version, operation, versions: api.versions, publicUrl: deps.publicUrl, now: Date.now() });
   }
 
   function proxy(
@@ -143,11 +169,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     outcome: Outcome,
   ) {
     if (api.kind === "TOKEN") throw notFound(`"${api.slug}" is served at ${url.origin}/gw/${env.slug}/oauth2/token.`);
+    const version = selectVersion(api.versions, remainder);
+    if (api.kind === "PROXY") {
+      // The route is the document's alone: known before the caller is, so a refusal carries the operation's deprecation too.
+      outcome.route = proxiedRoute(version, remainder);
+      applyLifecycle(request, api, version, outcome, outcome.route);
+    } else applyLifecycle(request, api, version, outcome);
     // A public proxied API is open to anyone: no token, and so no client to grant, scope or rate-limit.
-    if (api.kind === "PROXY" && api.isPublic) {
-      outcome.route = proxiedRoute(api, remainder);
-      return proxy(request, url, env, api, remainder, requestId, trace, null);
-    }
+    if (api.kind === "PROXY" && api.isPublic) return proxy(request, url, env, api, remainder, requestId, trace, null);
     const stage = trace.span?.stage("authenticate");
     let caller: Authenticated;
     try {
@@ -162,13 +191,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (table) {
       const { route, params } = table(request.method, remainder);
       outcome.route = route.path;
+      applyLifecycle(request, api, version, outcome, route.path);
       authorizeScope(env, api, caller, route.scope);
       await rateLimit(env, caller, outcome, trace);
       const call = { request, url, params, env, caller: { clientId: caller.token.clientId, scopes: caller.token.scopes }, requestId };
       return route.handle(call);
     }
     if (api.kind !== "PROXY") throw notFound(`The API "${api.slug}" is not served by this gateway.`);
-    outcome.route = proxiedRoute(api, remainder);
     authorizeAnyScope(env, api, caller);
     await rateLimit(env, caller, outcome, trace);
     return proxy(request, url, env, api, remainder, requestId, trace, caller.token.clientId);
@@ -209,6 +238,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     try {
       response = await route(request, url, requestId, trace, outcome);
       Object.assign(response.headers, outcome.headers);
+      if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
       response.headers["x-request-id"] = requestId;
     } catch (error) {
       const refusal = toProblem(error);
@@ -218,6 +248,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (upstreamFailure) metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", upstreamFailure);
       response = problemPlainResponse(refusal, { instance: url.pathname, requestId, traceId: trace.traceId });
       if (refusal.status !== 429) Object.assign(response.headers, outcome.headers);
+      if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
     }
     const latencyMs = performance.now() - startedAt;
     metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", response.status, latencyMs / 1000);

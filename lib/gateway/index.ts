@@ -105,6 +105,7 @@ function buildGateway(): ProcessGateway {
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection), pages: createPageCache() }) },
     upstreams,
     addressOf,
+    publicUrl,
     tracer,
   });
   return {

@@ -134,6 +134,14 @@ export const PROBLEMS = {
       "Every target of the service that implements the API is out of service: failing its health checks, ejected after failures, drained, or behind an open circuit breaker.",
     advice: "Retry after the number of seconds in the `Retry-After` header. If it persists, report it through Contact Us with the request id.",
   },
+  "api-version-retired": {
+    title: "API version or operation is retired",
+    status: 410,
+    explanation:
+      "The version of the API called, or the operation, was deprecated and its sunset date has passed, or it was retired. Before the sunset its answers carried `Deprecation`, `Sunset` and `Link` headers announcing this.",
+    advice:
+      "Move to the successor the response names (`successor`, with its page in `successorUrl`): its Reference in the portal shows what it offers. Calls to the retired version will not work again.",
+  },
   "upstream-timeout": {
     title: "API behind the gateway did not answer in time",
     status: 504,
@@ -238,6 +246,37 @@ export const PROBLEMS = {
     status: 409,
     explanation: "Administrators cannot change their own role or access, so nobody locks themselves out.",
     advice: "Ask another administrator to make the change.",
+  },
+  "team-role-required": {
+    title: "Your team role does not allow this",
+    status: 403,
+    explanation:
+      "The application belongs to a team you are a member of, but this action needs a higher role: admins manage applications and credentials, owners manage members.",
+    advice: "Ask an owner of the team, listed under Settings → Teams, to do it or to change your role.",
+  },
+  "last-team-owner": {
+    title: "A team keeps at least one owner",
+    status: 409,
+    explanation: "The change would leave the team without an owner: the last owner cannot leave, be removed or take another role.",
+    advice: "Make another member an owner first, or delete the team once it owns no applications.",
+  },
+  "team-has-applications": {
+    title: "Team still owns applications",
+    status: 409,
+    explanation: "A team is deleted only once it owns no applications, so no credential loses the people who manage it.",
+    advice: "Ask an administrator to move or delete the team's applications, then delete the team.",
+  },
+  "invitation-unusable": {
+    title: "Invitation expired or already used",
+    status: 410,
+    explanation: "Invitation links work once, for 7 days; this one was accepted already or is older than that.",
+    advice: "Ask an owner of the team for a fresh invitation.",
+  },
+  "invitation-other-email": {
+    title: "Invitation is for another email",
+    status: 403,
+    explanation: "An invitation can be accepted only by the signed-in user whose email it was sent to.",
+    advice: "Sign in with the invited email address, or ask the team's owner to invite the address you use.",
   },
   "malformed-request": {
     title: "Malformed HTTP request",

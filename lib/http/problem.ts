@@ -77,6 +77,13 @@ export function zodProblem(error: z.ZodError, location: FieldLocation): ProblemE
   return validationProblem(zodFieldErrors(error, location));
 }
 
+/** A request body parsed by `schema`; a missing body is an empty object, a failure a 400 naming each field. */
+export function parseBody<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  return parsed.data;
+}
+
 /**
  * `instance` is the request's path; a request the parser refused has none. `traceId`,
  * the W3C trace id, is the gateway's: answers elsewhere belong to no trace it knows.

@@ -1,7 +1,8 @@
 import "server-only";
 import { ACCESS_TOKEN_SCOPES, ADMIN_SCOPES } from "../access-tokens/scopes";
 import { operationPaths, problemExample } from "../built-in-apis/operation";
-import { ANSWER_HEADERS, MANAGEMENT_OPERATIONS } from "./operations";
+import { ANSWER_HEADERS } from "./operation-kit";
+import { MANAGEMENT_OPERATIONS } from "./operations";
 import { ACCESS_TOKEN_RATE_LIMIT } from "./rate-limit";
 
 const PROBLEM_CONTENT = (example: Record<string, unknown>) => ({ "application/problem+json": { example } });

@@ -1,17 +1,13 @@
 import "server-only";
-import type { z } from "zod";
 import { approveAccessRequest, rejectAccessRequest } from "../access-requests/decide-access-request";
 import { accessRequestQueue } from "../access-requests/list-access-requests";
-import type { AccessTokenScope } from "../access-tokens/scopes";
-import { defineOperation, jsonSchema } from "../built-in-apis/operation";
 import { rotateSecret } from "../credentials/credentials";
 import { createMyCredential, myApplications, ownCredentialOrThrow, revokeMyCredential } from "../credentials/my-credentials";
-import type { Db } from "../db";
 import { listEnvironments } from "../environments/environments";
-import { zodProblem } from "../http/problem";
 import { myClients } from "../usage/my-usage";
 import { usageReport } from "../usage/usage-report";
-import type { TokenCaller } from "./authenticate";
+import { ADMIN_OPERATIONS } from "./admin-operations";
+import { ANSWER_HEADERS, CLIENT_ID, INVALID, jsonAnswer, jsonBody, NOT_FOUND, ok, operation, parse, REQUEST_ID } from "./operation-kit";
 import {
   accessRequestListSchema,
   accessRequestStatusQuerySchema,
@@ -28,46 +24,11 @@ import {
   usageReportSchema,
 } from "./schemas";
 
-/** What one management API call gets: its caller, its path parameters, its body and query already read. */
-export type ManagementCall = { db: Db; caller: TokenCaller; params: Record<string, string>; body: unknown; query: Record<string, string> };
-export type ManagementAnswer = { status: number; body: unknown };
-
-function parse<T extends z.ZodType>(schema: T, input: unknown, location: "body" | "query"): z.infer<T> {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw zodProblem(parsed.error, location);
-  return parsed.data;
-}
-
-function ok(body: unknown, status = 200): ManagementAnswer {
-  return { status, body };
-}
-
-function jsonBody(schema: z.ZodType) {
-  return { required: true, content: { "application/json": { schema: jsonSchema(schema, "input") } } };
-}
-
-/** The headers of every answer that took the token's budget, documented once in the document's components. */
-export const ANSWER_HEADERS = {
-  RateLimit: { $ref: "#/components/headers/RateLimit" },
-  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
-};
-
-function jsonAnswer(description: string, schema: z.ZodType) {
-  return { description, headers: ANSWER_HEADERS, content: { "application/json": { schema: jsonSchema(schema, "output") } } };
-}
-
-const CLIENT_ID = { name: "clientId", in: "path", required: true, description: "The credential's client id.", schema: { type: "string", maxLength: 100 } };
-const REQUEST_ID = { name: "id", in: "path", required: true, description: "The access request's id.", schema: { type: "string", maxLength: 100 } };
-const NOT_FOUND = { code: "not-found", description: "No credential of yours has this client id.", detail: 'There is no credential "gci_…".' } as const;
-const INVALID = { code: "validation-failed", description: "The body or a query parameter is not valid.", detail: "body overlapSeconds: Too big" } as const;
-
-type Handle = (call: ManagementCall) => Promise<ManagementAnswer>;
-
-function operation<const Id extends string, const Path extends string>(
-  declared: Omit<Parameters<typeof defineOperation<Id, Handle, Path, AccessTokenScope>>[0], "scope"> & { scope: AccessTokenScope },
-) {
-  return defineOperation<Id, Handle, Path, AccessTokenScope>(declared);
-}
+const TEAM_ROLE = {
+  code: "team-role-required",
+  description: "Your role in the application's team is below admin.",
+  detail: "This needs the admin role in the team; yours is member.",
+} as const;
 
 /** The management API, declared once: the route table of /api/v1 and its OpenAPI document are built from this list. */
 export const MANAGEMENT_OPERATIONS = [
@@ -121,11 +82,11 @@ export const MANAGEMENT_OPERATIONS = [
     pathParameters: [CLIENT_ID],
     requestBody: jsonBody(rotateSecretBodySchema),
     responses: () => ({ "201": jsonAnswer("The new secret.", rotatedSecretSchema) }),
-    problems: [INVALID, NOT_FOUND],
+    problems: [INVALID, NOT_FOUND, TEAM_ROLE],
     handle: async ({ db, caller, params, body }) => {
       const { overlapSeconds } = parse(rotateSecretBodySchema, body, "body");
       const clientId = params.clientId ?? "";
-      await ownCredentialOrThrow({ db, user: caller.user, clientId });
+      await ownCredentialOrThrow({ db, user: caller.user, clientId, needed: "admin" });
       return ok(await rotateSecret({ db, actor: caller.actor, clientId, graceSeconds: overlapSeconds }), 201);
     },
   }),
@@ -139,7 +100,7 @@ export const MANAGEMENT_OPERATIONS = [
     description: "Its secrets stop working at once and the gateway refuses its tokens within seconds.",
     pathParameters: [CLIENT_ID],
     responses: () => ({ "200": jsonAnswer("The revoked credential.", credentialSchema) }),
-    problems: [NOT_FOUND],
+    problems: [NOT_FOUND, TEAM_ROLE],
     handle: async ({ db, caller, params }) => ok(await revokeMyCredential({ db, user: caller.user, clientId: params.clientId ?? "", actor: caller.actor })),
   }),
   operation({
@@ -209,4 +170,5 @@ export const MANAGEMENT_OPERATIONS = [
     handle: async ({ db, caller, params, body }) =>
       ok(await rejectAccessRequest({ db, admin: caller.user, id: params.id ?? "", input: body, actor: caller.actor })),
   }),
+  ...ADMIN_OPERATIONS,
 ];

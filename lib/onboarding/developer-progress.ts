@@ -1,6 +1,7 @@
 import "server-only";
 import type { PortalUser } from "../auth/session";
 import type { Db } from "../db";
+import { teamApplicationsOf } from "../teams/team-access";
 import { myClients } from "../usage/my-usage";
 
 /** One request of the user's own, as the request log recorded it. */
@@ -30,7 +31,7 @@ export async function developerProgress(db: Db, user: PortalUser): Promise<Devel
   if (!user.id) throw new Error("developerProgress needs the user's id");
   const [active, clients, tokenApis] = await Promise.all([
     db.credential.findMany({
-      where: { status: "ACTIVE", application: { ownerId: user.id } },
+      where: { status: "ACTIVE", application: teamApplicationsOf(user.id) },
       select: { environment: { select: { slug: true, name: true, position: true } }, grants: { select: { api: { select: { slug: true } } } } },
     }),
     myClients(db, user),

@@ -2,8 +2,18 @@ import { z } from "zod";
 
 /** A token bucket as admins set it: `burst` requests at once, refilled at `perSecond`. */
 export const rateLimitPolicySchema = z.object({
-  burst: z.coerce.number({ message: "Enter a whole number" }).int("Use a whole number").min(1, "At least 1").max(1_000_000, "At most 1000000"),
-  perSecond: z.coerce.number({ message: "Enter a whole number" }).int("Use a whole number").min(1, "At least 1").max(100_000, "At most 100000"),
+  burst: z.coerce
+    .number({ message: "Enter a whole number" })
+    .int("Use a whole number")
+    .min(1, "At least 1")
+    .max(1_000_000, "At most 1000000")
+    .meta({ format: "int32" }),
+  perSecond: z.coerce
+    .number({ message: "Enter a whole number" })
+    .int("Use a whole number")
+    .min(1, "At least 1")
+    .max(100_000, "At most 100000")
+    .meta({ format: "int32" }),
 });
 
 export type RateLimitPolicy = z.infer<typeof rateLimitPolicySchema>;

@@ -1,6 +1,13 @@
 import { z } from "zod";
 
-const int = (min: number, max: number) => z.number().int().min(min).max(max);
+// The format lets OpenAPI readers size the field (OWASP API4): int32 unless the bound needs more.
+const int = (min: number, max: number) =>
+  z
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .meta({ format: max > 2_147_483_647 ? "int64" : "int32" });
 
 export const upstreamTargetSchema = z
   .object({

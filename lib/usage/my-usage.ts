@@ -1,18 +1,20 @@
 import "server-only";
 import type { PortalUser } from "../auth/session";
 import type { Db } from "../db";
+import { teamApplicationsOf } from "../teams/team-access";
 
-/** The user's credentials, each with its application and environment: the only clients whose requests they may see. */
+/** The credentials of the user's teams, each with its team, application and environment: the only clients whose requests they may see. */
 export async function myClients(db: Db, user: PortalUser) {
   if (!user.id) return [];
   const credentials = await db.credential.findMany({
-    where: { application: { ownerId: user.id } },
-    select: { clientId: true, application: { select: { name: true } }, environment: { select: { slug: true, name: true } } },
+    where: { application: teamApplicationsOf(user.id) },
+    select: { clientId: true, application: { select: { name: true, team: { select: { name: true } } } }, environment: { select: { slug: true, name: true } } },
     orderBy: [{ application: { name: "asc" } }, { createdAt: "asc" }],
   });
   return credentials.map((credential) => ({
     clientId: credential.clientId,
     application: credential.application.name,
+    team: credential.application.team.name,
     environment: credential.environment.slug,
     environmentName: credential.environment.name,
   }));

@@ -106,11 +106,16 @@ describe("admin command line", () => {
       "credential list [--env <slug>] [--app <name>] [--owner <email>]",
       "environment list",
       "api list",
+      "api version add --api <slug> --version <v> --openapi <file> [--status beta|current]",
+      'api deprecate --api <slug> --version <v> [--operation "GET /v1/path"] [--date <date>] [--sunset <date>]',
+      "api retire --api <slug> --version <v>",
       "request list [--status pending|approved|rejected]",
       "key rotate --env <slug>",
     ]) {
       expect(help.stdout).toContain(line);
     }
+    expect(help.stdout).toContain("credential rotate <clientId> [--overlap <duration>] [--json]\n");
+    for (const line of help.stdout.split("\n")) expect(line.match(/\[--json\]/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
     const group = await admin("credential", "--help");
     expect(group.code).toBe(0);
     expect(group.stdout).toContain("credential revoke <clientId>");
@@ -131,7 +136,10 @@ describe("admin command line", () => {
     const environments = JSON.parse((await admin("environment", "list", "--json")).stdout);
     expect(environments.environments.map((env: { slug: string }) => env.slug)).toEqual(["sso-qa", "sso-prod", "platform-dev", "platform-prod"]);
     const apis = JSON.parse((await admin("api", "list", "--json")).stdout);
-    expect(apis.apis).toContainEqual(expect.objectContaining({ slug: "notifications", kind: "NOTIFICATIONS" }));
+    // The built-in Notifications API 1.0.0 is its one version, v1.
+    expect(apis.apis).toContainEqual(
+      expect.objectContaining({ slug: "notifications", kind: "NOTIFICATIONS", version: "1.0.0", versions: [{ version: "v1", status: "current" }] }),
+    );
     const requests = JSON.parse((await admin("request", "list", "--status", "pending", "--json")).stdout);
     expect(requests).toEqual({ database, requests: [] });
     const human = await admin("credential", "list", "--env", "sso-qa");

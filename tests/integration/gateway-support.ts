@@ -8,6 +8,7 @@ import { decryptPrivateKey } from "../../lib/oauth/signing-keys";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import { newId } from "../../lib/ids";
+import { firstVersion } from "../../lib/api-lifecycle/versions";
 import type { UpstreamPolicyInput } from "../../lib/upstreams/upstream-policy";
 import type { TestServer } from "../support/server";
 import type { ClientKeys } from "../../lib/credentials/client-keys";
@@ -68,6 +69,7 @@ export async function registerProxyApi(db: Db, api: ProxyApi): Promise<void> {
       isPublic: api.isPublic ?? false,
       changelog: [],
       openapiDocument: api.openapiDocument ?? null,
+      versions: firstVersion({ openapiDocument: api.openapiDocument ?? null, changelog: [] }),
       scopes: { create: (api.scopes ?? []).map((name) => ({ name, description: name })) },
       environments: { create: [{ environmentId: env.id, upstream }] },
     },

@@ -55,6 +55,234 @@ function tokenStatus(clientId: string, clientSecret: string) {
   );
 }
 
+type FieldProblem = { type: string; errors?: { in: string; field: string; message: string }[] };
+
+async function fieldsOf(response: Response) {
+  expect(response.status).toBe(400);
+  const body = (await problemOf(response)) as FieldProblem;
+  expect(body.type).toBe(`${server.url}/problems/validation-failed`);
+  return body.errors?.map((error) => `${error.in} ${error.field}`) ?? [];
+}
+
+const ORDERS_DOCUMENT = {
+  openapi: "3.1.0",
+  info: { title: "Orders", version: "1.0.0" },
+  paths: { "/orders": { get: { responses: { "200": { description: "The orders." } } } } },
+};
+
+describe("administration through the management API", () => {
+  it("creates, reads and rate-limits an environment as config apply and the CLI do, audited under the token", { timeout: 120_000 }, async () => {
+    const { token, id } = await tokenFor("admin@example.com", "admin:read admin:write");
+    const body = { name: "CI Staging", credentialType: "PLATFORM", selfService: true };
+
+    const created = await api(token, "/admin/environments/ci-staging", { method: "PUT", body });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({
+      environment: { slug: "ci-staging", name: "CI Staging", tokenLifetimeSeconds: 3600, rateLimit: { burst: 100, perSecond: 50 } },
+      changes: [{ action: "create", kind: "environment", slug: "ci-staging" }],
+    });
+    expect(await db.environment.findUniqueOrThrow({ where: { slug: "ci-staging" } })).toMatchObject({ credentialType: "PLATFORM", selfService: true });
+    const again = await api(token, "/admin/environments/ci-staging", { method: "PUT", body });
+    expect(again.status).toBe(200);
+    expect((await again.json()).changes).toEqual([]);
+    const renamed = await api(token, "/admin/environments/ci-staging", { method: "PUT", body: { ...body, name: "CI Staging 2" } });
+    expect((await renamed.json()).changes).toEqual([{ action: "update", kind: "environment", slug: "ci-staging", fields: ["name"] }]);
+
+    const read = await api(token, "/admin/environments/ci-staging");
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ slug: "ci-staging", name: "CI Staging 2" });
+    const missing = await api(token, "/admin/environments/nowhere");
+    expect(missing.status).toBe(404);
+    expect((await problemOf(missing)).type).toBe(`${server.url}/problems/not-found`);
+
+    const limited = await api(token, "/admin/environments/ci-staging/rate-limit", { method: "PUT", body: { burst: 20, perSecond: 5 } });
+    expect(limited.status).toBe(200);
+    expect(await limited.json()).toEqual({ env: "ci-staging", burst: 20, perSecond: 5 });
+    expect(await db.environment.findUniqueOrThrow({ where: { slug: "ci-staging" } })).toMatchObject({ rateLimitBurst: 20, rateLimitPerSecond: 5 });
+    const unknownLimit = await api(token, "/admin/environments/nowhere/rate-limit", { method: "PUT", body: { burst: 20, perSecond: 5 } });
+    expect(unknownLimit.status).toBe(404);
+
+    expect(await fieldsOf(await api(token, "/admin/environments/ci-staging", { method: "PUT", body: { ...body, credentialType: "OTHER", extra: 1 } }))).toEqual(
+      expect.arrayContaining(["body credentialType", "body extra"]),
+    );
+    expect(await fieldsOf(await api(token, "/admin/environments/Not_A_Slug", { method: "PUT", body }))).toEqual(["path slug"]);
+    expect(await fieldsOf(await api(token, "/admin/environments/ci-staging/rate-limit", { method: "PUT", body: { burst: 0, perSecond: 5 } }))).toEqual([
+      "body burst",
+    ]);
+
+    const events = await db.auditEvent.findMany({ where: { actorLabel: `token:${id}` } });
+    expect(events.filter((event) => event.action === "config.apply").map((event) => event.targetId)).toEqual([
+      "api:environment:ci-staging",
+      "api:environment:ci-staging",
+    ]);
+    expect(events.some((event) => event.action === "environment.rate-limit" && event.targetId === "ci-staging")).toBe(true);
+    expect(events.filter((event) => event.action === "access-token.use")).toHaveLength(10);
+  });
+
+  it("lists, validates, registers, updates and deletes a proxied API through the configuration file's entry", { timeout: 120_000 }, async () => {
+    const { token } = await tokenFor("admin@example.com", "admin:read admin:write");
+    const listed = await (await api(token, "/admin/apis")).json();
+    expect(listed.apis.find((item: { slug: string }) => item.slug === "notifications")).toMatchObject({ kind: "NOTIFICATIONS", public: false });
+
+    const valid = await api(token, "/admin/openapi-validation", { method: "POST", body: ORDERS_DOCUMENT });
+    expect(await valid.json()).toEqual({ valid: true, version: "3.1.0" });
+    const invalid = await (await api(token, "/admin/openapi-validation", { method: "POST", body: { openapi: "3.1.0", info: {} } })).json();
+    expect(invalid.valid).toBe(false);
+    expect(invalid.errors.length).toBeGreaterThan(0);
+
+    const entry = {
+      name: "CI Orders",
+      summary: "Orders for CI.",
+      version: "1.0.0",
+      visibility: "protected",
+      scopes: ["orders:read", { name: "orders:write", description: "Place orders" }],
+      openapi: ORDERS_DOCUMENT,
+      guides: [{ slug: "errors", title: "Errors", content: "Every error is problem+json." }],
+      environments: { "platform-dev": { targets: [{ url: "http://127.0.0.1:9" }] } },
+    };
+    const registered = await api(token, "/admin/apis/ci-orders", { method: "PUT", body: entry });
+    expect(registered.status).toBe(201);
+    expect((await registered.json()).changes).toEqual([{ action: "create", kind: "api", slug: "ci-orders" }]);
+    const stored = await db.api.findUniqueOrThrow({
+      where: { slug: "ci-orders" },
+      include: { scopes: true, environments: { include: { environment: true } } },
+    });
+    expect([stored.kind, stored.isPublic, JSON.parse(stored.openapiDocument ?? "{}").info.title]).toEqual(["PROXY", false, "Orders"]);
+    expect(stored.scopes.map((scope) => scope.name).sort()).toEqual(["orders:read", "orders:write"]);
+    expect(stored.environments.map((served) => served.environment.slug)).toEqual(["platform-dev"]);
+
+    const read = await (await api(token, "/admin/apis/ci-orders")).json();
+    expect(read).toMatchObject({
+      slug: "ci-orders",
+      kind: "PROXY",
+      environments: ["platform-dev"],
+      configuration: { name: "CI Orders", openapi: ORDERS_DOCUMENT },
+    });
+    expect((await (await api(token, "/admin/apis/notifications")).json()).configuration).toBeNull();
+
+    const updated = await api(token, "/admin/apis/ci-orders", { method: "PUT", body: { ...entry, version: "1.1.0" } });
+    expect(updated.status).toBe(200);
+    expect((await updated.json()).changes).toEqual([{ action: "update", kind: "api", slug: "ci-orders", fields: ["version"] }]);
+    expect((await db.api.findUniqueOrThrow({ where: { slug: "ci-orders" } })).version).toBe("1.1.0");
+    const { slug: _slug, ...configuration } = (await (await api(token, "/admin/apis/ci-orders")).json()).configuration;
+    expect(configuration.guides).toEqual(entry.guides);
+    const roundTrip = await api(token, "/admin/apis/ci-orders", { method: "PUT", body: configuration });
+    expect(roundTrip.status).toBe(200);
+    expect((await roundTrip.json()).changes).toEqual([]);
+
+    expect(await fieldsOf(await api(token, "/admin/apis/notifications", { method: "PUT", body: entry }))).toEqual(["path slug"]);
+    expect(await fieldsOf(await api(token, "/admin/apis/management", { method: "PUT", body: entry }))).toEqual(["path slug"]);
+    expect(
+      await fieldsOf(
+        await api(token, "/admin/apis/ci-orders", {
+          method: "PUT",
+          body: { ...entry, environments: { nowhere: { targets: [{ url: "http://127.0.0.1:9" }] } } },
+        }),
+      ),
+    ).toEqual(expect.arrayContaining(["body environments.nowhere"]));
+    expect(await fieldsOf(await api(token, "/admin/apis/ci-orders", { method: "PUT", body: { ...entry, openapi: { openapi: "3.1.0" } } }))).toContain(
+      "body openapi",
+    );
+    const { name: _name, ...nameless } = entry;
+    expect(await fieldsOf(await api(token, "/admin/apis/ci-orders", { method: "PUT", body: nameless }))).toEqual(["body name"]);
+    expect((await db.api.findUniqueOrThrow({ where: { slug: "ci-orders" } })).version).toBe("1.1.0");
+
+    expect((await api(token, "/admin/apis/nowhere")).status).toBe(404);
+    const builtIn = await api(token, "/admin/apis/notifications", { method: "DELETE" });
+    expect(builtIn.status).toBe(404);
+    expect((await problemOf(builtIn)).detail).toContain("no proxied API");
+
+    const deleted = await api(token, "/admin/apis/ci-orders", { method: "DELETE" });
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ changes: [{ action: "delete", kind: "api", slug: "ci-orders" }] });
+    expect(await db.api.findUnique({ where: { slug: "ci-orders" } })).toBeNull();
+    expect(await db.api.findUnique({ where: { slug: "notifications" } })).not.toBeNull();
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "config.apply", targetId: "api:api:ci-orders" }, orderBy: { at: "desc" } });
+    expect(audit.details).toMatchObject({ changes: [{ action: "delete", slug: "ci-orders" }] });
+  });
+
+  it("lists every credential with filters, grants and revokes an API, and sets and clears a credential's rate limit", { timeout: 120_000 }, async () => {
+    const admin = await tokenFor("admin@example.com", "admin:read admin:write");
+    const developer = await tokenFor("developer@example.com", "credentials:write");
+    const { credential } = await (
+      await api(developer.token, "/credentials", { method: "POST", body: { application: "Admin managed", environment: "platform-dev" } })
+    ).json();
+
+    const all = await (await api(admin.token, "/admin/credentials?environment=platform-dev&owner=Developer@example.com")).json();
+    expect(all.credentials.map((item: { clientId: string }) => item.clientId)).toContain(credential.clientId);
+    const none = await (await api(admin.token, "/admin/credentials?environment=sso-qa&application=Admin%20managed")).json();
+    expect(none.credentials).toEqual([]);
+    expect(await fieldsOf(await api(admin.token, "/admin/credentials?owner=not-an-address&color=red"))).toEqual(
+      expect.arrayContaining(["query owner", "query color"]),
+    );
+
+    const granted = await api(admin.token, `/admin/credentials/${credential.clientId}/grants/notifications`, {
+      method: "PUT",
+      body: { scopes: ["notifications:read"] },
+    });
+    expect(granted.status).toBe(200);
+    expect(await granted.json()).toMatchObject({ clientId: credential.clientId, api: "notifications", scopes: ["notifications:read"] });
+    const grant = await db.grant.findFirstOrThrow({ where: { credential: { clientId: credential.clientId }, api: { slug: "notifications" } } });
+    expect(grant.scopes).toBe("notifications:read");
+    expect(
+      await fieldsOf(await api(admin.token, `/admin/credentials/${credential.clientId}/grants/notifications`, { method: "PUT", body: { scopes: ["nope"] } })),
+    ).toEqual(["body scopes"]);
+    expect((await api(admin.token, "/admin/credentials/gci_nobody/grants/notifications", { method: "PUT", body: {} })).status).toBe(404);
+
+    const own = await api(admin.token, `/admin/credentials/${credential.clientId}/rate-limit`, { method: "PUT", body: { burst: 7, perSecond: 3 } });
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({ clientId: credential.clientId, override: { burst: 7, perSecond: 3 } });
+    expect(await db.credential.findUniqueOrThrow({ where: { clientId: credential.clientId } })).toMatchObject({ rateLimitBurst: 7, rateLimitPerSecond: 3 });
+    expect(await fieldsOf(await api(admin.token, `/admin/credentials/${credential.clientId}/rate-limit`, { method: "PUT", body: { burst: "many" } }))).toEqual(
+      expect.arrayContaining(["body burst", "body perSecond"]),
+    );
+    const cleared = await api(admin.token, `/admin/credentials/${credential.clientId}/rate-limit`, { method: "DELETE" });
+    expect((await cleared.json()).override).toBeNull();
+    expect((await db.credential.findUniqueOrThrow({ where: { clientId: credential.clientId } })).rateLimitBurst).toBeNull();
+    expect((await api(admin.token, "/admin/credentials/gci_nobody/rate-limit", { method: "DELETE" })).status).toBe(404);
+
+    const revoked = await api(admin.token, `/admin/credentials/${credential.clientId}/grants/notifications`, { method: "DELETE" });
+    expect(revoked.status).toBe(200);
+    expect(await db.grant.findFirst({ where: { credential: { clientId: credential.clientId }, api: { slug: "notifications" } } })).toBeNull();
+    expect((await api(admin.token, `/admin/credentials/${credential.clientId}/grants/notifications`, { method: "DELETE" })).status).toBe(404);
+
+    const actions = (await db.auditEvent.findMany({ where: { actorLabel: `token:${admin.id}`, targetId: credential.clientId } })).map((event) => event.action);
+    expect(actions).toEqual(expect.arrayContaining(["credential.rate-limit", "credential.rate-limit.clear", "credential.grant.revoke"]));
+  });
+
+  it("refuses every admin operation to a developer's token with 403, even one stored with admin scopes", { timeout: 120_000 }, async () => {
+    const document = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
+    const adminCalls = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((method) => method !== "parameters")
+        .map((method) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "x") })),
+    );
+    expect(adminCalls.filter((call) => call.path.startsWith("/admin/")).length).toBeGreaterThanOrEqual(17);
+
+    const developer = await tokenFor("developer@example.com", "credentials:read credentials:write usage:read");
+    const smuggled = `gpat_${"D".repeat(43)}`;
+    const user = await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } });
+    await db.accessToken.create({
+      data: {
+        id: "pat_smuggled",
+        userId: user.id,
+        name: "admin scopes written around the check",
+        scopes: "admin:read admin:write",
+        hash: hashClientSecret(smuggled, SERVER_AUTH_SECRET),
+        hint: smuggled.slice(-4),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
+    });
+    for (const token of [developer.token, smuggled]) {
+      for (const { method, path } of adminCalls.filter((call) => call.path.startsWith("/admin/"))) {
+        const response = await api(token, path, { method, body: method === "GET" || method === "DELETE" ? undefined : {} });
+        expect(response.status, `${method} ${path}`).toBe(403);
+        expect((await problemOf(response)).type).toBe(`${server.url}/problems/access-token-scope-missing`);
+      }
+    }
+  });
+});
+
 describe("management API with personal access tokens", () => {
   it("token create prints the token once and stores only its hash", { timeout: 120_000 }, async () => {
     const created = await tokenFor("developer@example.com", "credentials:read credentials:write");

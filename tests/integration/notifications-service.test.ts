@@ -50,7 +50,9 @@ async function rejection(promise: Promise<unknown>): Promise<ProblemError> {
 /** A client with no notifications yet: the credential of a new application in Alice's environment. */
 async function freshClient(): Promise<Owner> {
   const applicationId = newId("app");
-  await db.application.create({ data: { id: applicationId, name: `Fresh ${applicationId}` } });
+  await db.application.create({
+    data: { id: applicationId, name: `Fresh ${applicationId}`, team: { create: { id: newId("team"), name: `Team of ${applicationId}` } } },
+  });
   return addClient(alice.environmentId, applicationId);
 }
 
@@ -71,7 +73,9 @@ beforeAll(async () => {
   const [qa, prod] = [await addEnvironment("qa"), await addEnvironment("prod")];
   // An application has one active credential per environment: Bob's client is another application's.
   const [application, bobsApplication] = await Promise.all(
-    ["Test App", "Bob's App"].map((name) => db.application.create({ data: { id: newId("app"), name } })),
+    ["Test App", "Bob's App"].map((name) =>
+      db.application.create({ data: { id: newId("app"), name, team: { create: { id: newId("team"), name: `Team of ${name}` } } } }),
+    ),
   );
   alice = await addClient(qa, application!.id);
   bob = await addClient(qa, bobsApplication!.id);

@@ -40,7 +40,7 @@ describe("admin routes", () => {
     ];
     for (const [path, body] of routes) expect((await developer.post(path, body)).status, path).toBe(403);
     expect((await developer.get("/api/portal/admin/credentials")).status).toBe(403);
-    for (const page of ["/admin", "/admin/credentials", "/admin/users", "/admin/notifications", "/admin/audit"]) {
+    for (const page of ["/admin", "/admin/credentials", "/admin/users", "/admin/notifications", "/admin/audit", "/admin/deprecations"]) {
       expect((await developer.get(page)).status, page).toBe(403);
       expect((await admin.get(page)).status, page).toBeLessThan(400);
     }

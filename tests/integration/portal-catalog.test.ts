@@ -25,11 +25,24 @@ describe("catalog /apis", () => {
   it("lists every API with its badge, version, credential types and environments, server-rendered", async () => {
     const { status, html } = await page("/apis");
     expect(status).toBe(200);
-    expect(cardNames(html)).toEqual(["Global SSO Access Token", "Notifications API", "Platform Access Token"]);
+    expect(cardNames(html)).toEqual(["Gatehouse Management API", "Global SSO Access Token", "Notifications API", "Platform Access Token"]);
+    expect(html).toContain("Personal access token");
     expect(html).toMatch(/<input[^>]*type="search"[^>]*name="q"/);
     expect(html).toContain("Protected");
     expect(html).toContain("Public");
     expect(html).toContain("Global SSO QA, Global SSO Production, Platform Development, Platform Production");
+  });
+
+  it("lists the management API with a page of its own: a personal access token, no client credentials, and a Reference of /api/v1", async () => {
+    const overview = await page("/apis/management");
+    expect(overview.status).toBe(200);
+    expect(overview.html).toContain("Settings → Access tokens");
+    expect(overview.html).toContain(`${server.url}/api/v1`);
+    expect(overview.html).not.toContain("Client Credentials");
+    expect(overview.html).toContain("credentials:write");
+    const reference = await page("/apis/management?tab=reference");
+    expect(reference.status).toBe(200);
+    expect(reference.html).toContain('href="/api/v1/openapi.json"');
   });
 
   it.each([
@@ -42,7 +55,8 @@ describe("catalog /apis", () => {
     ["type=platform", ["Notifications API", "Platform Access Token"]],
     ["env=sso-qa&type=platform", []],
     ["env=platform-prod&type=platform", ["Notifications API", "Platform Access Token"]],
-    ["type=bogus&env=%3Cscript%3E", ["Global SSO Access Token", "Notifications API", "Platform Access Token"]],
+    ["type=bogus&env=%3Cscript%3E", ["Gatehouse Management API", "Global SSO Access Token", "Notifications API", "Platform Access Token"]],
+    ["q=rotate", ["Gatehouse Management API"]],
   ])("filters by %s", async (query, expected) => {
     const { status, html } = await page(`/apis?${query}`);
     expect(status).toBe(200);
@@ -143,7 +157,7 @@ describe("a deployment pinned to one environment", () => {
 
   it("shows only that environment's APIs and hides the switcher", async () => {
     const catalog = await (await fetch(`${pinned.url}/apis`)).text();
-    expect(cardNames(catalog)).toEqual(["Notifications API", "Platform Access Token"]);
+    expect(cardNames(catalog)).toEqual(["Gatehouse Management API", "Notifications API", "Platform Access Token"]);
     expect(catalog).not.toContain('name="env"');
     const apiPage = await (await fetch(`${pinned.url}/apis/notifications?tab=credentials`)).text();
     expect(apiPage).not.toContain('aria-label="Environment"');

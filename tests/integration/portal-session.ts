@@ -4,6 +4,9 @@ import type { TestServer } from "../support/server";
 export type PortalClient = {
   get(path: string): Promise<Response>;
   post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  put(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** Any other method, sent like `post` */
+  send(method: string, path: string, body?: unknown): Promise<Response>;
 };
 
 function cookiesFrom(response: Response): string[] {
@@ -32,14 +35,18 @@ export async function signIn(server: TestServer, email: string, password: string
   const cookie = [...jar, session].join("; ");
   return {
     get: (path) => fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" }),
-    post: (path, body, headers = {}) =>
-      fetch(`${server.url}${path}`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { cookie, origin: server.url, "content-type": "application/json", ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
+    post: (path, body, headers = {}) => send("POST", path, body, headers),
+    put: (path, body, headers = {}) => send("PUT", path, body, headers),
+    send: (method, path, body) => send(method, path, body),
   };
+  function send(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+    return fetch(`${server.url}${path}`, {
+      method,
+      redirect: "manual",
+      headers: { cookie, origin: server.url, "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
 }
 
 /** The next-auth error code of a refused sign-in (CredentialsSignin, TooManyAttempts). */

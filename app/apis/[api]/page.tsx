@@ -1,21 +1,23 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { ApiPageHeader } from "@/components/api-page/api-page-header";
 import { ApiTabs } from "@/components/api-page/api-tabs";
 import { ClientCredentialsTab } from "@/components/api-page/client-credentials-tab";
 import { EnvironmentSwitcher } from "@/components/api-page/environment-switcher";
-import { parseTab } from "@/components/api-page/hrefs";
+import { apiPageHref, parseTab } from "@/components/api-page/hrefs";
 import { OverviewTab } from "@/components/api-page/overview-tab";
 import { ReferenceTab } from "@/components/api-page/reference-tab";
 import { TryItLink } from "@/components/api-page/try-it-link";
-import { AccessBadge, CredentialTypeBadge } from "@/components/catalog/badges";
+import { VersionNotice, VersionSwitcher } from "@/components/api-page/version-switcher";
+import { CredentialTypeBadge } from "@/components/catalog/badges";
 import { apiDocument } from "@/lib/catalog/api-document";
 import { apiGuides } from "@/lib/catalog/api-guides";
 import { bearerSchemeName } from "@/lib/catalog/bearer-scheme";
-import { findCatalogApi } from "@/lib/catalog/catalog-api";
+import { catalogVersionDocuments, findCatalogApi } from "@/lib/catalog/catalog-api";
 import { findFirstCall } from "@/lib/catalog/first-call";
 import { apiServerUrl, selectEnvironment, tokenEndpointUrl } from "@/lib/catalog/environment-urls";
+import { defaultVersion } from "@/lib/api-lifecycle/versions";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
@@ -28,12 +30,14 @@ type Props = {
 };
 
 /** One query per request, shared by the metadata and the page. */
-const findApi = cache((slug: string, pinnedEnvironment: string | undefined) => findCatalogApi(db(), slug, { pinnedEnvironment }));
+const findApi = cache((slug: string, pinnedEnvironment: string | undefined, version: string | undefined) =>
+  findCatalogApi(db(), slug, { pinnedEnvironment }, version),
+);
 
 async function loadView({ params, searchParams }: Props) {
   const [{ api: slug }, query] = await Promise.all([params, searchParams]);
   const { portalEnvironment } = config();
-  const api = await findApi(slug, portalEnvironment);
+  const api = await findApi(slug, portalEnvironment, firstParam(query.version));
   const env = api && selectEnvironment(api.environments, firstParam(query.env));
   if (!api || !env) notFound();
   return { api, env, tab: parseTab(query.tab), tryIt: firstParam(query.try) === "1", pinned: portalEnvironment !== undefined };
@@ -49,31 +53,32 @@ export default async function ApiPage(props: Props) {
   const { publicUrl, portalEnvironment } = config();
   const envParam = pinned ? undefined : env.slug;
   const document = tab === "overview" ? undefined : apiDocument(api, env, publicUrl);
+  const shown = api.shownVersion;
+  const byDefault = defaultVersion(api.versions);
+  const successor = byDefault && byDefault !== shown ? { version: byDefault.version, href: apiPageHref(api.slug, { tab, env: envParam }) } : undefined;
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/apis" className="text-blue-800 underline">
-          APIs
-        </Link>{" "}
-        / <span aria-current="page">{api.name}</span>
-      </nav>
-      <header className="space-y-3">
-        <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-3xl font-bold tracking-tight">{api.name}</h1>
-          <span className="text-slate-700">v{api.version}</span>
-          <AccessBadge isPublic={api.isPublic} />
-          <CredentialTypeBadge type={env.credentialType} />
-        </div>
-        <p className="max-w-3xl text-lg text-slate-700">{api.summary}</p>
-        {!api.isPublic && tab !== "reference" && <TryItLink slug={api.slug} env={envParam} />}
+      <ApiPageHeader api={api} badge={<CredentialTypeBadge type={env.credentialType} />}>
+        {!api.isPublic && tab !== "reference" && <TryItLink slug={api.slug} env={envParam} version={api.versionParam} />}
         {pinned ? (
           <p className="text-sm text-slate-700">{`Environment: ${env.name}`}</p>
         ) : (
-          <EnvironmentSwitcher slug={api.slug} tab={tab} environments={api.environments} current={env} />
+          <EnvironmentSwitcher slug={api.slug} tab={tab} version={api.versionParam} environments={api.environments} current={env} />
         )}
-      </header>
-      <ApiTabs slug={api.slug} current={tab} env={envParam} />
-      {tab === "overview" && <OverviewTab api={api} env={env} guides={apiGuides(api, publicUrl)} />}
+        {shown && byDefault && api.versions.length > 1 ? (
+          <VersionSwitcher slug={api.slug} tab={tab} env={envParam} versions={api.versions} shown={shown} defaultVersion={byDefault.version} />
+        ) : null}
+        {shown ? <VersionNotice shown={shown} successor={successor} /> : null}
+      </ApiPageHeader>
+      <ApiTabs slug={api.slug} current={tab} env={envParam} version={api.versionParam} />
+      {tab === "overview" && (
+        <OverviewTab
+          api={api}
+          env={env}
+          guides={apiGuides(api, publicUrl)}
+          versionDocuments={api.versions.length > 1 ? await catalogVersionDocuments(db(), api.slug) : []}
+        />
+      )}
       {tab === "reference" && document && (
         <ReferenceTab
           api={api}

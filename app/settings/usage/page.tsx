@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
+import { DeprecatedCalls } from "@/components/usage/deprecated-calls";
 import { RequestLookupResult } from "@/components/usage/request-lookup-result";
 import { UsagePanels } from "@/components/usage/usage-panels";
+import { deprecatedCallsOf } from "@/lib/api-lifecycle/deprecated-calls";
+import { DEFAULT_USAGE_DAYS } from "@/lib/api-lifecycle/deprecation-usage";
 import { requireUser } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
@@ -19,9 +22,13 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
   const requestId = firstParam(params.requestId, 200)?.trim() ?? "";
   const clients = await myClients(db(), user);
   const chosen = clients.find((client) => client.clientId === firstParam(params.client, 100));
-  const [report, found] = await Promise.all([
+  const [report, found, deprecatedCalls] = await Promise.all([
     usageReport(db(), { clients: chosen ? [chosen.clientId] : clients.map((client) => client.clientId) }, range),
     requestId ? findMyRequest(db(), user, requestId) : Promise.resolve(null),
+    deprecatedCallsOf(
+      db(),
+      clients.map((client) => client.clientId),
+    ),
   ]);
   return (
     <div className="space-y-8">
@@ -51,6 +58,17 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
         {requestId ? <RequestLookupResult requestId={requestId} found={found} /> : null}
       </section>
 
+      <section aria-labelledby="deprecated-calls" className="space-y-3">
+        <h2 id="deprecated-calls" className="text-lg font-semibold">
+          Deprecated calls
+        </h2>
+        <p className="text-sm text-slate-700">
+          Calls your credentials made to API versions and operations that are deprecated: they stop working at their sunset date, so move these calls to the
+          version the API page names.
+        </p>
+        <DeprecatedCalls credentials={clients} calls={deprecatedCalls} days={DEFAULT_USAGE_DAYS} />
+      </section>
+
       <section aria-labelledby="my-usage" className="space-y-4">
         <h2 id="my-usage" className="text-lg font-semibold">
           Your traffic
@@ -65,11 +83,17 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
                   Application and environment
                 </label>
                 <select id="usage-client" name="client" defaultValue={chosen?.clientId ?? ""} className={CONTROL}>
-                  <option value="">All your credentials</option>
-                  {clients.map((client) => (
-                    <option key={client.clientId} value={client.clientId}>
-                      {`${client.application} — ${client.environmentName} (${client.clientId})`}
-                    </option>
+                  <option value="">All your teams&apos; credentials</option>
+                  {[...new Set(clients.map((client) => client.team))].map((team) => (
+                    <optgroup key={team} label={`Team ${team}`}>
+                      {clients
+                        .filter((client) => client.team === team)
+                        .map((client) => (
+                          <option key={client.clientId} value={client.clientId}>
+                            {`${client.application} — ${client.environmentName} (${client.clientId})`}
+                          </option>
+                        ))}
+                    </optgroup>
                   ))}
                 </select>
               </div>

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ApiForm } from "@/components/admin/api-form";
 import { ApiScopeGaps } from "@/components/admin/api-scope-gaps";
+import { ApiVersions } from "@/components/admin/api-versions";
+import { listVersions } from "@/lib/api-lifecycle/versions";
 import { UpstreamHealthTable } from "@/components/admin/upstream-health";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
@@ -26,7 +28,7 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
     const policy = upstreamPolicySchema.safeParse(env.upstream).data;
     return policy ? [{ env: env.environment.slug, policy }] : [];
   });
-  const health = api.kind === "PROXY" ? await readUpstreamHealth(api.slug) : [];
+  const [health, versions] = await Promise.all([api.kind === "PROXY" ? readUpstreamHealth(api.slug) : [], listVersions(db(), api.id)]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Edit {api.name}</h1>
@@ -55,6 +57,7 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
           guides: guidesToMarkdown(storedGuidesSchema.parse(api.guides)),
         }}
       />
+      <ApiVersions slug={api.slug} versions={versions} />
       <ApiScopeGaps apiSlug={api.slug} />
       {api.kind === "PROXY" ? <UpstreamHealthTable health={health} environments={environments} /> : null}
     </div>

@@ -1,0 +1,9 @@
+import { deprecateFromConsole } from "@/lib/api-lifecycle/admin-lifecycle";
+import { json, portalRoute } from "@/lib/auth/portal-route";
+import { db } from "@/lib/db";
+
+export const POST = portalRoute(
+  async ({ request, user, params }) =>
+    json(await deprecateFromConsole({ db: db(), admin: user, slug: params.slug ?? "", input: await request.json().catch(() => null) })),
+  { role: "ADMIN" },
+);

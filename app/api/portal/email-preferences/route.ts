@@ -1,0 +1,7 @@
+import { json, portalRoute } from "@/lib/auth/portal-route";
+import { db } from "@/lib/db";
+import { updateEmailPreferences } from "@/lib/events/preferences";
+
+export const PUT = portalRoute(async ({ request, user }) =>
+  json({ preferences: await updateEmailPreferences({ db: db(), userId: user.id, input: await request.json().catch(() => null) }) }),
+);

@@ -1,0 +1,8 @@
+import { json, portalRoute } from "@/lib/auth/portal-route";
+import { db } from "@/lib/db";
+import { inviteToMyTeam } from "@/lib/teams/my-teams";
+
+/** The answer holds the invitation link, shown once. */
+export const POST = portalRoute(async ({ request, user, params }) =>
+  json(await inviteToMyTeam({ db: db(), user, teamId: params.teamId ?? "", input: await request.json().catch(() => null) }), 201),
+);

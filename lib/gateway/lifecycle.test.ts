@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { ProblemError } from "../http/problem";
+import {
+  addDeprecationHeaders,
+  deprecationHeaders,
+  deprecationOf,
+  type GatewayVersion,
+  type GatewayVersions,
+  refuseIfRetired,
+  selectVersion,
+} from "./lifecycle";
+
+const version = (name: string, fields: Partial<GatewayVersion> = {}): GatewayVersion => ({
+  version: name,
+  status: "current",
+  deprecation: undefined,
+  routes: undefined,
+  operations: new Map(),
+  ...fields,
+});
+
+const v1 = version("v1", { status: "deprecated", deprecation: { deprecatedAt: Date.UTC(2026, 10, 1), sunsetAt: Date.UTC(2027, 5, 30) } });
+const v2 = version("v2", { operations: new Map([["GET /v2/legacy", { deprecatedAt: Date.UTC(2026, 10, 15), sunsetAt: null }]]) });
+const versions: GatewayVersions = { bySegment: new Map([v1, v2].map((entry) => [entry.version, entry])), current: v2 };
+
+describe("the gateway's view of an API's versions", () => {
+  it("selects the version the first path segment names, else the current one", () => {
+    expect(selectVersion(versions, "/v1/orders/7")).toBe(v1);
+    expect(selectVersion(versions, "/v1")).toBe(v1);
+    expect(selectVersion(versions, "/v2/orders")).toBe(v2);
+    expect(selectVersion(versions, "/orders/7")).toBe(v2);
+    expect(selectVersion({ bySegment: new Map(), current: undefined }, "/v1/x")).toBeUndefined();
+  });
+
+  it("writes Deprecation as @epoch-seconds, Sunset as an HTTP-date, and both Links to the version's page", () => {
+    const page = "https://portal.example/apis/orders?version=v1";
+    expect(deprecationHeaders(deprecationOf(v1, "GET", "/v1/orders")!, page)).toEqual({
+      deprecation: "@1793491200",
+      sunset: "Wed, 30 Jun 2027 00:00:00 GMT",
+      link: `<${page}>; rel="deprecation", <${page}>; rel="sunset"`,
+    });
+    expect(deprecationHeaders(deprecationOf(v2, "HEAD", "/v2/legacy")!, page)).toEqual({ deprecation: "@1794700800", link: `<${page}>; rel="deprecation"` });
+    expect(deprecationOf(v2, "GET", "/v2/orders")).toBeUndefined();
+    expect(deprecationOf(v2, "GET", undefined)).toBeUndefined();
+  });
+
+  it("keeps the upstream's Link values beside its own", () => {
+    const headers: Record<string, string | string[]> = { link: '<https://u.example/2>; rel="next"' };
+    addDeprecationHeaders(headers, { deprecation: "@1", link: '<p>; rel="deprecation"' });
+    expect(headers).toEqual({ deprecation: "@1", link: ['<https://u.example/2>; rel="next"', '<p>; rel="deprecation"'] });
+  });
+
+  it("refuses with api-version-retired past the sunset or once retired, naming the current version", () => {
+    const base = { apiSlug: "orders", versions, publicUrl: "https://portal.example" };
+    expect(() => refuseIfRetired({ ...base, version: v1, now: Date.UTC(2027, 5, 29) })).not.toThrow();
+    const refusal = (() => {
+      try {
+        refuseIfRetired({ ...base, version: v1, now: Date.UTC(2027, 5, 30) });
+      } catch (error) {
+        return error as ProblemError;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ProblemError);
+    expect(refusal).toMatchObject({
+      code: "api-version-retired",
+      status: 410,
+      extensions: { successor: "v2", successorUrl: "https://portal.example/apis/orders?version=v2" },
+    });
+    const retiredCurrent = version("v2", { status: "retired" });
+    expect(() => refuseIfRetired({ ...base, versions: { bySegment: new Map(), current: retiredCurrent }, version: retiredCurrent, now: 0 })).toThrow(
+      'Version v2 of "orders" is retired.',
+    );
+    const sunsetOperation = version("v2", { operations: new Map([["GET /v2/old", { deprecatedAt: 0, sunsetAt: 1_000 }]]) });
+    expect(() => refuseIfRetired({ ...base, version: sunsetOperation, operation: "GET /v2/old", now: 1_000 })).toThrow(
+      'GET /v2/old of "orders" v2 is retired.',
+    );
+    expect(() => refuseIfRetired({ ...base, version: sunsetOperation, operation: "GET /v2/new", now: 1_000 })).not.toThrow();
+  });
+});

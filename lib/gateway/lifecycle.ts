@@ -1,0 +1,103 @@
+import type { ApiVersionStatus } from "../generated/prisma/sqlite/enums";
+import { problem } from "../http/problem";
+import type { PathTemplates } from "./path-templates";
+
+/** When something was (or will be) deprecated, and when it goes away; times in epoch milliseconds. */
+export type Deprecation = { deprecatedAt: number; sunsetAt: number | null };
+
+/** A version of an API as the gateway serves it. */
+export type GatewayVersion = {
+  version: string;
+  status: ApiVersionStatus;
+  /** set when the version is deprecated (status `deprecated`, or a date given) */
+  deprecation: Deprecation | undefined;
+  /** the templates of its document's paths; undefined without a document */
+  routes: PathTemplates | undefined;
+  /** deprecated operations, by `METHOD /path/template` */
+  operations: ReadonlyMap<string, Deprecation>;
+};
+
+/** The versions of an API, by path segment, and the one a path without a version segment goes to. */
+export type GatewayVersions = { bySegment: ReadonlyMap<string, GatewayVersion>; current: GatewayVersion | undefined };
+
+/**
+ * The version a call goes to: the one its first path segment names (`/v2/orders` is
+ * `v2`), otherwise the current one. The segment stays in the path forwarded upstream.
+ */
+export function selectVersion(versions: GatewayVersions, remainder: string): GatewayVersion | undefined {
+  const end = remainder.indexOf("/", 1);
+  const segment = end === -1 ? remainder.slice(1) : remainder.slice(1, end);
+  return versions.bySegment.get(segment) ?? versions.current;
+}
+
+export function operationKey(method: string, route: string): string {
+  return `${method === "HEAD" ? "GET" : method} ${route}`;
+}
+
+/** The earlier of two deprecations' dates, and the earlier sunset either sets. */
+function combine(a: Deprecation | undefined, b: Deprecation | undefined): Deprecation | undefined {
+  if (!a || !b) return a ?? b;
+  const sunsets = [a.sunsetAt, b.sunsetAt].filter((at) => at !== null);
+  return { deprecatedAt: Math.min(a.deprecatedAt, b.deprecatedAt), sunsetAt: sunsets.length > 0 ? Math.min(...sunsets) : null };
+}
+
+/** What applies to a call: the version's deprecation, combined with its operation's when the route is known. */
+export function deprecationOf(version: GatewayVersion, method: string, route: string | undefined): Deprecation | undefined {
+  const operation = route === undefined ? undefined : version.operations.get(operationKey(method, route));
+  return combine(version.deprecation, operation);
+}
+
+/** Where the portal documents a version: the page its `Link` headers point to. */
+export function versionPageUrl(publicUrl: string, apiSlug: string, version: string): string {
+  return `${publicUrl}/apis/${encodeURIComponent(apiSlug)}?version=${encodeURIComponent(version)}`;
+}
+
+/**
+ * `Deprecation` (RFC 9745, `@` and epoch seconds), `Sunset` (RFC 8594, an HTTP-date) and
+ * their `Link`s, both to the version's page in the portal.
+ */
+export function deprecationHeaders(deprecation: Deprecation, pageUrl: string): Record<string, string> {
+  const headers: Record<string, string> = { deprecation: `@${Math.floor(deprecation.deprecatedAt / 1000)}` };
+  const links = [`<${pageUrl}>; rel="deprecation"`];
+  if (deprecation.sunsetAt !== null) {
+    headers.sunset = new Date(deprecation.sunsetAt).toUTCString();
+    links.push(`<${pageUrl}>; rel="sunset"`);
+  }
+  headers.link = links.join(", ");
+  return headers;
+}
+
+/** Adds the lifecycle headers to an answer, keeping the `Link`s the upstream sent. */
+export function addDeprecationHeaders(target: Record<string, string | string[]>, headers: Record<string, string>): void {
+  const { link, ...rest } = headers;
+  Object.assign(target, rest);
+  const existing = target.link;
+  target.link = existing === undefined ? link! : [...(Array.isArray(existing) ? existing : [existing]), link!];
+}
+
+const past = (at: number | null | undefined, now: number) => at != null && at <= now;
+
+/**
+ * 410 `api-version-retired` for a version retired or past its sunset, or an operation past
+ * its own, naming the current version and its page in the portal.
+ */
+export function refuseIfRetired(input: {
+  apiSlug: string;
+  version: GatewayVersion;
+  /** `GET /v1/orders/{id}`, once the route is known */
+  operation?: string;
+  versions: GatewayVersions;
+  publicUrl: string;
+  now: number;
+}): void {
+  const { apiSlug, version, operation, versions, publicUrl, now } = input;
+  const versionGone = version.status === "retired" || past(version.deprecation?.sunsetAt, now);
+  if (!versionGone && !(operation !== undefined && past(version.operations.get(operation)?.sunsetAt, now))) return;
+  const successor = versions.current && versions.current !== version ? versions.current.version : undefined;
+  const successorUrl = successor ? versionPageUrl(publicUrl, apiSlug, successor) : undefined;
+  const what = versionGone ? `Version ${version.version} of "${apiSlug}"` : `${operation} of "${apiSlug}" ${version.version}`;
+  throw problem("api-version-retired", {
+    detail: `${what} is retired.${successor ? ` Its successor is ${successor}: ${successorUrl}` : ""}`,
+    extensions: successor ? { successor, successorUrl } : {},
+  });
+}

@@ -1,0 +1,24 @@
+// The delivery worker alone, in a process of its own, against DATABASE_URL and the SMTP
+// server of SMTP_URL, with the lease of LEASE_MS: what a test can SIGKILL mid-delivery.
+// SIGTERM stops it as the portal stops it, and it exits 0.
+import { createDb } from "../../lib/db";
+import { startDeliveryWorker } from "../../lib/events/delivery-worker";
+import { emailChannel } from "../../lib/events/email-channel";
+
+const db = createDb(process.env.DATABASE_URL ?? "");
+const worker = startDeliveryWorker({
+  db,
+  channels: [
+    emailChannel({ smtpUrl: process.env.SMTP_URL ?? "", from: "portal@example.test", publicUrl: "https://portal.example.test", portalName: "Portal" }),
+  ],
+  leaseMs: Number(process.env.LEASE_MS),
+  batchSize: 5,
+  pollMs: 100,
+});
+console.log(`worker ${worker.owner} started`);
+process.once("SIGTERM", () => {
+  worker
+    .stop()
+    .then(() => db.$disconnect())
+    .then(() => process.exit(0));
+});
