@@ -60,10 +60,21 @@ export function ClientCredentialsTab({ api, env, envParam, publicUrl, firstCall 
           response body.
         </p>
         {firstCall ? (
-          <CodeSamples
-            call={{ tokenEndpoint, serverUrl: firstCall.serverUrl, operation: firstCall.operation }}
-            context={firstCall.apiName === api.name ? "first call" : `first call (${firstCall.apiName})`}
-          />
+          <>
+            <CodeSamples
+              call={{ tokenEndpoint, serverUrl: firstCall.serverUrl, operation: firstCall.operation }}
+              context={firstCall.apiName === api.name ? "first call" : `first call (${firstCall.apiName})`}
+            />
+            <h3 className="text-lg font-semibold">With your own key instead of a secret (private_key_jwt)</h3>
+            <p className="text-slate-800">
+              For a credential created with your public keys: each sample reads <code className="font-mono">CLIENT_ID</code> and the path of your RSA private
+              key from <code className="font-mono">PRIVATE_KEY_FILE</code>, signs a one-minute assertion with it and sends that instead of a secret.
+            </p>
+            <CodeSamples
+              call={{ tokenEndpoint, serverUrl: firstCall.serverUrl, operation: firstCall.operation, authentication: "private_key_jwt" }}
+              context={firstCall.apiName === api.name ? "key-signed first call" : `key-signed first call (${firstCall.apiName})`}
+            />
+          </>
         ) : (
           <p className="text-slate-800">This environment offers no API to call with the token yet.</p>
         )}

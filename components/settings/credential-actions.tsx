@@ -9,7 +9,8 @@ import { SecretOnce, type ShownSecret } from "./secret-once";
 
 const GRACE_CHOICES = [0, 1, 4, 12, 24];
 
-export function CredentialActions({ clientId, hasSecret }: { clientId: string; hasSecret: boolean }) {
+/** `secrets`: rotate the live one, generate the first, or none at all for a client that authenticates with keys or a trusted issuer. */
+export function CredentialActions({ clientId, secrets }: { clientId: string; secrets: "rotate" | "first" | "none" }) {
   const router = useRouter();
   const [secret, setSecret] = useState<ShownSecret | null>(null);
   const [error, setError] = useState("");
@@ -35,50 +36,54 @@ export function CredentialActions({ clientId, hasSecret }: { clientId: string; h
     <div className="space-y-3">
       {secret ? <SecretOnce secret={secret} onDismiss={() => setSecret(null)} /> : null}
       <div className="flex flex-wrap items-end gap-3">
-        <div className="space-y-1">
-          <label htmlFor={`expiry-${clientId}`} className="block text-xs font-medium">
-            New secret expires
-          </label>
-          <select id={`expiry-${clientId}`} value={expiresInDays} onChange={(event) => setExpiresInDays(event.target.value)} className={INPUT_CLASS}>
-            {EXPIRY_CHOICES.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        {hasSecret ? (
+        {secrets === "none" ? null : (
           <>
             <div className="space-y-1">
-              <label htmlFor={`grace-${clientId}`} className="block text-xs font-medium">
-                Old secret stays valid for
+              <label htmlFor={`expiry-${clientId}`} className="block text-xs font-medium">
+                New secret expires
               </label>
-              <select id={`grace-${clientId}`} value={graceHours} onChange={(event) => setGraceHours(event.target.value)} className={INPUT_CLASS}>
-                {GRACE_CHOICES.map((hours) => (
-                  <option key={hours} value={hours}>
-                    {hours === 0 ? "No grace (ends now)" : `${hours} hour${hours === 1 ? "" : "s"}`}
+              <select id={`expiry-${clientId}`} value={expiresInDays} onChange={(event) => setExpiresInDays(event.target.value)} className={INPUT_CLASS}>
+                {EXPIRY_CHOICES.map((choice) => (
+                  <option key={choice.value} value={choice.value}>
+                    {choice.label}
                   </option>
                 ))}
               </select>
             </div>
-            <button
-              type="button"
-              disabled={pending}
-              onClick={() => run("rotate", { graceHours: Number(graceHours), expiresInDays: Number(expiresInDays) }, true)}
-              className={SECONDARY_BUTTON_CLASS}
-            >
-              Rotate secret
-            </button>
+            {secrets === "rotate" ? (
+              <>
+                <div className="space-y-1">
+                  <label htmlFor={`grace-${clientId}`} className="block text-xs font-medium">
+                    Old secret stays valid for
+                  </label>
+                  <select id={`grace-${clientId}`} value={graceHours} onChange={(event) => setGraceHours(event.target.value)} className={INPUT_CLASS}>
+                    {GRACE_CHOICES.map((hours) => (
+                      <option key={hours} value={hours}>
+                        {hours === 0 ? "No grace (ends now)" : `${hours} hour${hours === 1 ? "" : "s"}`}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <button
+                  type="button"
+                  disabled={pending}
+                  onClick={() => run("rotate", { graceHours: Number(graceHours), expiresInDays: Number(expiresInDays) }, true)}
+                  className={SECONDARY_BUTTON_CLASS}
+                >
+                  Rotate secret
+                </button>
+              </>
+            ) : (
+              <button
+                type="button"
+                disabled={pending}
+                onClick={() => run("secret", { expiresInDays: Number(expiresInDays) }, true)}
+                className={SECONDARY_BUTTON_CLASS}
+              >
+                Generate secret
+              </button>
+            )}
           </>
-        ) : (
-          <button
-            type="button"
-            disabled={pending}
-            onClick={() => run("secret", { expiresInDays: Number(expiresInDays) }, true)}
-            className={SECONDARY_BUTTON_CLASS}
-          >
-            Generate secret
-          </button>
         )}
         <button type="button" disabled={pending} onClick={revoke} className={`${SECONDARY_BUTTON_CLASS} text-red-800`}>
           Revoke

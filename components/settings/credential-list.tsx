@@ -11,7 +11,21 @@ export type CredentialView = {
   grants: { apiSlug: string; apiName: string; scopes: string[] }[];
   rateLimit: { burst: number; perSecond: number; source: "credential" | "environment" };
   secrets: Secret[];
+  authentication:
+    | { method: "client_secret" }
+    | { method: "private_key_jwt"; jwksUri: string | null; keyIds: string[] }
+    | { method: "federated"; issuer: string; audience: string; subject: string };
 };
+
+/** How the client proves who it is, for a credential without secrets. */
+function describeKeys(authentication: Exclude<CredentialView["authentication"], { method: "client_secret" }>): string {
+  if (authentication.method === "federated") {
+    return `None: ID tokens of ${authentication.issuer} for ${authentication.audience}, subject ${authentication.subject}`;
+  }
+  const where = authentication.jwksUri ? `published at ${authentication.jwksUri}` : `registered here (${authentication.keyIds.join(", ") || "no key ids"})`;
+  return `None: private_key_jwt with keys ${where}`;
+}
+
 type TeamView = { id: string; name: string; personal: boolean; role: "owner" | "admin" | "member" };
 type ApplicationView = { id: string; name: string; team: TeamView; credentials: CredentialView[] };
 
@@ -91,7 +105,9 @@ function TeamApplication({ application }: { application: ApplicationView }) {
               <dd>{describeRateLimit(credential.rateLimit)}</dd>
               <dt className="font-medium">Secrets</dt>
               <dd>
-                {credential.secrets.length === 0 ? (
+                {credential.authentication.method !== "client_secret" ? (
+                  describeKeys(credential.authentication)
+                ) : credential.secrets.length === 0 ? (
                   credential.status === "ACTIVE" ? (
                     "No secret yet"
                   ) : (
@@ -112,7 +128,10 @@ function TeamApplication({ application }: { application: ApplicationView }) {
               </dd>
             </dl>
             {credential.status !== "ACTIVE" ? null : canChange ? (
-              <CredentialActions clientId={credential.clientId} hasSecret={credential.secrets.length > 0} />
+              <CredentialActions
+                clientId={credential.clientId}
+                secrets={credential.authentication.method !== "client_secret" ? "none" : credential.secrets.length > 0 ? "rotate" : "first"}
+              />
             ) : (
               <p className="text-sm text-slate-700">As a member of the team you see this credential; its admins and owners rotate and revoke it.</p>
             )}

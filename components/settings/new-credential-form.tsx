@@ -27,21 +27,34 @@ export function NewCredentialForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState("");
   const [secret, setSecret] = useState<ShownSecret | null>(null);
+  const [keyClient, setKeyClient] = useState("");
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     setPending(true);
-    const result = await portalFetch<{ secret: ShownSecret }>("/api/portal/credentials", "POST", Object.fromEntries(new FormData(form)));
+    const result = await portalFetch<{ credential: { clientId: string }; secret: ShownSecret | null }>(
+      "/api/portal/credentials",
+      "POST",
+      Object.fromEntries(new FormData(form)),
+    );
     setPending(false);
     setErrors(result.ok ? {} : result.fieldErrors);
     setMessage(result.ok ? "" : result.message);
     if (!result.ok) return;
     setSecret(result.data.secret);
+    setKeyClient(result.data.secret ? "" : result.data.credential.clientId);
     form.reset();
     router.refresh();
   }
+
+  // A key's fault is reported under its place in the set (`jwks.keys.0.kty`): shown under the one box.
+  const jwksError =
+    Object.entries(errors)
+      .filter(([field]) => field === "jwks" || field.startsWith("jwks."))
+      .map(([field, text]) => (field === "jwks" ? text : `${field.slice(5)}: ${text}`))
+      .join("\n") || undefined;
 
   return (
     <section aria-labelledby="new-credential" className="space-y-4 rounded-lg border border-slate-200 bg-white p-6">
@@ -49,6 +62,12 @@ export function NewCredentialForm({
         New credential
       </h2>
       {secret ? <SecretOnce secret={secret} onDismiss={() => setSecret(null)} /> : null}
+      {keyClient ? (
+        <p role="status" className="rounded border border-green-700 bg-green-50 p-3 text-sm">
+          Created <code className="font-mono">{keyClient}</code>. It has no secret: sign a client assertion with your private key (private_key_jwt) to get
+          tokens.
+        </p>
+      ) : null}
       <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 sm:items-start">
         <Field id="application" label="Application" error={errors.application}>
           <input
@@ -93,6 +112,33 @@ export function NewCredentialForm({
             ))}
           </select>
         </Field>
+        <details className="space-y-3 sm:col-span-2" open={Boolean(jwksError || errors.jwksUri)}>
+          <summary className="cursor-pointer text-sm font-medium">Authenticate with your own keys instead of a secret (private_key_jwt)</summary>
+          <p className="text-sm text-slate-700">
+            Give your public keys, inline or by URL; the credential then has no secret, and your client signs a short-lived JWT for each token request.
+          </p>
+          <Field id="jwks" label="Public keys (JWKS JSON)" error={jwksError}>
+            <textarea
+              id="jwks"
+              name="jwks"
+              rows={4}
+              spellCheck={false}
+              placeholder='{"keys": [{"kty": "EC", "crv": "P-256", "x": "…", "y": "…", "kid": "ci-key-1"}]}'
+              className={`${INPUT_CLASS} font-mono`}
+              aria-describedby={jwksError ? "jwks-error" : undefined}
+            />
+          </Field>
+          <Field id="jwksUri" label="Or the URL of your JWKS (https)" error={errors.jwksUri}>
+            <input
+              id="jwksUri"
+              name="jwksUri"
+              type="url"
+              maxLength={2048}
+              className={INPUT_CLASS}
+              aria-describedby={errors.jwksUri ? "jwksUri-error" : undefined}
+            />
+          </Field>
+        </details>
         {message ? (
           <p role="alert" className="text-sm text-red-700 sm:col-span-2">
             {message}

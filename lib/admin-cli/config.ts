@@ -70,7 +70,8 @@ const diff = command(
 const apply = command(
   {
     usage: "config apply --file <path> [--dry-run] [--prune]",
-    summary: "Makes environments and proxied APIs match the file, in one audited transaction; --prune also deletes those the file leaves out.",
+    summary:
+      "Makes environments, proxied APIs and credentials' trust in external issuers match the file, in one audited transaction; --prune also deletes environments and APIs the file leaves out.",
   },
   async (args) => {
     const { file, desired, changes, db } = await planFor(args);

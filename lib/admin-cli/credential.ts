@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import type { ClientKeys } from "../credentials/client-keys";
 import { noPositionals, requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 import { asUsageError } from "./problem-usage";
@@ -9,10 +11,32 @@ function parseExpiry(value: string | undefined): Date | undefined {
   return date;
 }
 
+/** The client's public keys from --jwks-file or --jwks-uri, for private_key_jwt; none for a credential with a secret. */
+function keysFrom(flags: Map<string, string>): ClientKeys | undefined {
+  const file = flags.get("jwks-file");
+  const uri = flags.get("jwks-uri");
+  if (file !== undefined && uri !== undefined) throw new UsageError("give --jwks-file or --jwks-uri, not both");
+  if (uri !== undefined) return { jwksUri: uri };
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--jwks-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  try {
+    return { jwks: JSON.parse(text) };
+  } catch {
+    throw new UsageError(`--jwks-file: ${file} is not JSON`);
+  }
+}
+
 const create = command(
   {
-    usage: 'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--team <name>] [--expires <date>]',
-    summary: "Creates a credential (and its application if needed) and prints its client secret once.",
+    usage:
+      'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--team <name>] [--expires <date>] [--jwks-file <file> | --jwks-uri <url>]',
+    summary:
+      "Creates a credential (and its application if needed) and prints its client secret once; with --jwks-file or --jwks-uri its client authenticates with private_key_jwt and it has no secret.",
   },
   async (args) => {
     noPositionals(args);
@@ -22,6 +46,7 @@ const create = command(
     const scopes = scopeFlag === undefined ? undefined : scopeFlag.split(/\s+/).filter(Boolean);
     if (scopes?.length === 0) throw new UsageError("--scope needs at least one scope");
     const expiresAt = parseExpiry(args.flags.get("expires"));
+    const keys = keysFrom(args.flags);
     const [{ db }, { CLI_ACTOR }, { createCredential, ensureApplication }] = await Promise.all([
       import("../db"),
       import("../audit/write-audit"),
@@ -36,13 +61,14 @@ const create = command(
       async () => {
         if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
         const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, teamId: team?.id, name: appName });
-        return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt });
+        return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt, keys });
       },
-      { name: "--app", scopes: "--scope", expiresAt: "--expires" },
+      { name: "--app", scopes: "--scope", expiresAt: "--expires", jwks: "--jwks-file", jwksUri: "--jwks-uri" },
     );
     return {
       clientId: credential.clientId,
-      clientSecret: secret!.clientSecret,
+      clientSecret: secret?.clientSecret ?? null,
+      authMethod: credential.authentication.method,
       env: envSlug,
       scopes: credential.grants.flatMap((grant) => grant.scopes),
     };
@@ -168,4 +194,24 @@ const rateLimit = command(
   },
 );
 
-export const commands: CommandGroup = { create, rotate, revoke, list, grant, "revoke-grant": revokeGrant, "rate-limit": rateLimit };
+const trust = command(
+  {
+    usage: "credential trust --client <clientId> --issuer <url> --audience <aud> --subject <pattern>",
+    summary:
+      "Makes a credential trust an external OIDC issuer (workload identity federation): its client then authenticates with that issuer's ID tokens for --audience whose sub matches --subject (* for any characters); its secrets end.",
+  },
+  async (args) => {
+    noPositionals(args);
+    const clientId = requiredFlag(args, "client");
+    const trust = { issuer: requiredFlag(args, "issuer"), audience: requiredFlag(args, "audience"), subject: requiredFlag(args, "subject") };
+    const [{ db }, { CLI_ACTOR }, { trustIssuer }] = await Promise.all([import("../db"), import("../audit/write-audit"), import("../credentials/credentials")]);
+    const trusted = await asUsageError(() => trustIssuer({ db: db(), actor: CLI_ACTOR, clientId, trust }), {
+      issuer: "--issuer",
+      audience: "--audience",
+      subject: "--subject",
+    });
+    return { clientId: trusted.clientId, authentication: trusted.authentication };
+  },
+);
+
+export const commands: CommandGroup = { create, trust, rotate, revoke, list, grant, "revoke-grant": revokeGrant, "rate-limit": rateLimit };

@@ -1,11 +1,27 @@
+import { CLIENT_ASSERTION_TYPE } from "../oauth/assertion-rules";
 import type { Operation } from "./operations";
 
 export type SampleLanguage = "curl" | "javascript" | "python";
 
 export type CodeSample = { language: SampleLanguage; label: string; code: string };
 
+/** How the sample authenticates at the token endpoint: with the client secret, or with a JWT signed by the client's private key. */
+export type SampleAuthentication = "client_secret" | "private_key_jwt";
+
 /** One call through the gateway: where the token comes from, and the operation to call with it. */
-export type SampleCall = { tokenEndpoint: string; serverUrl: string; operation: Pick<Operation, "method" | "path" | "bodyExample"> };
+export type SampleCall = {
+  tokenEndpoint: string;
+  serverUrl: string;
+  operation: Pick<Operation, "method" | "path" | "bodyExample">;
+  /** client_secret when left out */
+  authentication?: SampleAuthentication;
+};
+
+/** What a sample reads from the environment to authenticate; a private key is read from a file, never pasted into the environment. */
+const CREDENTIAL_VARIABLES: Record<SampleAuthentication, string[]> = {
+  client_secret: ["CLIENT_ID", "CLIENT_SECRET"],
+  private_key_jwt: ["CLIENT_ID", "PRIVATE_KEY_FILE"],
+};
 
 /** A URL as literal text and path parameters, each read from an environment variable of its own. */
 type UrlPart = { text: string } | { variable: string };
@@ -36,17 +52,42 @@ function variablesOf(parts: UrlPart[]): string[] {
   return parts.flatMap((part) => ("variable" in part ? [part.variable] : []));
 }
 
+/** Every environment variable a sample reads, its credentials first. */
+function requiredVariables(parts: UrlPart[], authentication: SampleAuthentication): string[] {
+  return [...CREDENTIAL_VARIABLES[authentication], ...variablesOf(parts)];
+}
+
 /** "A and B", "A, B and C": the environment variables a sample reads. */
-function needs(parts: UrlPart[]): string {
-  const names = ["CLIENT_ID", "CLIENT_SECRET", ...variablesOf(parts)];
-  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+function needs(parts: UrlPart[], authentication: SampleAuthentication): string {
+  const names = requiredVariables(parts, authentication);
+  const list = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return authentication === "private_key_jwt" ? `${list} (your RSA private key, PEM, for RS256)` : list;
 }
 
 function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-function curlSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string {
+/** The shell lines that set TOKEN_RESPONSE. */
+function curlTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string[] {
+  if (authentication === "client_secret") {
+    return [`TOKEN_RESPONSE=$(curl -sS -X POST ${shellQuote(tokenEndpoint)} \\`, `  -u "$CLIENT_ID:$CLIENT_SECRET" \\`, `  -d grant_type=client_credentials)`];
+  }
+  return [
+    `b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }`,
+    `NOW=$(date +%s)`,
+    `HEADER=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)`,
+    `CLAIMS=$(printf '{"iss":"%s","sub":"%s","aud":"%s","jti":"%s","iat":%s,"exp":%s}' \\`,
+    `  "$CLIENT_ID" "$CLIENT_ID" ${shellQuote(tokenEndpoint)} "$(openssl rand -hex 16)" "$NOW" "$((NOW + 60))" | b64url)`,
+    `SIGNATURE=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$PRIVATE_KEY_FILE" | b64url) || exit 1`,
+    `TOKEN_RESPONSE=$(curl -sS -X POST ${shellQuote(tokenEndpoint)} \\`,
+    `  -d grant_type=client_credentials \\`,
+    `  -d client_assertion_type=${CLIENT_ASSERTION_TYPE} \\`,
+    `  -d "client_assertion=$HEADER.$CLAIMS.$SIGNATURE")`,
+  ];
+}
+
+function curlSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret" }: SampleCall): string {
   const url = urlParts(serverUrl, operation.path)
     .map((part) => ("text" in part ? shellQuote(part.text) : `"$${part.variable}"`))
     .join("");
@@ -54,10 +95,8 @@ function curlSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string
     operation.bodyExample === undefined ? [] : [`  -H 'Content-Type: application/json'`, `  --data-raw ${shellQuote(JSON.stringify(operation.bodyExample))}`];
   const call = [`curl -sS --fail-with-body -X ${operation.method} ${url}`, `  -H "Authorization: Bearer $ACCESS_TOKEN"`, ...body].join(" \\\n");
   return [
-    `# Needs ${needs(urlParts(serverUrl, operation.path))} in the environment.`,
-    `TOKEN_RESPONSE=$(curl -sS -X POST ${shellQuote(tokenEndpoint)} \\`,
-    `  -u "$CLIENT_ID:$CLIENT_SECRET" \\`,
-    `  -d grant_type=client_credentials)`,
+    `# Needs ${needs(urlParts(serverUrl, operation.path), authentication)} in the environment.`,
+    ...curlTokenRequest(tokenEndpoint, authentication),
     `ACCESS_TOKEN=$(printf '%s' "$TOKEN_RESPONSE" | sed -n 's/.*"access_token":"\\([^"]*\\)".*/\\1/p')`,
     // Without a token the sample stops with the token endpoint's answer instead of calling the API anonymously.
     `if [ -z "$ACCESS_TOKEN" ]; then`,
@@ -74,19 +113,49 @@ function curlSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string
   ].join("\n");
 }
 
-function javascriptSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string {
+/** The lines that post to the token endpoint, as `tokenResponse`. */
+function javascriptTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string {
+  if (authentication === "client_secret") {
+    return `  const basic = Buffer.from(\`\${process.env.CLIENT_ID}:\${process.env.CLIENT_SECRET}\`).toString("base64");
+  const tokenResponse = await fetch(${JSON.stringify(tokenEndpoint)}, {
+    method: "POST",
+    headers: { authorization: \`Basic \${basic}\`, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials" }),
+  });`;
+  }
+  return `  // private_key_jwt (RFC 7523): a JWT for this one request, signed with your private key.
+  const now = Math.floor(Date.now() / 1000);
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const claims = { iss: process.env.CLIENT_ID, sub: process.env.CLIENT_ID, aud: ${JSON.stringify(tokenEndpoint)}, jti: randomUUID(), iat: now, exp: now + 60 };
+  const unsigned = \`\${part({ alg: "RS256", typ: "JWT" })}.\${part(claims)}\`;
+  const key = createPrivateKey(readFileSync(process.env.PRIVATE_KEY_FILE));
+  const assertion = \`\${unsigned}.\${sign("sha256", Buffer.from(unsigned), key).toString("base64url")}\`;
+  const tokenResponse = await fetch(${JSON.stringify(tokenEndpoint)}, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: ${JSON.stringify(CLIENT_ASSERTION_TYPE)}, client_assertion: assertion }),
+  });`;
+}
+
+function javascriptSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret" }: SampleCall): string {
   const parts = urlParts(serverUrl, operation.path);
   const url = parts.map((part) => ("text" in part ? JSON.stringify(part.text) : `encodeURIComponent(process.env.${part.variable})`)).join(" + ");
-  const required = ["CLIENT_ID", "CLIENT_SECRET", ...variablesOf(parts)].map((name) => JSON.stringify(name)).join(", ");
+  const required = requiredVariables(parts, authentication)
+    .map((name) => JSON.stringify(name))
+    .join(", ");
+  const imports =
+    authentication === "private_key_jwt"
+      ? `const { createPrivateKey, randomUUID, sign } = require("node:crypto");\nconst { readFileSync } = require("node:fs");\n\n`
+      : "";
   const body =
     operation.bodyExample === undefined
       ? ""
       : `\n    headers: { authorization: \`Bearer \${access_token}\`, "content-type": "application/json" },\n    body: JSON.stringify(${JSON.stringify(operation.bodyExample)}),`;
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder belongs to the generated JavaScript, not to this file
   const headers = operation.bodyExample === undefined ? "\n    headers: { authorization: `Bearer ${access_token}` }," : "";
-  return `// Runs with plain \`node\` 20+; needs ${needs(parts)} in the environment.
+  return `// Runs with plain \`node\` 20+; needs ${needs(parts, authentication)} in the environment.
 // Every failure ends in one line on stderr and exit code 1, without a stack trace.
-function fail(message) {
+${imports}function fail(message) {
   console.error(message);
   process.exit(1);
 }
@@ -96,12 +165,7 @@ for (const name of [${required}]) {
 }
 
 async function main() {
-  const basic = Buffer.from(\`\${process.env.CLIENT_ID}:\${process.env.CLIENT_SECRET}\`).toString("base64");
-  const tokenResponse = await fetch(${JSON.stringify(tokenEndpoint)}, {
-    method: "POST",
-    headers: { authorization: \`Basic \${basic}\`, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials" }),
-  });
+${javascriptTokenRequest(tokenEndpoint, authentication)}
   if (!tokenResponse.ok) fail(\`The token endpoint refused: \${await tokenResponse.text()}\`);
   const { access_token } = await tokenResponse.json();
 
@@ -115,21 +179,56 @@ async function main() {
 main().catch((error) => fail(error.cause?.message ?? error.message));`;
 }
 
-function pythonSample({ tokenEndpoint, serverUrl, operation }: SampleCall): string {
+/** The lines that build `token_request`. */
+function pythonTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string {
+  if (authentication === "client_secret") {
+    return `basic = base64.b64encode(f"{os.environ['CLIENT_ID']}:{os.environ['CLIENT_SECRET']}".encode()).decode()
+token_request = urllib.request.Request(
+    ${JSON.stringify(tokenEndpoint)},
+    data=urllib.parse.urlencode({"grant_type": "client_credentials"}).encode(),
+    headers={"Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
+)`;
+  }
+  return `# private_key_jwt (RFC 7523): a JWT for this one request, signed with your private key by openssl.
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+now = int(time.time())
+claims = {"iss": os.environ["CLIENT_ID"], "sub": os.environ["CLIENT_ID"], "aud": ${JSON.stringify(tokenEndpoint)}, "jti": uuid.uuid4().hex, "iat": now, "exp": now + 60}
+unsigned = b64url(json.dumps({"alg": "RS256", "typ": "JWT"}).encode()) + "." + b64url(json.dumps(claims).encode())
+signed = subprocess.run(["openssl", "dgst", "-sha256", "-sign", os.environ["PRIVATE_KEY_FILE"]], input=unsigned.encode(), capture_output=True)
+if signed.returncode != 0:
+    sys.exit(f"openssl could not sign with PRIVATE_KEY_FILE: {signed.stderr.decode().strip()}")
+token_request = urllib.request.Request(
+    ${JSON.stringify(tokenEndpoint)},
+    data=urllib.parse.urlencode(
+        {"grant_type": "client_credentials", "client_assertion_type": ${JSON.stringify(CLIENT_ASSERTION_TYPE)}, "client_assertion": f"{unsigned}.{b64url(signed.stdout)}"}
+    ).encode(),
+    headers={"Content-Type": "application/x-www-form-urlencoded"},
+)`;
+}
+
+function pythonSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret" }: SampleCall): string {
   const parts = urlParts(serverUrl, operation.path);
-  const required = ["CLIENT_ID", "CLIENT_SECRET", ...variablesOf(parts)].map((name) => JSON.stringify(name)).join(", ");
+  const required = requiredVariables(parts, authentication)
+    .map((name) => JSON.stringify(name))
+    .join(", ");
+  const keyImports = authentication === "private_key_jwt" ? "\nimport subprocess" : "";
+  const keyModules = authentication === "private_key_jwt" ? "\nimport time" : "";
+  const uuidImport = authentication === "private_key_jwt" ? "\nimport uuid" : "";
   const url = parts.map((part) => ("text" in part ? JSON.stringify(part.text) : `urllib.parse.quote(os.environ["${part.variable}"], safe="")`)).join(" + ");
   const body = operation.bodyExample === undefined ? "" : `\n    data=${JSON.stringify(JSON.stringify(operation.bodyExample))}.encode(),`;
   const contentType = operation.bodyExample === undefined ? "" : `, "Content-Type": "application/json"`;
-  return `# Python 3 standard library only; needs ${needs(parts)} in the environment.
+  return `# Python 3 standard library only; needs ${needs(parts, authentication)} in the environment.
 # Every failure ends in one line on stderr and exit code 1, without a traceback.
 import base64
 import json
-import os
-import sys
+import os${keyImports}
+import sys${keyModules}
 import urllib.error
 import urllib.parse
-import urllib.request
+import urllib.request${uuidImport}
 
 for name in [${required}]:
     if not os.environ.get(name):
@@ -146,12 +245,7 @@ def answer(request, refuser):
         sys.exit(f"{request.full_url}: {error.reason}")
 
 
-basic = base64.b64encode(f"{os.environ['CLIENT_ID']}:{os.environ['CLIENT_SECRET']}".encode()).decode()
-token_request = urllib.request.Request(
-    ${JSON.stringify(tokenEndpoint)},
-    data=urllib.parse.urlencode({"grant_type": "client_credentials"}).encode(),
-    headers={"Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
-)
+${pythonTokenRequest(tokenEndpoint, authentication)}
 access_token = json.loads(answer(token_request, "The token endpoint"))["access_token"]
 
 request = urllib.request.Request(

@@ -3,6 +3,7 @@ import { type Actor, recordAudit } from "../audit/write-audit";
 import { type Db, inTransaction, type Tx } from "../db";
 import { newId } from "../ids";
 import { announceDeprecations, documentLabel, firstVersion, replaceVersions, setCurrentDocument, type VersionSpec } from "../api-lifecycle/versions";
+import { trustIssuer } from "../credentials/credentials";
 import type { ApiState, GatewayState } from "./gateway-state";
 import type { ConfigChange } from "./plan";
 
@@ -57,6 +58,7 @@ export async function applyChanges(input: { db: Db; actor: Actor; desired: Gatew
   const { db, actor, desired, changes, source } = input;
   const environments = new Map(desired.environments.map((env) => [env.slug, env]));
   const apis = new Map(desired.apis.map((api) => [api.slug, api]));
+  const trusts = new Map(desired.trust.map((trust) => [trust.client, trust]));
   const deprecated = await inTransaction(db, async (tx) => {
     const deprecatedVersions: string[] = [];
     let position = await tx.environment.count();
@@ -95,6 +97,10 @@ export async function applyChanges(input: { db: Db; actor: Actor; desired: Gatew
     }
     for (const change of changes.filter((change) => change.kind === "environment" && change.action === "delete")) {
       await tx.environment.delete({ where: { slug: change.slug } });
+    }
+    for (const change of changes.filter((change) => change.kind === "trust")) {
+      const { client: clientId, ...trust } = trusts.get(change.slug)!;
+      await trustIssuer({ db: tx, actor, clientId, trust });
     }
     await recordAudit(tx, actor, { action: "config.apply", targetType: "config", targetId: source, details: { changes } });
     return deprecatedVersions;

@@ -5,24 +5,29 @@ import { applyChanges } from "./apply-changes";
 import { currentState, type GatewayState } from "./gateway-state";
 import { type ConfigChange, type PlanContext, type PlanProblem, planChanges } from "./plan";
 
-/** What the database holds besides the configuration that a plan respects: the built-in APIs and each environment's credentials. */
-export async function planContext(db: DbClient, prune: boolean): Promise<PlanContext> {
-  const [builtIn, credentials, environments] = await Promise.all([
+/**
+ * What the database holds besides the configuration that a plan respects: the built-in APIs,
+ * each environment's credentials and which of the clients `desired` trusts are active.
+ */
+export async function planContext(db: DbClient, desired: GatewayState, prune: boolean): Promise<PlanContext> {
+  const [builtIn, credentials, environments, active] = await Promise.all([
     db.api.findMany({ where: { kind: { not: "PROXY" } }, select: { slug: true } }),
     db.credential.groupBy({ by: ["environmentId"], _count: { _all: true } }),
     db.environment.findMany({ select: { id: true, slug: true } }),
+    db.credential.findMany({ where: { clientId: { in: desired.trust.map((trust) => trust.client) }, status: "ACTIVE" }, select: { clientId: true } }),
   ]);
   const environmentSlugs = new Map(environments.map((env) => [env.id, env.slug]));
   return {
     builtInApis: new Set(builtIn.map((api) => api.slug)),
     credentialsByEnvironment: new Map(credentials.map((row) => [environmentSlugs.get(row.environmentId) ?? "", row._count._all])),
+    activeClients: new Set(active.map((row) => row.clientId)),
     prune,
   };
 }
 
 /** The plan that makes the database match `desired`, against the database as it is. */
 export async function planDesired(db: DbClient, desired: GatewayState, prune: boolean): Promise<{ changes: ConfigChange[]; problems: PlanProblem[] }> {
-  const [current, context] = await Promise.all([currentState(db), planContext(db, prune)]);
+  const [current, context] = await Promise.all([currentState(db), planContext(db, desired, prune)]);
   return planChanges(current, desired, context);
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { guideSchema } from "../catalog/guides";
 import { MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE } from "../catalog/management-slug";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { trustSchema } from "../credentials/client-keys";
 import { versionNameSchema, versionStatusSchema } from "../api-lifecycle/versions-schema";
 
 const slug = z
@@ -103,6 +104,11 @@ export const configApiFields = z
   })
   .strict();
 
+/** A credential that trusts an external OIDC issuer (workload identity federation); the credential itself is created elsewhere. */
+export const configTrustSchema = trustSchema
+  .extend({ client: z.string().min(1).max(200).meta({ description: "The credential's client id (gci_…)." }) })
+  .strict();
+
 type VersionedFields = { version?: string; openapi?: unknown; versions?: { version: string; status: string }[] };
 
 /** An API gives either its one version and document, or its versions each with theirs: one current at most, none twice. */
@@ -126,18 +132,21 @@ export const configApiSchema = configApiFields.superRefine(checkApiVersions);
 
 /**
  * The gateway configuration file (`admin config apply|diff -f FILE`): environments and
- * proxied APIs with their upstreams. Built-in APIs, credentials and users are not in it.
+ * proxied APIs with their upstreams, and which credentials trust which external issuers.
+ * Built-in APIs, credentials themselves and users are not in it.
  */
 export const configFileSchema = z
   .object({
     environments: z.array(configEnvironmentSchema).default([]),
     apis: z.array(configApiSchema).default([]),
+    trust: z.array(configTrustSchema).max(1000).default([]),
   })
   .strict();
 
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type ConfigEnvironment = ConfigFile["environments"][number];
 export type ConfigApi = ConfigFile["apis"][number];
+export type ConfigTrust = ConfigFile["trust"][number];
 
 /** The JSON Schema editors complete the file with, published at /schemas/gatehouse-config.json. */
 export function configFileJsonSchema(): Record<string, unknown> {

@@ -2,7 +2,7 @@ import { stringify } from "yaml";
 import type { ConfigFile } from "./config-file-schema";
 import type { ApiState, GatewayState } from "./gateway-state";
 
-type ExportedFile = Omit<ConfigFile, "apis"> & { apis: Record<string, unknown>[] };
+type ExportedFile = Omit<ConfigFile, "apis" | "trust"> & { apis: Record<string, unknown>[]; trust?: ConfigFile["trust"] };
 
 /** An API with one version, `v1`, current and undated, is written as before versions: its document is the API's. */
 function hasVersionsOfItsOwn(versions: ApiState["versions"]): versions is NonNullable<ApiState["versions"]> {
@@ -45,6 +45,7 @@ export function exportConfig(state: GatewayState, schemaUrl: string): string {
   const file: ExportedFile = {
     environments: state.environments,
     apis: state.apis.map(configApiEntry),
+    ...(state.trust.length > 0 ? { trust: state.trust } : {}),
   };
   const header = [`# yaml-language-server: $schema=${schemaUrl}`, "# Gatehouse configuration: npm run --silent admin -- config apply -f <this file>"];
   return `${header.join("\n")}\n${stringify(file, { lineWidth: 0 })}`;

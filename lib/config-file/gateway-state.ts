@@ -4,7 +4,7 @@ import type { DbClient } from "../db";
 import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { compareVersions } from "../api-lifecycle/versions";
 import type { VersionStatus } from "../api-lifecycle/versions-schema";
-import type { ConfigApi, ConfigEnvironment, ConfigFile } from "./config-file-schema";
+import type { ConfigApi, ConfigEnvironment, ConfigFile, ConfigTrust } from "./config-file-schema";
 
 export type EnvironmentState = Omit<ConfigEnvironment, "rateLimit"> & { rateLimit: { burst: number; perSecond: number } };
 
@@ -36,7 +36,10 @@ export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "gui
   environments: Record<string, UpstreamPolicy>;
 };
 
-export type GatewayState = { environments: EnvironmentState[]; apis: ApiState[] };
+/** A credential's trust in an external issuer, by its client id. */
+export type TrustState = ConfigTrust;
+
+export type GatewayState = { environments: EnvironmentState[]; apis: ApiState[]; trust: TrustState[] };
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
@@ -81,17 +84,23 @@ export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, st
         ...(versions ? { versions } : { openapiDocument: documents.get(api.slug) ?? null }),
       };
     }),
+    trust: file.trust,
   };
 }
 
 /** Every environment, and every proxied API with its upstreams; built-in APIs are not configuration. */
 export async function currentState(db: DbClient): Promise<GatewayState> {
-  const [environments, apis] = await Promise.all([
+  const [environments, apis, federated] = await Promise.all([
     db.environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] }),
     db.api.findMany({
       where: { kind: "PROXY" },
       orderBy: { slug: "asc" },
       include: { scopes: true, versions: true, environments: { include: { environment: { select: { slug: true } } } } },
+    }),
+    db.credential.findMany({
+      where: { authMethod: "FEDERATED", status: "ACTIVE" },
+      orderBy: { clientId: "asc" },
+      select: { clientId: true, trustIssuer: true, trustAudience: true, trustSubject: true },
     }),
   ]);
   return {
@@ -132,6 +141,12 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
           return policy ? [[served.environment.slug, policy]] : [];
         }),
       ),
+    })),
+    trust: federated.map((row) => ({
+      client: row.clientId,
+      issuer: row.trustIssuer ?? "",
+      audience: row.trustAudience ?? "",
+      subject: row.trustSubject ?? "",
     })),
   };
 }

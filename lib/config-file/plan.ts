@@ -1,7 +1,7 @@
 import type { ConfigPath } from "./read-config-file";
-import type { ApiState, EnvironmentState, GatewayState, VersionState } from "./gateway-state";
+import type { ApiState, EnvironmentState, GatewayState, TrustState, VersionState } from "./gateway-state";
 
-export type ConfigKind = "environment" | "api";
+export type ConfigKind = "environment" | "api" | "trust";
 
 export type ConfigChange =
   | { action: "create" | "delete"; kind: ConfigKind; slug: string }
@@ -15,6 +15,8 @@ export type PlanContext = {
   builtInApis: ReadonlySet<string>;
   /** credentials per environment slug: an environment that has some is not pruned */
   credentialsByEnvironment: ReadonlyMap<string, number>;
+  /** the client ids of active credentials, which alone can trust an issuer */
+  activeClients: ReadonlySet<string>;
   prune: boolean;
 };
 
@@ -96,6 +98,10 @@ export function planChanges(current: GatewayState, desired: GatewayState, contex
       desired.apis.map((api) => api.slug),
       "apis",
     ),
+    ...duplicates(
+      desired.trust.map((trust) => trust.client),
+      "trust",
+    ),
   ];
   const fileEnvironments = new Set(desired.environments.map((env) => env.slug));
   const known = new Set([...fileEnvironments, ...(context.prune ? [] : current.environments.map((env) => env.slug))]);
@@ -107,9 +113,16 @@ export function planChanges(current: GatewayState, desired: GatewayState, contex
         problems.push({ path: ["apis", index, "environments", env], message: `there is no environment "${env}"${context.prune ? " in the file" : ""}` });
     }
   });
+  desired.trust.forEach((trust, index) => {
+    if (!context.activeClients.has(trust.client))
+      problems.push({ path: ["trust", index, "client"], message: `there is no active credential "${trust.client}"` });
+  });
+  const bySlug = (trust: readonly TrustState[]) => trust.map((entry) => ({ slug: entry.client, ...entry }));
   const changes = [
     ...diff<EnvironmentState>("environment", current.environments, desired.environments, changedFields, context.prune),
     ...diff<ApiState>("api", current.apis, desired.apis, apiFields, context.prune),
+    // A credential's trust is never pruned: a federated credential left out of the file would have no way in.
+    ...diff("trust", bySlug(current.trust), bySlug(desired.trust), changedFields, false),
   ];
   for (const change of changes) {
     const credentials = context.credentialsByEnvironment.get(change.slug) ?? 0;

@@ -2,7 +2,8 @@ import "server-only";
 import { config } from "../config";
 import { isUniqueViolation } from "../database/unique-violation";
 import { type Db, type DbClient, inTransaction, type Tx } from "../db";
-import { problem, validationProblem } from "../http/problem";
+import { Prisma } from "../generated/prisma/sqlite/client";
+import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
 import { type Actor, recordAudit } from "../audit/write-audit";
@@ -10,6 +11,7 @@ import { recordEvent } from "../events/record-event";
 import { type EffectiveRateLimit, effectiveRateLimit } from "../rate-limits/rate-limit-policy";
 import { teamApplicationsOf } from "../teams/team-access";
 import { ensurePersonalTeam, ensureUnassignedTeam } from "../teams/teams";
+import { type ClientKeys, clientJwksSchema, jwksUriSchema, type Trust, trustSchema } from "./client-keys";
 
 /** Rotation keeps the previous secret valid for at most this long. */
 export const MAX_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
@@ -41,9 +43,16 @@ export type CredentialSummary = {
   grants: { apiId: string; apiSlug: string; apiName: string; scopes: string[] }[];
   /** the rate limit the gateway applies: the credential's override, else its environment's policy */
   rateLimit: EffectiveRateLimit;
+  /** how the client authenticates at the token endpoint; only `client_secret` credentials have secrets */
+  authentication: CredentialAuthentication;
   /** secrets that still work (not revoked, not expired), newest first; hashes never leave the database */
   secrets: CredentialSecretSummary[];
 };
+
+export type CredentialAuthentication =
+  | { method: "client_secret" }
+  | { method: "private_key_jwt"; jwksUri: string | null; keyIds: string[] }
+  | ({ method: "federated" } & Trust);
 
 /** The plaintext is returned once, here, and stored nowhere. */
 export type IssuedSecret = {
@@ -67,6 +76,17 @@ const SUMMARY_INCLUDE = {
 
 type CredentialRow = Awaited<ReturnType<typeof findRows>>[number];
 
+function authenticationOf(row: CredentialRow): CredentialAuthentication {
+  if (row.authMethod === "PRIVATE_KEY_JWT") {
+    const keys = (row.jwks as { keys?: { kid?: string }[] } | null)?.keys ?? [];
+    return { method: "private_key_jwt", jwksUri: row.jwksUri, keyIds: keys.flatMap((key) => (key.kid ? [key.kid] : [])) };
+  }
+  if (row.authMethod === "FEDERATED") {
+    return { method: "federated", issuer: row.trustIssuer ?? "", audience: row.trustAudience ?? "", subject: row.trustSubject ?? "" };
+  }
+  return { method: "client_secret" };
+}
+
 function findRows(db: DbClient, where: NonNullable<Parameters<Db["credential"]["findMany"]>[0]>["where"]) {
   return db.credential.findMany({ where, include: SUMMARY_INCLUDE, orderBy: [{ createdAt: "asc" }] });
 }
@@ -81,6 +101,7 @@ function summarize(row: CredentialRow, now = new Date()): CredentialSummary {
     revokedAt: row.revokedAt,
     environment: { id: row.environment.id, slug: row.environment.slug, name: row.environment.name, credentialType: row.environment.credentialType },
     rateLimit: effectiveRateLimit(row, row.environment),
+    authentication: authenticationOf(row),
     application: row.application,
     grants: row.grants.map((grant) => ({
       apiId: grant.apiId,
@@ -191,11 +212,29 @@ async function issueAudited(tx: Tx, actor: Actor, credentialId: string, clientId
   return issued;
 }
 
+/** The columns of a credential whose client authenticates with keys, validated; a credential with keys gets no secret. */
+function keyColumns(keys: ClientKeys) {
+  if ("jwks" in keys) {
+    const parsed = clientJwksSchema.safeParse(keys.jwks);
+    if (!parsed.success) throw zodProblem(prefixed(parsed.error, "jwks"), "body");
+    return { authMethod: "PRIVATE_KEY_JWT" as const, jwks: parsed.data as Prisma.InputJsonObject, jwksUri: null };
+  }
+  const parsed = jwksUriSchema.safeParse(keys.jwksUri);
+  if (!parsed.success) throw zodProblem(prefixed(parsed.error, "jwksUri"), "body");
+  return { authMethod: "PRIVATE_KEY_JWT" as const, jwksUri: parsed.data };
+}
+
+function prefixed<T extends { issues: { path: PropertyKey[] }[] }>(error: T, field: string): T {
+  for (const issue of error.issues) issue.path.unshift(field);
+  return error;
+}
+
 /**
  * A credential of `applicationId` in `envSlug` (one active credential per
- * application and environment). With `withSecret` (the default) its first
- * secret is issued too; an approved access request provisions without one so
- * that only the owner ever sees it.
+ * application and environment). With `keys` its client authenticates with
+ * private_key_jwt and it never has a secret; otherwise, with `withSecret` (the
+ * default), its first secret is issued too; an approved access request
+ * provisions without one so that only the owner ever sees it.
  */
 export async function createCredential(input: {
   db: DbClient;
@@ -205,11 +244,13 @@ export async function createCredential(input: {
   scopes?: string[];
   withSecret?: boolean;
   secretExpiresAt?: Date | null;
+  keys?: ClientKeys;
   authSecret?: string;
 }): Promise<{ credential: CredentialSummary; secret: IssuedSecret | null }> {
   const { db, actor, applicationId, envSlug } = input;
   const now = new Date();
   const expiresAt = parseExpiry(input.secretExpiresAt, now);
+  const keys = input.keys && keyColumns(input.keys);
   const environment = await db.environment.findUnique({ where: { slug: envSlug } });
   if (!environment) throw problem("not-found", { detail: `There is no environment "${envSlug}".` });
   const application = await db.application.findUnique({ where: { id: applicationId } });
@@ -231,6 +272,7 @@ export async function createCredential(input: {
         clientId,
         applicationId,
         environmentId: environment.id,
+        ...keys,
         grants: { create: grants.map((grant) => ({ apiId: grant.apiId, scopes: grant.scopes.join(" ") })) },
       },
     });
@@ -238,10 +280,16 @@ export async function createCredential(input: {
       action: "credential.create",
       targetType: "credential",
       targetId: clientId,
-      details: { application: application.name, env: envSlug, scopes: grants.flatMap((grant) => grant.scopes) },
+      details: {
+        application: application.name,
+        env: envSlug,
+        scopes: grants.flatMap((grant) => grant.scopes),
+        authMethod: keys ? "private_key_jwt" : "client_secret",
+        ...(keys?.jwksUri ? { jwksUri: keys.jwksUri } : {}),
+      },
     });
     await recordEvent(tx, "credential.created", { clientId, application: application.name, environment: envSlug, ownerId: application.ownerId });
-    return input.withSecret === false ? null : issueAudited(tx, actor, credentialId, clientId, expiresAt, input.authSecret);
+    return input.withSecret === false || keys ? null : issueAudited(tx, actor, credentialId, clientId, expiresAt, input.authSecret);
   }).catch(async (error: unknown) => {
     // Another caller's credential was created since the read above; the partial unique index
     // on active credentials per application and environment refused this one.
@@ -267,6 +315,15 @@ function assertActive(credential: CredentialSummary): void {
   }
 }
 
+function assertHasSecrets(credential: CredentialSummary): void {
+  const { method } = credential.authentication;
+  if (method !== "client_secret") {
+    throw problem("credential-without-secrets", {
+      detail: `The credential ${credential.clientId} authenticates with ${method === "federated" ? "a trusted issuer's ID tokens" : "its keys (private_key_jwt)"}; it has no secret.`,
+    });
+  }
+}
+
 /** The first secret of a credential that has none that works (e.g. one provisioned by an approved request). */
 export async function issueSecret(input: {
   db: DbClient;
@@ -279,6 +336,7 @@ export async function issueSecret(input: {
   const expiresAt = parseExpiry(input.expiresAt, new Date());
   const credential = await credentialOrThrow(db, clientId);
   assertActive(credential);
+  assertHasSecrets(credential);
   if (credential.secrets.length > 0) {
     throw problem("secret-exists", { detail: `The credential ${clientId} has a secret; rotate it instead.` });
   }
@@ -313,6 +371,7 @@ export async function rotateSecret(input: {
       await tx.credential.updateMany({ where: { clientId }, data: { updatedAt: now } });
       const credential = await credentialOrThrow(tx, clientId);
       assertActive(credential);
+      assertHasSecrets(credential);
       const [newest, ...older] = credential.secrets;
       const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
       const previousSecretValidUntil = newest && graceSeconds > 0 ? (newest.expiresAt && newest.expiresAt < graceEnd ? newest.expiresAt : graceEnd) : null;
@@ -355,6 +414,37 @@ export async function revokeCredential(input: { db: DbClient; actor: Actor; clie
     await tx.credentialSecret.updateMany({ where: { credentialId: credential.id, revokedAt: null }, data: { revokedAt: now } });
     await recordAudit(tx, actor, { action: "credential.revoke", targetType: "credential", targetId: clientId, details: { env: credential.environment.slug } });
     await recordEvent(tx, "credential.revoked", credentialEvent(credential));
+  });
+  return credentialOrThrow(db, clientId);
+}
+
+/**
+ * Makes the credential trust an external OIDC issuer (workload identity federation): from now
+ * on its client authenticates with that issuer's ID tokens for `audience` and `subject`, and
+ * with nothing else; its secrets end at once and its keys are forgotten.
+ */
+export async function trustIssuer(input: { db: DbClient; actor: Actor; clientId: string; trust: unknown }): Promise<CredentialSummary> {
+  const { db, actor, clientId } = input;
+  const parsed = trustSchema.safeParse(input.trust);
+  if (!parsed.success) throw zodProblem(parsed.error, "body");
+  const trust = parsed.data;
+  const credential = await credentialOrThrow(db, clientId);
+  assertActive(credential);
+  const now = new Date();
+  await inTransaction(db, async (tx) => {
+    await tx.credential.update({
+      where: { id: credential.id },
+      data: {
+        authMethod: "FEDERATED",
+        trustIssuer: trust.issuer,
+        trustAudience: trust.audience,
+        trustSubject: trust.subject,
+        jwks: Prisma.DbNull,
+        jwksUri: null,
+      },
+    });
+    await tx.credentialSecret.updateMany({ where: { credentialId: credential.id, revokedAt: null }, data: { revokedAt: now } });
+    await recordAudit(tx, actor, { action: "credential.trust", targetType: "credential", targetId: clientId, details: trust });
   });
   return credentialOrThrow(db, clientId);
 }

@@ -15,6 +15,7 @@ import {
   rotateSecret,
 } from "./credentials";
 import { actorOf } from "../audit/portal-actor";
+import type { ClientKeys } from "./client-keys";
 import type { Actor } from "../audit/write-audit";
 import type { TeamRole } from "../db";
 import { requireTeamRole, teamApplicationsOf } from "../teams/team-access";
@@ -26,13 +27,39 @@ const expiresInDaysSchema = z.preprocess(
   z.union([z.literal(0), z.literal(30), z.literal(90), z.literal(365)], { message: "Choose never, 30, 90 or 365 days" }),
 );
 
-export const newCredentialSchema = z.object({
-  application: z.string().trim().min(1, "Name the application").max(100, "Keep the name under 100 characters"),
-  environment: z.string().trim().min(1, "Choose an environment").max(100),
-  expiresInDays: expiresInDaysSchema,
-  /** the id of one of the user's teams where they are an admin; the personal team when absent */
-  team: z.string().trim().max(100).optional(),
-});
+const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+/** A JWKS as an object (the management API) or as JSON text (the portal's form). */
+const jwksInputSchema = z.preprocess((value) => {
+  const given = blankToUndefined(value);
+  if (typeof given !== "string") return given;
+  try {
+    return JSON.parse(given);
+  } catch {
+    return given;
+  }
+}, z.record(z.string(), z.unknown(), { message: 'Paste a JSON Web Key Set, {"keys": [...]}' }).optional());
+
+export const newCredentialSchema = z
+  .object({
+    application: z.string().trim().min(1, "Name the application").max(100, "Keep the name under 100 characters"),
+    environment: z.string().trim().min(1, "Choose an environment").max(100),
+    expiresInDays: expiresInDaysSchema,
+    /** the id of one of the user's teams where they are an admin; the personal team when absent */
+    team: z.string().trim().max(100).optional(),
+    jwks: jwksInputSchema,
+    jwksUri: z.preprocess(blankToUndefined, z.string().trim().max(2048).optional()),
+  })
+  .refine((input) => input.jwks === undefined || input.jwksUri === undefined, {
+    message: "Give your public keys inline or by URL, not both",
+    path: ["jwksUri"],
+  });
+
+function keysOf(input: { jwks?: Record<string, unknown>; jwksUri?: string }): ClientKeys | undefined {
+  if (input.jwks !== undefined) return { jwks: input.jwks };
+  if (input.jwksUri !== undefined) return { jwksUri: input.jwksUri };
+  return undefined;
+}
 
 export const rotateSchema = z.object({
   graceHours: z.coerce
@@ -110,7 +137,14 @@ export async function createMyCredential({ db, user, input, actor = actorOf(user
   return inTransaction(db, async (tx) => {
     const teamId = await teamForNewApplication(tx, user, actor, data.team);
     const application = await ensureApplication({ db: tx, actor, ownerId: user.id, teamId, name: data.application });
-    return createCredential({ db: tx, actor, applicationId: application.id, envSlug: environment.slug, secretExpiresAt: expiryFrom(data.expiresInDays) });
+    return createCredential({
+      db: tx,
+      actor,
+      applicationId: application.id,
+      envSlug: environment.slug,
+      secretExpiresAt: expiryFrom(data.expiresInDays),
+      keys: keysOf(data),
+    });
   });
 }
 

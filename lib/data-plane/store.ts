@@ -50,6 +50,13 @@ export type CredentialRow = {
   status: string;
   rateLimitBurst: number | null;
   rateLimitPerSecond: number | null;
+  authMethod: "CLIENT_SECRET" | "PRIVATE_KEY_JWT" | "FEDERATED";
+  /** the inline JWKS: JSON text from SQLite, parsed from PostgreSQL's jsonb */
+  jwks: unknown;
+  jwksUri: string | null;
+  trustIssuer: string | null;
+  trustAudience: string | null;
+  trustSubject: string | null;
   grants: { apiId: string; scopes: string }[];
   /** the secrets neither revoked nor expired at the time asked about */
   secrets: { id: string; hash: string; expiresAt: Date | null }[];

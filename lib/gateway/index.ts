@@ -7,14 +7,17 @@ import { requestClientAddress } from "../http/client-address";
 import { type IncomingRequest, toFetchResponse } from "../http/message";
 import type { FailureCounter, RateLimiter } from "../limiters/rate-limit";
 import { createMemoryFailureCounter, createMemoryRateLimiter } from "../limiters/rate-limit-memory";
-import { connectRedis, createRedisFailureCounter, createRedisRateLimiter } from "../limiters/rate-limit-redis";
+import { connectRedis, createRedisFailureCounter, createRedisRateLimiter, createRedisSeenOnce } from "../limiters/rate-limit-redis";
+import { createMemorySeenOnce, type SeenOnce } from "../limiters/seen-once";
 import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
 import { registerUpstreamGauges } from "../metrics/upstream-gauges";
 import { publishUpstreamHealth } from "../upstreams/health-board";
 import { createNotificationRoutes } from "../notifications/operations";
 import { createPageCache } from "../notifications/page-cache";
+import { createAssertionVerifier } from "../oauth/client-assertions";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
+import { createRemoteKeySets } from "../oauth/remote-key-sets";
 import { hashClientSecret } from "../oauth/client-secrets";
 import { createCredentialStates } from "../oauth/credential-states";
 import { createRevocationList } from "../oauth/revoked-tokens";
@@ -28,18 +31,20 @@ import { createGateway, type Gateway } from "./handler";
 import { createUpstreams } from "./proxy";
 import { createRequestRecorder } from "./request-log";
 
-type SharedState = { rateLimiter: RateLimiter; failures: FailureCounter };
+type SharedState = { rateLimiter: RateLimiter; failures: FailureCounter; seen: SeenOnce };
 
 /** What instances share through Redis when `REDIS_URL` is set, else this instance's own. */
 function sharedState(): SharedState {
   const { redisUrl, redisKeyPrefix } = config();
   const rateLimiter = createMemoryRateLimiter();
   const failures = createMemoryFailureCounter(FAILURE_WINDOW_SECONDS);
-  if (!redisUrl) return { rateLimiter, failures };
+  const seen = createMemorySeenOnce();
+  if (!redisUrl) return { rateLimiter, failures, seen };
   const redis = connectRedis(redisUrl, `${redisKeyPrefix}gateway`, log);
   return {
     rateLimiter: createRedisRateLimiter(redis, redisKeyPrefix, rateLimiter, log),
     failures: createRedisFailureCounter(redis, redisKeyPrefix, FAILURE_WINDOW_SECONDS, failures),
+    seen: createRedisSeenOnce(redis, redisKeyPrefix, seen, log),
   };
 }
 
@@ -52,7 +57,7 @@ type ProcessGateway = {
 };
 
 function buildGateway(): ProcessGateway {
-  const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies, tracing } = config();
+  const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies, tracing, outboundAllowPrivate } = config();
   const { connection, store } = dataPlane();
   const keys = processKeys();
   const metrics = processMetrics().gateway;
@@ -62,7 +67,8 @@ function buildGateway(): ProcessGateway {
   const directory = createGatewayDirectory(store, { onUpstreams: upstreams.set.configure });
   const states = createCredentialStates({ store });
   const revocations = createRevocationList({ store });
-  const { rateLimiter, failures } = sharedState();
+  const { rateLimiter, failures, seen } = sharedState();
+  const keySets = createRemoteKeySets({ policy: { allowPrivate: outboundAllowPrivate } });
   const environmentSlugOf = async (id: string) => (await directory.environmentById(id))?.slug;
   const lastUsed = createLastUsedMarks({ store, log });
   const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf, onLookup: (hit) => metrics.cacheLookup("verified-tokens", hit) });
@@ -72,7 +78,13 @@ function buildGateway(): ProcessGateway {
     keys,
     states,
     revocations,
-    authenticate: createClientAuthenticator({ states, failures, hashSecret: (secret) => hashClientSecret(secret, authSecret), log }),
+    authenticate: createClientAuthenticator({
+      states,
+      failures,
+      hashSecret: (secret) => hashClientSecret(secret, authSecret),
+      verifyAssertion: createAssertionVerifier({ keySets, seen, publicUrl }),
+      log,
+    }),
     lastUsed,
     verify,
     addressOf,

@@ -214,6 +214,14 @@ export const PROBLEMS = {
     explanation: "The credential has been revoked and can no longer get secrets or tokens.",
     advice: "Create a new credential under Settings → Client Credentials, or request one through Contact Us.",
   },
+  "credential-without-secrets": {
+    title: "Credential has no secrets",
+    status: 409,
+    explanation:
+      "The credential's client authenticates with its keys (private_key_jwt) or with a trusted issuer's ID tokens, so it has no secret to issue or rotate.",
+    advice:
+      "Sign a client assertion with your key, or send your platform's ID token, to the token endpoint; to use a secret, create a credential without keys.",
+  },
   "secret-exists": {
     title: "Secret already exists",
     status: 409,

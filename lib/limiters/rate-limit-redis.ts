@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { FailureCounter, RateLimiter } from "./rate-limit";
 import { decide } from "./rate-limit";
+import type { SeenOnce } from "./seen-once";
 
 // Refill and take in one atomic step, on Redis's clock, so every instance draws on one bucket.
 const TAKE_TOKEN = `
@@ -81,6 +82,21 @@ export function createRedisFailureCounter(redis: ScriptedRedis, prefix: string, 
     },
     async clear(key) {
       await Promise.all([redis.del(`${prefix}fail:${key}`).catch(() => 0), fallback.clear(key)]);
+    },
+  };
+}
+
+/** One-time keys shared by every instance: `SET NX` with the key's own expiry. Without Redis, this instance's memory decides. */
+export function createRedisSeenOnce(redis: ScriptedRedis, prefix: string, fallback: SeenOnce, log: Logger): SeenOnce {
+  return {
+    async first(key, expiresAt) {
+      try {
+        const ttlMs = Math.max(1000, expiresAt.getTime() - Date.now());
+        return (await redis.set(`${prefix}once:${key}`, "1", "PX", ttlMs, "NX")) === "OK";
+      } catch (error) {
+        log.warn({ err: (error as Error).message }, "redis unavailable for one-time keys; using this instance's memory");
+        return fallback.first(key, expiresAt);
+      }
     },
   };
 }

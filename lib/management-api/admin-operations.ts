@@ -128,7 +128,7 @@ export const ADMIN_OPERATIONS = [
     handle: async ({ db, caller, params, body }) => {
       const slug = slugOf(environmentPathSchema, params);
       const environment = { slug, ...parse(environmentBodySchema, body, "body") };
-      const changes = await applyEntry(db, caller.actor, { environments: [environment], apis: [] }, `api:environment:${slug}`);
+      const changes = await applyEntry(db, caller.actor, { environments: [environment], apis: [], trust: [] }, `api:environment:${slug}`);
       return ok({ environment: await environmentEntry(db, slug), changes }, created(changes));
     },
   }),
@@ -198,7 +198,11 @@ export const ADMIN_OPERATIONS = [
         { key: slug, field: "openapi", document: openapi },
         ...(versions ?? []).map((version, index) => ({ key: `${slug} ${version.version}`, field: `versions.${index}.openapi`, document: version.openapi })),
       ]);
-      const file = { environments: [], apis: [{ slug, ...entry, ...(versions ? { versions: versions.map(({ openapi: _, ...version }) => version) } : {}) }] };
+      const file = {
+        environments: [],
+        apis: [{ slug, ...entry, ...(versions ? { versions: versions.map(({ openapi: _, ...version }) => version) } : {}) }],
+        trust: [],
+      };
       const desired = desiredState(
         file,
         documents,
@@ -225,7 +229,7 @@ export const ADMIN_OPERATIONS = [
       if (!(await currentState(db)).apis.some((api) => api.slug === slug)) throw problem("not-found", { detail: `There is no proxied API "${slug}".` });
       // The one deletion `config apply --prune` would plan for it; pruning against a state read earlier could take APIs created meanwhile.
       const changes = [{ action: "delete", kind: "api", slug } as const];
-      await applyChanges({ db, actor: caller.actor, desired: { environments: [], apis: [] }, changes, source: `api:api:${slug}` });
+      await applyChanges({ db, actor: caller.actor, desired: { environments: [], apis: [], trust: [] }, changes, source: `api:api:${slug}` });
       return ok({ changes });
     },
   }),

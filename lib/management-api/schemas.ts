@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clientJwksSchema, jwksUriSchema } from "../credentials/client-keys";
 import { MAX_ROTATION_GRACE_SECONDS } from "../credentials/credentials";
 
 // Request bodies are validated with these schemas and documented from them; responses are documented from the output schemas.
@@ -26,6 +27,10 @@ export const createCredentialBodySchema = z
       .union([z.literal(0), z.literal(30), z.literal(90), z.literal(365)])
       .default(0)
       .meta({ description: "When the secret expires: 0 (never), 30, 90 or 365 days." }),
+    jwks: clientJwksSchema.optional().meta({ description: "Your public keys for `private_key_jwt`: the credential then has no secret. Not with `jwksUri`." }),
+    jwksUri: jwksUriSchema
+      .optional()
+      .meta({ description: "Where you publish your public keys for `private_key_jwt`: the credential then has no secret. Not with `jwks`." }),
   })
   .strict();
 
@@ -50,6 +55,13 @@ export const credentialSchema = z.object({
   application: z.object({ id: text(), name: text(), ownerId: text().nullable() }),
   grants: list(z.object({ apiId: text(), apiSlug: text(), apiName: text(), scopes: list(text()) })),
   rateLimit: z.object({ burst: count(), perSecond: count() }).loose(),
+  authentication: z
+    .object({ method: z.enum(["client_secret", "private_key_jwt", "federated"]) })
+    .loose()
+    .meta({
+      description:
+        "How the client authenticates at the token endpoint: with its keys it has `jwksUri` and `keyIds`; federated, the trusted `issuer`, `audience` and `subject`.",
+    }),
   secrets: list(secretSchema, 2).meta({ description: "Secrets that still work, newest first; their values are never shown again." }),
 });
 
@@ -71,7 +83,10 @@ export const applicationListSchema = z.object({
 
 export const credentialListSchema = z.object({ credentials: list(credentialSchema) });
 
-export const createdCredentialSchema = z.object({ credential: credentialSchema, secret: issuedSecretSchema });
+export const createdCredentialSchema = z.object({
+  credential: credentialSchema,
+  secret: issuedSecretSchema.nullable().meta({ description: "The first secret, shown once; null for a credential with keys." }),
+});
 
 export const usageQuerySchema = z.object({ range: z.enum(["7d", "30d"]).default("7d").meta({ description: "The report's period." }) }).strict();
 

@@ -6,7 +6,10 @@ import { config } from "../config";
 import { createMemoryFailureCounter } from "../limiters/rate-limit-memory";
 import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication } from "../credentials/credentials";
+import { createAssertionVerifier } from "./client-assertions";
 import { type ClientAuthenticator, createClientAuthenticator, FAILURE_WINDOW_SECONDS, MAX_FAILURES_PER_CLIENT_AND_ADDRESS } from "./client-authentication";
+import { createRemoteKeySets } from "./remote-key-sets";
+import { createMemorySeenOnce } from "../limiters/seen-once";
 import { hashClientSecret } from "./client-secrets";
 import { createCredentialStates, type CredentialStates } from "./credential-states";
 import { OAuthError } from "./oauth-error";
@@ -42,6 +45,11 @@ function countingAuthenticator() {
     states: counted,
     failures: createMemoryFailureCounter(FAILURE_WINDOW_SECONDS),
     hashSecret: (secret) => (work.hashes++, hashClientSecret(secret, config().authSecret)),
+    verifyAssertion: createAssertionVerifier({
+      keySets: createRemoteKeySets({ policy: { allowPrivate: false } }),
+      seen: createMemorySeenOnce(),
+      publicUrl: config().publicUrl,
+    }),
     log: pino({ level: "silent" }),
   });
   return { work, authenticate };

@@ -1,7 +1,10 @@
 import "server-only";
+import { decodeJwt } from "jose";
 import type { Logger } from "pino";
 import type { FailureCounter } from "../limiters/rate-limit";
 import type { IncomingRequest } from "../http/message";
+import { CLIENT_ASSERTION_TYPE } from "./assertion-rules";
+import { AssertionRejection, type AssertionVerifier } from "./client-assertions";
 import { isClientIdShaped, secretHashesEqual } from "./client-secrets";
 import type { CredentialState, CredentialStates } from "./credential-states";
 import { OAuthError } from "./oauth-error";
@@ -16,7 +19,12 @@ export const MAX_FAILURES_PER_CLIENT_AND_ADDRESS = 10;
 export const MAX_FAILURES_PER_ADDRESS = 100;
 export const FAILURE_WINDOW_SECONDS = 60;
 
-export type PresentedClient = { clientId: string; clientSecret: string; method: "client_secret_basic" | "client_secret_post" };
+export type PresentedClient =
+  | { clientId: string; clientSecret: string; method: "client_secret_basic" | "client_secret_post" }
+  /** private_key_jwt, or an external issuer's ID token for a federated credential */
+  | { clientId: string; assertion: string; method: "client_assertion" };
+
+export type ClientAuthenticationFields = { client_id?: string; client_secret?: string; client_assertion_type?: string; client_assertion?: string };
 
 function formDecode(value: string): string {
   return decodeURIComponent(value.replaceAll("+", " "));
@@ -35,15 +43,37 @@ function fromBasic(header: string): PresentedClient {
   }
 }
 
-/** The client's id and secret, from HTTP Basic or the body; one method only (RFC 6749 §2.3). */
-export function presentedClient(request: IncomingRequest, fields: { client_id?: string; client_secret?: string }): PresentedClient {
+/** The client id an assertion names as its subject, read before its signature is checked; "" when it names none. */
+function assertedSubject(assertion: string): string {
+  try {
+    const { sub } = decodeJwt(assertion);
+    return typeof sub === "string" ? sub : "";
+  } catch {
+    return "";
+  }
+}
+
+function fromAssertion(fields: ClientAuthenticationFields, authorization: string | null): PresentedClient {
+  if (authorization !== null || fields.client_secret !== undefined) {
+    throw new OAuthError("invalid_request", "Authenticate with one method: a client assertion, HTTP Basic or client_secret, not several.");
+  }
+  if (fields.client_assertion_type !== CLIENT_ASSERTION_TYPE) {
+    throw new OAuthError("invalid_request", `The parameter client_assertion_type must be ${CLIENT_ASSERTION_TYPE}.`);
+  }
+  if (!fields.client_assertion) throw new OAuthError("invalid_request", "The parameter client_assertion is missing.");
+  return { clientId: fields.client_id ?? assertedSubject(fields.client_assertion), assertion: fields.client_assertion, method: "client_assertion" };
+}
+
+/** The client's id and its secret or assertion, from HTTP Basic or the body; one method only (RFC 6749 §2.3, RFC 7521 §4.2). */
+export function presentedClient(request: IncomingRequest, fields: ClientAuthenticationFields): PresentedClient {
   const authorization = request.headers.get("authorization");
+  if (fields.client_assertion_type !== undefined || fields.client_assertion !== undefined) return fromAssertion(fields, authorization);
   const inBody = fields.client_id !== undefined || fields.client_secret !== undefined;
   if (authorization !== null && inBody) {
     throw new OAuthError("invalid_request", "Authenticate with HTTP Basic or with client_id and client_secret in the body, not both.");
   }
   if (authorization !== null) return fromBasic(authorization);
-  if (!inBody) throw new OAuthError("invalid_request", "Client authentication is missing: use HTTP Basic or client_id and client_secret.");
+  if (!inBody) throw new OAuthError("invalid_request", "Client authentication is missing: use HTTP Basic, client_id and client_secret, or a client assertion.");
   if (!fields.client_id) throw new OAuthError("invalid_request", "The parameter client_id is missing.");
   if (!fields.client_secret) throw new OAuthError("invalid_request", "The parameter client_secret is missing.");
   return { clientId: fields.client_id, clientSecret: fields.client_secret, method: "client_secret_post" };
@@ -55,7 +85,7 @@ export type ClientAuthenticator = (input: {
   presented: PresentedClient;
   /** the caller's address, as the trusted proxies report it */
   clientAddress: string;
-}) => Promise<{ credential: CredentialState; secretId: string }>;
+}) => Promise<{ credential: CredentialState; secretId?: string }>;
 
 /** Compared against when the client id is unknown, so that path does the same work as a wrong secret. */
 const NO_SECRET = { id: "", hash: "A".repeat(43), expiresAt: null };
@@ -70,24 +100,31 @@ async function throttled(failures: FailureCounter, keys: { pair: string; address
   });
 }
 
+/** Why a credential cannot authenticate at all, whatever the client presented. */
+function credentialRefusal(credential: CredentialState | undefined, envId: string): string | undefined {
+  if (!credential) return "unknown client id";
+  if (credential.environmentId !== envId) return "credential of another environment";
+  if (!credential.active) return "credential revoked";
+  return undefined;
+}
+
 /**
  * Every failure answers the same `invalid_client`; the reason goes to the
  * server log only. Failures are throttled per (client id, address) and per
  * address. An unknown client id costs what a wrong secret costs: one hash, one
  * fresh read of the credential state (the same three statements whether or not
- * the id exists), and one comparison at least.
+ * the id exists), and one comparison at least. A credential with keys or a trusted
+ * issuer has no secret, and one with a secret accepts no assertion.
  */
 export function createClientAuthenticator(deps: {
   states: CredentialStates;
   failures: FailureCounter;
   /** the keyed hash secrets are stored under */
   hashSecret: (secret: string) => string;
+  verifyAssertion: AssertionVerifier;
   log: Logger;
 }): ClientAuthenticator {
-  return async ({ envId, envSlug, presented, clientAddress }) => {
-    const keys = { pair: `token:${envSlug}:${presented.clientId.slice(0, 200)}|${clientAddress}`, address: `token-address:${clientAddress}` };
-    const refusal = await throttled(deps.failures, keys);
-    if (refusal) throw refusal;
+  async function withSecret(presented: { clientId: string; clientSecret: string }, envId: string) {
     const presentedHash = deps.hashSecret(presented.clientSecret);
     const matching = (state: CredentialState | undefined) => {
       const candidates = state && state.secrets.length > 0 ? state.secrets : [NO_SECRET];
@@ -103,21 +140,45 @@ export function createClientAuthenticator(deps: {
       credential = await deps.states.refresh(presented.clientId, asked);
       secret = matching(credential);
     }
-    const reason = !credential
-      ? "unknown client id"
-      : credential.environmentId !== envId
-        ? "credential of another environment"
-        : !credential.active
-          ? "credential revoked"
-          : !secret || (secret.expiresAt && secret.expiresAt <= new Date())
-            ? "secret does not match a live secret"
-            : undefined;
-    if (reason || !credential || !secret) {
+    const reason =
+      credentialRefusal(credential, envId) ??
+      (credential!.authentication.method !== "CLIENT_SECRET"
+        ? "the credential authenticates with an assertion, not a secret"
+        : !secret || (secret.expiresAt && secret.expiresAt <= new Date())
+          ? "secret does not match a live secret"
+          : undefined);
+    return { credential, secretId: secret?.id, reason };
+  }
+
+  async function withAssertion(presented: { clientId: string; assertion: string }, envId: string, envSlug: string) {
+    const asked = performance.now();
+    let credential = await deps.states.get(presented.clientId);
+    // A credential created in the last few seconds, or given keys since, is read again once.
+    if (!credential || credential.authentication.method === "CLIENT_SECRET") credential = await deps.states.refresh(presented.clientId, asked);
+    let reason = credentialRefusal(credential, envId);
+    if (!reason) {
+      try {
+        await deps.verifyAssertion({ credential: credential!, assertion: presented.assertion, envSlug });
+      } catch (error) {
+        if (!(error instanceof AssertionRejection)) throw error;
+        reason = `assertion refused: ${error.message}`;
+      }
+    }
+    return { credential, secretId: undefined, reason };
+  }
+
+  return async ({ envId, envSlug, presented, clientAddress }) => {
+    const keys = { pair: `token:${envSlug}:${presented.clientId.slice(0, 200)}|${clientAddress}`, address: `token-address:${clientAddress}` };
+    const refusal = await throttled(deps.failures, keys);
+    if (refusal) throw refusal;
+    const { credential, secretId, reason } =
+      presented.method === "client_assertion" ? await withAssertion(presented, envId, envSlug) : await withSecret(presented, envId);
+    if (reason || !credential) {
       await Promise.all([deps.failures.record(keys.pair), deps.failures.record(keys.address)]);
       const clientId = isClientIdShaped(presented.clientId) ? presented.clientId : "(not a client id)";
-      deps.log.info({ clientId, env: envSlug, reason }, "client authentication failed");
+      deps.log.info({ clientId, env: envSlug, method: presented.method, reason }, "client authentication failed");
       throw new OAuthError("invalid_client", "Client authentication failed.", { headers: { "www-authenticate": `Basic realm="${envSlug}"` } });
     }
-    return { credential, secretId: secret.id };
+    return { credential, secretId };
   };
 }

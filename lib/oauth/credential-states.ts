@@ -1,6 +1,24 @@
 import "server-only";
-import type { DataPlaneStore } from "../data-plane/store";
+import type { JSONWebKeySet } from "jose";
+import type { CredentialRow, DataPlaneStore } from "../data-plane/store";
 import { credentialOverride } from "../rate-limits/rate-limit-policy";
+
+/** How the credential's client proves who it is at the token endpoint. */
+export type ClientAuthentication =
+  | { method: "CLIENT_SECRET" }
+  | { method: "PRIVATE_KEY_JWT"; jwks: JSONWebKeySet | null; jwksUri: string | null }
+  | { method: "FEDERATED"; issuer: string; audience: string; subject: string };
+
+function authenticationOf(row: CredentialRow): ClientAuthentication {
+  if (row.authMethod === "PRIVATE_KEY_JWT") {
+    const jwks = typeof row.jwks === "string" ? (JSON.parse(row.jwks) as JSONWebKeySet) : ((row.jwks ?? null) as JSONWebKeySet | null);
+    return { method: "PRIVATE_KEY_JWT", jwks, jwksUri: row.jwksUri };
+  }
+  if (row.authMethod === "FEDERATED") {
+    return { method: "FEDERATED", issuer: row.trustIssuer ?? "", audience: row.trustAudience ?? "", subject: row.trustSubject ?? "" };
+  }
+  return { method: "CLIENT_SECRET" };
+}
 
 export type CredentialState = {
   id: string;
@@ -11,6 +29,7 @@ export type CredentialState = {
   grants: ReadonlyMap<string, ReadonlySet<string>>;
   /** the credential's own rate limit; null when its environment's applies */
   rateLimit: { burst: number; perSecond: number } | null;
+  authentication: ClientAuthentication;
   /** secrets that are neither revoked nor expired when loaded */
   secrets: readonly { id: string; hash: string; expiresAt: Date | null }[];
 };
@@ -61,6 +80,7 @@ export function createCredentialStates(input: {
         environmentId: row.environmentId,
         active: row.status === "ACTIVE",
         rateLimit: credentialOverride(row),
+        authentication: authenticationOf(row),
         grants: new Map(row.grants.map((grant) => [grant.apiId, new Set(grant.scopes.split(" ").filter(Boolean))])),
         secrets: row.secrets,
       });

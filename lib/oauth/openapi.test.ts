@@ -36,7 +36,7 @@ describe("tokenApiDocument", () => {
     expect(Object.keys(token.requestBody!.content)).toEqual(["application/x-www-form-urlencoded", "application/json"]);
     expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "405", "413", "429"]);
     const request = document.components.schemas.TokenRequest!;
-    expect(Object.keys(request.properties)).toEqual(["grant_type", "scope", "client_id", "client_secret"]);
+    expect(Object.keys(request.properties)).toEqual(["grant_type", "scope", "client_id", "client_secret", "client_assertion_type", "client_assertion"]);
     expect(request.required).toEqual(["grant_type"]);
     expect(request.properties.grant_type).toMatchObject({ enum: ["client_credentials"] });
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { OAUTH_ERROR_CODES } from "../http/oauth-error-codes";
+import { CLIENT_ASSERTION_TYPE } from "./assertion-rules";
 
 /** RFC 6749 §3.3 scope-token characters, space-separated. */
 const SCOPE_LIST = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
@@ -19,12 +20,30 @@ const clientId = z
   .string()
   .min(1)
   .max(MAX_CLIENT_ID_LENGTH)
-  .meta({ description: "Your client ID (`gci_…`), for `client_secret_post`.", example: "gci_0123456789abcdef01234567" });
+  .meta({ description: "Your client ID (`gci_…`), for `client_secret_post` and client assertions.", example: "gci_0123456789abcdef01234567" });
 const clientSecret = z
   .string()
   .min(1)
   .max(200)
   .meta({ description: "Your client secret (`gsk_…`), for `client_secret_post`. Never put it in the URL.", format: "password" });
+
+// Empty examples: Swagger UI sends every field it fills in, and an assertion beside a client secret is refused.
+const clientAssertionType = z
+  .literal(CLIENT_ASSERTION_TYPE)
+  .meta({ description: "For `private_key_jwt` and workload identity federation: always the RFC 7523 JWT bearer type.", example: "" });
+const clientAssertion = z.string().min(1).max(MAX_TOKEN_LENGTH).meta({
+  example: "",
+  description:
+    "For `private_key_jwt`: a JWT signed with one of your keys, `iss` and `sub` your client ID, `aud` the token endpoint, a `jti` and an `exp` at most 5 minutes ahead. For a federated credential: your platform's ID token, with `client_id`.",
+});
+
+/** The fields of client authentication, one method per request: a secret (Basic or in the body) or a client assertion. */
+const clientAuthentication = {
+  client_id: clientId.optional(),
+  client_secret: clientSecret.optional(),
+  client_assertion_type: clientAssertionType.optional(),
+  client_assertion: clientAssertion.optional(),
+};
 
 export const tokenRequestSchema = z.object({
   grant_type: z.enum(["client_credentials"]).meta({ description: "Always `client_credentials` (RFC 6749 §4.4)." }),
@@ -34,8 +53,7 @@ export const tokenRequestSchema = z.object({
     .regex(SCOPE_LIST, "must be space-separated scope names")
     .optional()
     .meta({ description: "Space-separated scopes to narrow the token to; by default every scope granted to the client.", example: "notifications:read" }),
-  client_id: clientId.optional(),
-  client_secret: clientSecret.optional(),
+  ...clientAuthentication,
 });
 export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
@@ -59,8 +77,7 @@ const tokenToInspect = z.string().min(1).max(MAX_TOKEN_LENGTH).meta({ descriptio
 export const revocationRequestSchema = z.object({
   token: tokenToInspect,
   token_type_hint: z.string().max(100).optional().meta({ description: "Ignored: only access tokens exist here." }),
-  client_id: clientId.optional(),
-  client_secret: clientSecret.optional(),
+  ...clientAuthentication,
 });
 
 export const introspectionRequestSchema = revocationRequestSchema;

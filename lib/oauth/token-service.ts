@@ -7,8 +7,9 @@ import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../
 import { problem, toProblem } from "../http/problem";
 import { issueAccessToken, TokenRejection } from "./access-tokens";
 import type { TokenVerifier } from "./token-verifier";
-import type { ClientAuthenticator } from "./client-authentication";
+import type { ClientAuthenticationFields, ClientAuthenticator } from "./client-authentication";
 import { presentedClient } from "./client-authentication";
+import { ASSERTION_ALGORITHMS } from "./assertion-rules";
 import { isClientIdShaped } from "./client-secrets";
 import type { CredentialStates } from "./credential-states";
 import { issuerFor } from "./issuer";
@@ -66,7 +67,8 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
     refuseSecretsInUrl(url);
-    const fields = await readOAuthFields(request);
+    // RFC 6749 §3.2: a parameter sent without a value is treated as omitted.
+    const fields = Object.fromEntries(Object.entries(await readOAuthFields(request)).filter(([, value]) => value !== ""));
     const result = schema.safeParse(fields);
     if (!result.success) throw invalidRequest(result.error, fields);
     return result.data;
@@ -76,7 +78,7 @@ export function createTokenService(deps: TokenServiceDeps) {
    * Client authentication; the request is logged under the client id it claimed (its status
    * says whether that failed), or none when what it sent is not shaped like a client id.
    */
-  function authenticateClient(request: IncomingRequest, env: EnvironmentRow, body: { client_id?: string; client_secret?: string }, attribution: Attribution) {
+  function authenticateClient(request: IncomingRequest, env: EnvironmentRow, body: ClientAuthenticationFields, attribution: Attribution) {
     const presented = presentedClient(request, body);
     if (isClientIdShaped(presented.clientId)) attribution.clientId = presented.clientId;
     return deps.authenticate({ envId: env.id, envSlug: env.slug, presented, clientAddress: deps.addressOf(request) });
@@ -150,7 +152,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   async function metadata(_request: IncomingRequest, _url: URL, env: EnvironmentRow): Promise<PlainResponse> {
     const issuer = issuerFor(publicUrl, env.slug);
     const scopes = [...new Set((await directory.apis(env.id)).flatMap((api) => api.scopes))].sort();
-    const authMethods = ["client_secret_basic", "client_secret_post"];
+    const authMethods = ["client_secret_basic", "client_secret_post", "private_key_jwt"];
     return jsonPlainResponse(
       200,
       {
@@ -165,6 +167,9 @@ export function createTokenService(deps: TokenServiceDeps) {
         revocation_endpoint_auth_methods_supported: authMethods,
         introspection_endpoint_auth_methods_supported: authMethods,
         scopes_supported: scopes,
+        token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+        revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+        introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
         access_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
       },
       { "cache-control": "public, max-age=300" },

@@ -32,6 +32,7 @@ describe("admin command line", () => {
       database: databaseLabel(server.databaseUrl),
       clientId: expect.stringMatching(/^gci_/),
       clientSecret: expect.stringMatching(/^gsk_[A-Za-z0-9_-]{43}$/),
+      authMethod: "client_secret",
       env: "platform-dev",
       scopes: ["notifications:read", "notifications:write"],
     });

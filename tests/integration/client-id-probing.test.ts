@@ -9,7 +9,10 @@ import { type DriverConnection, openDriver } from "../../lib/data-plane/connecti
 import { createDataPlaneStore } from "../../lib/data-plane/store-for-connection";
 import { createDb, type Db } from "../../lib/db";
 import { createMemoryFailureCounter } from "../../lib/limiters/rate-limit-memory";
+import { createAssertionVerifier } from "../../lib/oauth/client-assertions";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../../lib/oauth/client-authentication";
+import { createRemoteKeySets } from "../../lib/oauth/remote-key-sets";
+import { createMemorySeenOnce } from "../../lib/limiters/seen-once";
 import { hashClientSecret } from "../../lib/oauth/client-secrets";
 import { createCredentialStates } from "../../lib/oauth/credential-states";
 import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
@@ -52,6 +55,11 @@ function authenticator() {
     states: createCredentialStates({ store: createDataPlaneStore(connection) }),
     failures: createMemoryFailureCounter(FAILURE_WINDOW_SECONDS),
     hashSecret: (secret) => (work.hashes++, hashClientSecret(secret, config().authSecret)),
+    verifyAssertion: createAssertionVerifier({
+      keySets: createRemoteKeySets({ policy: { allowPrivate: false } }),
+      seen: createMemorySeenOnce(),
+      publicUrl: config().publicUrl,
+    }),
     log: pino({ level: "silent" }),
   });
   const attempt = (id: string, secret: string) =>

@@ -5,13 +5,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeSamples, type SampleLanguage } from "../../lib/catalog/code-samples";
+import { codeSamples, type SampleAuthentication, type SampleLanguage } from "../../lib/catalog/code-samples";
 import { listOperations, type Operation } from "../../lib/catalog/operations";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
 import { startServer, type TestServer } from "../support/server";
-import { newCredential, openDb } from "./gateway-support";
+import { newCredential, newKeyCredential, openDb } from "./gateway-support";
 
 const run = promisify(execFile);
 const LANGUAGES = ["curl", "javascript", "python"] as const;
@@ -67,10 +68,10 @@ async function runSample(language: SampleLanguage, code: string, env: Record<str
 /** A Python traceback or a JavaScript stack frame. */
 const STACK_TRACE = /Traceback|^ {4}at /m;
 
-function samplesFor(method: string, path: string) {
+function samplesFor(method: string, path: string, authentication?: SampleAuthentication) {
   const operation = operations.find((item) => item.method === method && item.path === path)!;
   expect(operation).toBeDefined();
-  return codeSamples({ tokenEndpoint: `${server.url}/gw/sso-qa/oauth2/token`, serverUrl: `${server.url}/gw/sso-qa/notifications`, operation });
+  return codeSamples({ tokenEndpoint: `${server.url}/gw/sso-qa/oauth2/token`, serverUrl: `${server.url}/gw/sso-qa/notifications`, operation, authentication });
 }
 
 describe("code samples", () => {
@@ -130,5 +131,41 @@ describe("code samples", () => {
     const { code, stderr } = await runSample(language, sample.code, { CLIENT_ID: "", CLIENT_SECRET: "" });
     expect(code).toBe(1);
     expect(stderr).not.toMatch(STACK_TRACE);
+  });
+
+  describe("with private_key_jwt", () => {
+    let keyClient: { clientId: string; keyFile: string; notificationId: string };
+
+    beforeAll(async () => {
+      const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
+      const keyFile = join(directory, "client-key.pem");
+      await writeFile(keyFile, await exportPKCS8(privateKey));
+      const { clientId } = await newKeyCredential(db, "sso-qa", { jwks: { keys: [{ ...(await exportJWK(publicKey)), alg: "RS256", use: "sig" }] } });
+      const environment = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
+      const [id] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [clientId] }, title: "Keys" })) as [string];
+      keyClient = { clientId, keyFile, notificationId: id };
+    });
+
+    it("read CLIENT_ID and PRIVATE_KEY_FILE, never a secret", () => {
+      for (const sample of samplesFor("GET", "/v1/notifications", "private_key_jwt")) {
+        expect(sample.code).toContain("PRIVATE_KEY_FILE");
+        expect(sample.code).not.toContain("CLIENT_SECRET");
+      }
+    });
+
+    it.each(LANGUAGES)("%s signs an assertion with the key file, gets a token and lists the client's notifications", async (language) => {
+      const sample = samplesFor("GET", "/v1/notifications", "private_key_jwt").find((item) => item.language === language)!;
+      const { code, stdout, stderr } = await runSample(language, sample.code, { CLIENT_ID: keyClient.clientId, PRIVATE_KEY_FILE: keyClient.keyFile });
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      expect(JSON.parse(stdout).items.map((item: { id: string }) => item.id)).toEqual([keyClient.notificationId]);
+    });
+
+    it.each(LANGUAGES)("%s prints invalid_client on stderr for another client's id and exits 1, without a stack trace", async (language) => {
+      const sample = samplesFor("GET", "/v1/notifications", "private_key_jwt").find((item) => item.language === language)!;
+      const { code, stderr } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, PRIVATE_KEY_FILE: keyClient.keyFile });
+      expect(code).toBe(1);
+      expect(stderr).toContain('"invalid_client"');
+      expect(stderr).not.toMatch(STACK_TRACE);
+    });
   });
 });

@@ -11,6 +11,7 @@ import { newId } from "../../lib/ids";
 import { firstVersion } from "../../lib/api-lifecycle/versions";
 import type { UpstreamPolicyInput } from "../../lib/upstreams/upstream-policy";
 import type { TestServer } from "../support/server";
+import type { ClientKeys } from "../../lib/credentials/client-keys";
 
 /** The servers under test run without AUTH_SECRET, so they use the development one. */
 export const SERVER_AUTH_SECRET = DEVELOPMENT_AUTH_SECRET;
@@ -32,6 +33,13 @@ export async function newCredential(db: Db, envSlug: string, options: { scopes?:
     authSecret: SERVER_AUTH_SECRET,
   });
   return { clientId: credential.clientId, clientSecret: secret!.clientSecret, credentialId: credential.id, applicationId: application.id };
+}
+
+/** A credential whose client authenticates with its keys (private_key_jwt): it has no secret. */
+export async function newKeyCredential(db: Db, envSlug: string, keys: ClientKeys) {
+  const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: null, name: `Key App ${++counter} ${Date.now()}` });
+  const { credential, secret } = await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug, keys });
+  return { clientId: credential.clientId, credential, secret };
 }
 
 export type ProxyApi = {

@@ -36,7 +36,7 @@ describe("discovery documents", () => {
       revocation_endpoint: `${issuer}/oauth2/revoke`,
       introspection_endpoint: `${issuer}/oauth2/introspect`,
       grant_types_supported: ["client_credentials"],
-      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
       scopes_supported: ["notifications:read", "notifications:write"],
     });
     const underGateway = await fetch(`${issuer}/.well-known/oauth-authorization-server`);

@@ -1,0 +1,212 @@
+// Workload identity federation: a credential trusts an external OIDC issuer, here a real
+// issuer on this machine that publishes discovery and a JWKS and signs ID tokens.
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db";
+import { CLIENT_ASSERTION_TYPE } from "../../lib/oauth/assertion-rules";
+import { runAdmin } from "../support/admin-cli";
+import { startServer, type TestServer } from "../support/server";
+import { basic, newCredential, newKeyCredential, openDb, tokenRequest } from "./gateway-support";
+
+const AUDIENCE = "https://gatehouse.example.test";
+const SUBJECT = "repo:acme/billing:ref:refs/heads/*";
+
+type Issuer = { url: string; sign(claims?: Record<string, unknown>): Promise<string>; server: Server; requests: string[] };
+
+/** An OIDC issuer as a CI platform runs one: discovery, a JWKS, and ID tokens signed with its key. */
+async function startIssuer(): Promise<Issuer> {
+  const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
+  const jwk = { ...(await exportJWK(publicKey)), kid: "issuer-key", alg: "RS256", use: "sig" };
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? "");
+    response.setHeader("content-type", "application/json");
+    if (request.url === "/.well-known/openid-configuration") response.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/keys` }));
+    else if (request.url === "/keys") response.end(JSON.stringify({ keys: [jwk] }));
+    else response.writeHead(404).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sign = (claims: Record<string, unknown> = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({
+      iss: url,
+      aud: AUDIENCE,
+      sub: "repo:acme/billing:ref:refs/heads/main",
+      jti: randomUUID(),
+      iat: now,
+      nbf: now,
+      exp: now + 300,
+      ...claims,
+    })
+      .setProtectedHeader({ alg: "RS256", kid: "issuer-key" })
+      .sign(privateKey);
+  };
+  return { url, sign, server, requests };
+}
+
+let server: TestServer;
+let strict: TestServer;
+let db: Db;
+let issuer: Issuer;
+let foreign: Issuer;
+
+beforeAll(async () => {
+  [issuer, foreign] = await Promise.all([startIssuer(), startIssuer()]);
+  [server, strict] = await Promise.all([startServer({ env: { OUTBOUND_ALLOW_PRIVATE: "1" } }), startServer()]);
+  db = openDb(server);
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await Promise.all([server?.stop(), strict?.stop()]);
+  for (const running of [issuer, foreign]) if (running) await new Promise<void>((resolve) => running.server.close(() => resolve()));
+});
+
+function exchange(target: TestServer, clientId: string, idToken: string) {
+  return tokenRequest(target, "sso-qa", {
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_assertion_type: CLIENT_ASSERTION_TYPE,
+      client_assertion: idToken,
+    }).toString(),
+  });
+}
+
+async function expectInvalidClient(response: Response) {
+  expect(response.status).toBe(401);
+  expect((await response.json()).error).toBe("invalid_client");
+}
+
+/** A credential trusting `issuerUrl`, through the admin CLI's exact command. */
+async function trusted(target: TestServer, issuerUrl: string) {
+  const targetDb = openDb(target);
+  try {
+    const credential = await newCredential(targetDb, "sso-qa");
+    const run = await runAdmin(
+      target.databaseUrl,
+      "credential",
+      "trust",
+      "--client",
+      credential.clientId,
+      "--issuer",
+      issuerUrl,
+      "--audience",
+      AUDIENCE,
+      "--subject",
+      SUBJECT,
+      "--json",
+    );
+    expect(run.code, run.stderr).toBe(0);
+    return { ...credential, output: JSON.parse(run.stdout) };
+  } finally {
+    await targetDb.$disconnect();
+  }
+}
+
+describe("workload identity federation", () => {
+  it("is set by `credential trust`, which ends the credential's secrets", { timeout: 120_000 }, async () => {
+    const credential = await trusted(server, issuer.url);
+    expect(credential.output).toMatchObject({
+      clientId: credential.clientId,
+      authentication: { method: "federated", issuer: issuer.url, audience: AUDIENCE, subject: SUBJECT },
+    });
+    expect(await db.credentialSecret.count({ where: { credentialId: credential.credentialId, revokedAt: null } })).toBe(0);
+    await expectInvalidClient(
+      await tokenRequest(server, "sso-qa", {
+        headers: { authorization: basic(credential.clientId, credential.clientSecret) },
+        body: "grant_type=client_credentials",
+      }),
+    );
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "credential.trust", targetId: credential.clientId } });
+    expect(audit.actorLabel).toBe("cli");
+  });
+
+  it("exchanges the issuer's ID token for the credential's usual token, and refuses every token that breaks a rule", { timeout: 120_000 }, async () => {
+    const { clientId } = await trusted(server, issuer.url);
+    const issued = await exchange(server, clientId, await issuer.sign());
+    expect(issued.status).toBe(200);
+    const body = await issued.json();
+    expect(body).toMatchObject({ token_type: "Bearer", scope: "notifications:read notifications:write" });
+    expect(issuer.requests).toEqual(expect.arrayContaining(["/.well-known/openid-configuration", "/keys"]));
+
+    const now = Math.floor(Date.now() / 1000);
+    await expectInvalidClient(await exchange(server, clientId, await issuer.sign({ sub: "repo:acme/other:ref:refs/heads/main" })));
+    await expectInvalidClient(await exchange(server, clientId, await issuer.sign({ sub: "repo:acme/billing:pull_request" })));
+    await expectInvalidClient(await exchange(server, clientId, await issuer.sign({ aud: "https://elsewhere.example" })));
+    await expectInvalidClient(await exchange(server, clientId, await issuer.sign({ iat: now - 600, nbf: now - 600, exp: now - 60 })));
+    await expectInvalidClient(await exchange(server, clientId, await issuer.sign({ nbf: now + 600 })));
+    await expectInvalidClient(await exchange(server, clientId, await foreign.sign()));
+    await expectInvalidClient(await exchange(server, clientId, await foreign.sign({ iss: issuer.url })));
+
+    const once = await issuer.sign();
+    expect((await exchange(server, clientId, once)).status).toBe(200);
+    await expectInvalidClient(await exchange(server, clientId, once));
+  });
+
+  it("needs client_id: the ID token's subject names no credential", async () => {
+    const { clientId } = await trusted(server, issuer.url);
+    const response = await tokenRequest(server, "sso-qa", {
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_assertion_type: CLIENT_ASSERTION_TYPE,
+        client_assertion: await issuer.sign(),
+      }).toString(),
+    });
+    await expectInvalidClient(response);
+    expect((await exchange(server, clientId, await issuer.sign())).status).toBe(200);
+  });
+
+  it("refuses an issuer or a jwks_uri on a loopback address without OUTBOUND_ALLOW_PRIVATE=1", { timeout: 120_000 }, async () => {
+    const { clientId } = await trusted(strict, issuer.url);
+    const before = issuer.requests.length;
+    await expectInvalidClient(await exchange(strict, clientId, await issuer.sign()));
+    expect(issuer.requests.length).toBe(before);
+
+    const strictDb = openDb(strict);
+    try {
+      const keys = await newKeyCredential(strictDb, "sso-qa", { jwksUri: `${issuer.url}/keys` });
+      expect(keys.credential.authentication).toMatchObject({ method: "private_key_jwt", jwksUri: `${issuer.url}/keys` });
+      await expectInvalidClient(
+        await exchange(strict, keys.clientId, await issuer.sign({ iss: keys.clientId, sub: keys.clientId, aud: `${strict.url}/gw/sso-qa` })),
+      );
+      expect(issuer.requests.length).toBe(before);
+    } finally {
+      await strictDb.$disconnect();
+    }
+  });
+
+  it("is kept in the configuration file: applied once, updated by field, exported, and refused for an unknown client", { timeout: 120_000 }, async () => {
+    const credential = await newCredential(db, "sso-qa");
+    const directory = await mkdtemp(join(tmpdir(), "gatehouse-trust-"));
+    const config = (...args: string[]) => runAdmin(server.databaseUrl, "config", ...args);
+    try {
+      const path = join(directory, "gatehouse.yaml");
+      const trustFile = (client: string, subject: string) =>
+        writeFile(path, `trust:\n  - client: ${client}\n    issuer: ${issuer.url}\n    audience: ${AUDIENCE}\n    subject: "${subject}"\n`);
+      await trustFile(credential.clientId, "repo:acme/billing:ref:refs/heads/main");
+      expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: `changed:\n  create trust ${credential.clientId}\n` });
+      expect((await exchange(server, credential.clientId, await issuer.sign())).status).toBe(200);
+      expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
+
+      await trustFile(credential.clientId, "repo:acme/billing:ref:refs/heads/release");
+      expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: `changed:\n  update trust ${credential.clientId}: subject\n` });
+      await expectInvalidClient(await exchange(server, credential.clientId, await issuer.sign()));
+      expect((await config("export")).stdout).toContain(`client: ${credential.clientId}`);
+
+      await trustFile("gci_000000000000000000000000", "repo:acme/billing:*");
+      const refused = await config("apply", "-f", path);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toContain(`${path}:2: trust[0].client: there is no active credential "gci_000000000000000000000000"`);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
