@@ -15,7 +15,7 @@ async function services() {
 
 const create = command(
   {
-    usage: "webhook create --team <name> --url <url> --events <type,type> [--json]",
+    usage: "webhook create --team <name> --url <url> --events <type,type>",
     summary: "Registers a team's webhook endpoint for the event types listed and prints its signing secret once.",
   },
   async (args) => {

@@ -43,8 +43,13 @@ export type CatalogApi = {
   versionParam: string | undefined;
 };
 
-/** The version's own changelog when it keeps one, else the API's. */
-function changelogOf(version: CatalogVersion | undefined, apiChangelog: ChangelogEntry[]): ChangelogEntry[] {
+/**
+ * An API of one version shows the API's changelog, which its registration form and the
+ * configuration file's top-level `changelog` edit; of several, the shown version's own when it
+ * keeps one.
+ */
+function changelogOf(version: CatalogVersion | undefined, versionCount: number, apiChangelog: ChangelogEntry[]): ChangelogEntry[] {
+  if (versionCount <= 1 && apiChangelog.length > 0) return apiChangelog;
   return version && version.changelog.length > 0 ? version.changelog : apiChangelog;
 }
 
@@ -101,7 +106,7 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
     isPublic: row.isPublic,
     credentialTypes: [...new Set(environments.map((env) => env.credentialType))],
     environments,
-    changelog: changelogOf(shownVersion, changelogSchema.parse(row.changelog)),
+    changelog: changelogOf(shownVersion, row.versions.length, changelogSchema.parse(row.changelog)),
     scopes: row.scopes.map(({ name, description }) => ({ name, description })),
     releasedAt: row.releasedAt,
     openapiDocument: row.openapiDocument,
@@ -139,7 +144,7 @@ export async function findCatalogApi(db: Db, slug: string, scope: CatalogScope =
   return {
     ...api,
     ...(api.kind === "PROXY" ? { openapiDocument, version: documentLabel(openapiDocument) ?? shown.version } : {}),
-    changelog: changelogOf(shown, changelogSchema.parse(row.changelog)),
+    changelog: changelogOf(shown, api.versions.length, changelogSchema.parse(row.changelog)),
     shownVersion: shown,
     versionParam: shown.version,
   };

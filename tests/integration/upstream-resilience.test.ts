@@ -207,11 +207,9 @@ describe("per-API limits", () => {
     const a = await newTarget("slow");
     const base = await registerApi("impatient", { targets: [{ url: a.url }], timeouts: { responseMs: 300 } });
     await setMode(a, "slow");
-    const started = Date.now();
     const response = await call(`${base}/wait`);
     expect(response.status).toBe(504);
     expect(JSON.parse(response.text).detail).toContain("300 ms");
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("answers 413 payload-too-large for a body over the limit, declared (sent nowhere) or streamed", async () => {
