@@ -65,10 +65,21 @@ test("the version switcher changes the Reference and the samples, and deprecated
   const versions = page.getByRole("navigation", { name: "Version" });
   await expect(versions.getByRole("link", { name: "v2" })).toHaveAttribute("aria-current", "true");
   const operations = page.locator(".swagger-ui .opblock");
+  // Swagger UI loads on the visitor's first scroll when the page's notes push it below the fold (decision 026).
+  await page.mouse.wheel(0, 400);
   await expect(operations.filter({ hasText: "/v2/parcels/{id}" })).toBeVisible({ timeout: 30_000 });
   // The operation an admin deprecated is marked in the Reference, the other is not.
   await expect(operations.filter({ hasText: "/v2/parcels/{id}" })).toHaveClass(/opblock-deprecated/);
   await expect(operations.filter({ hasText: "List parcels (v2)" })).not.toHaveClass(/opblock-deprecated/);
+  // A visitor can hide the deprecated operations, and show them again.
+  await page.getByRole("link", { name: "Hide deprecated operations" }).click();
+  await expect(page).toHaveURL(/deprecated=hide/);
+  await page.mouse.wheel(0, 400);
+  await expect(operations.filter({ hasText: "List parcels (v2)" })).toBeVisible({ timeout: 30_000 });
+  await expect(operations.filter({ hasText: "/v2/parcels/{id}" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Show deprecated operations" }).click();
+  await page.mouse.wheel(0, 400);
+  await expect(operations.filter({ hasText: "/v2/parcels/{id}" })).toBeVisible({ timeout: 30_000 });
   const samples = page.getByRole("region", { name: /Code samples/ });
   await expect(samples).toContainText("/v2/parcels/{id}");
   await expect(samples).not.toContainText("/v1/parcels");

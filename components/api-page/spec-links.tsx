@@ -1,8 +1,8 @@
 import type { CatalogEnvironment } from "@/lib/catalog/catalog-api";
 
 /** `?env=` and, for a version other than the default, `&version=`: the document the page shows. */
-export function specQuery(env: CatalogEnvironment, version: string | undefined): string {
-  return `?env=${encodeURIComponent(env.slug)}${version ? `&version=${encodeURIComponent(version)}` : ""}`;
+export function specQuery(env: CatalogEnvironment, version: string | undefined, hideDeprecated = false): string {
+  return `?env=${encodeURIComponent(env.slug)}${version ? `&version=${encodeURIComponent(version)}` : ""}${hideDeprecated ? "&deprecated=hide" : ""}`;
 }
 
 /** Plain links (not client-side navigations): these are documents to download. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CatalogVersion, isDeprecatedApi, markDeprecatedOperations } from "./catalog-versions";
+import { type CatalogVersion, hasDeprecatedOperations, isDeprecatedApi, markDeprecatedOperations, withoutDeprecatedOperations } from "./catalog-versions";
 
 const version = (fields: Partial<CatalogVersion>): CatalogVersion => ({
   version: "v1",
@@ -32,6 +32,20 @@ describe("versions in the catalog", () => {
       "/v1/orders/{id}": { get: { summary: "One", deprecated: true } },
     });
     expect(document.paths["/v1/orders/{id}"].get).toEqual({ summary: "One" });
+  });
+
+  it("leaves deprecated operations out on request, and the paths that had nothing else, keeping path-level fields", () => {
+    const document = {
+      openapi: "3.1.0",
+      paths: {
+        "/v1/orders": { parameters: [{ name: "tenant", in: "header" }], get: { summary: "List" }, post: { summary: "Create", deprecated: true } },
+        "/v1/orders/{id}": { get: { summary: "One", deprecated: true } },
+      },
+    };
+    expect(hasDeprecatedOperations(document)).toBe(true);
+    const kept = withoutDeprecatedOperations(document);
+    expect(kept.paths).toEqual({ "/v1/orders": { parameters: [{ name: "tenant", in: "header" }], get: { summary: "List" } } });
+    expect(hasDeprecatedOperations(kept)).toBe(false);
   });
 
   it("counts an API as deprecated when every version is deprecated or retired", () => {

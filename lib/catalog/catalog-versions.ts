@@ -53,3 +53,22 @@ export function markDeprecatedOperations(document: Record<string, unknown>, vers
   }
   return { ...document, paths };
 }
+
+const isDeprecated = (operation: unknown) => isRecord(operation) && operation.deprecated === true;
+
+/** Whether any operation of the document is marked deprecated. */
+export function hasDeprecatedOperations(document: Record<string, unknown>): boolean {
+  return isRecord(document.paths) && Object.values(document.paths).some((item) => isRecord(item) && METHODS.some((method) => isDeprecated(item[method])));
+}
+
+/** The document without its deprecated operations, and without the paths that had nothing else: the Reference's "hide deprecated". */
+export function withoutDeprecatedOperations(document: Record<string, unknown>): Record<string, unknown> {
+  if (!isRecord(document.paths)) return document;
+  const paths: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!isRecord(item)) continue;
+    const kept = Object.fromEntries(Object.entries(item).filter(([key, value]) => !(METHODS as readonly string[]).includes(key) || !isDeprecated(value)));
+    if (METHODS.some((method) => method in kept)) paths[path] = kept;
+  }
+  return { ...document, paths };
+}

@@ -6,6 +6,7 @@ import { problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { log } from "../log";
 import { apiDocument } from "./api-document";
+import { withoutDeprecatedOperations } from "./catalog-versions";
 import { resolveApiView } from "./resolve-api-view";
 
 export type SpecFormat = "json" | "yaml";
@@ -15,7 +16,10 @@ const CONTENT_TYPES: Record<SpecFormat, string> = {
   yaml: "application/yaml; charset=utf-8",
 };
 
-/** `GET /apis/{api}/openapi.{json,yaml}?env=&version=`: the version's document (the current one's by default) with that environment's gateway as its server. */
+/**
+ * `GET /apis/{api}/openapi.{json,yaml}?env=&version=&deprecated=hide`: the version's document (the current one's by default) with
+ * that environment's gateway as its server, without its deprecated operations when asked.
+ */
 export async function specResponse({ db, request, slug, format }: { db: Db; request: Request; slug: string; format: SpecFormat }): Promise<Response> {
   const url = new URL(request.url);
   try {
@@ -27,7 +31,8 @@ export async function specResponse({ db, request, slug, format }: { db: Db; requ
       { pinnedEnvironment: portalEnvironment },
       url.searchParams.get("version") ?? undefined,
     );
-    const document = apiDocument(api, env, publicUrl);
+    const full = apiDocument(api, env, publicUrl);
+    const document = url.searchParams.get("deprecated") === "hide" ? withoutDeprecatedOperations(full) : full;
     const body = format === "json" ? JSON.stringify(document, null, 2) : stringify(document);
     return new Response(body, {
       headers: {

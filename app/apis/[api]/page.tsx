@@ -40,7 +40,14 @@ async function loadView({ params, searchParams }: Props) {
   const api = await findApi(slug, portalEnvironment, firstParam(query.version));
   const env = api && selectEnvironment(api.environments, firstParam(query.env));
   if (!api || !env) notFound();
-  return { api, env, tab: parseTab(query.tab), tryIt: firstParam(query.try) === "1", pinned: portalEnvironment !== undefined };
+  return {
+    api,
+    env,
+    tab: parseTab(query.tab),
+    tryIt: firstParam(query.try) === "1",
+    hideDeprecated: firstParam(query.deprecated) === "hide",
+    pinned: portalEnvironment !== undefined,
+  };
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
@@ -49,7 +56,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 }
 
 export default async function ApiPage(props: Props) {
-  const { api, env, tab, tryIt, pinned } = await loadView(props);
+  const { api, env, tab, tryIt, hideDeprecated, pinned } = await loadView(props);
   const { publicUrl, portalEnvironment } = config();
   const envParam = pinned ? undefined : env.slug;
   const document = tab === "overview" ? undefined : apiDocument(api, env, publicUrl);
@@ -89,6 +96,7 @@ export default async function ApiPage(props: Props) {
           bearerScheme={api.isPublic ? undefined : bearerSchemeName(document)}
           envParam={envParam}
           tryIt={tryIt}
+          hideDeprecated={hideDeprecated}
         />
       )}
       {tab === "credentials" && document && (
