@@ -1,15 +1,18 @@
-// The management API's team operations, called with personal access tokens on the full server.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The management API's team operations, called with personal access tokens on the full server, which emails what they record.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../lib/db";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
+import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { openDb } from "./gateway-support";
 
 let server: TestServer;
 let db: Db;
+let sink: SmtpSink;
 
 beforeAll(async () => {
-  server = await startServer();
+  sink = await startSmtpSink();
+  server = await startServer({ env: { SMTP_URL: sink.url, MAIL_FROM: "Test Portal <portal@example.test>" } });
   db = openDb(server);
   const created = await runAdmin(
     server.databaseUrl,
@@ -28,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.$disconnect();
   await server?.stop();
+  await sink?.close();
 });
 
 async function tokenFor(email: string, scopes: string): Promise<{ token: string; id: string }> {
@@ -72,6 +76,16 @@ describe("teams in the management API", () => {
     const event = await db.outboxEvent.findFirstOrThrow({ where: { type: "team.invitation" }, orderBy: { occurredAt: "desc" } });
     expect(event.payload).toMatchObject({ invitationId: invitation.id, teamId: team.id, email: "teammate@example.com", invitedBy: `token:${owner.id}` });
     expect(JSON.stringify(event.payload)).not.toContain(invitation.link.split("/").pop());
+    const mail = await vi.waitFor(
+      () => {
+        const found = sink.received.find((received) => received.eventId === event.id);
+        if (!found) throw new Error("no team.invitation email yet");
+        return found;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    expect(mail).toMatchObject({ to: ["teammate@example.com"], event: "team.invitation" });
+    expect(mail.text).toContain(invitation.link);
 
     const listed = (await (await api(owner.token, "/teams")).json()) as { teams: { id: string; personal: boolean; role: string; invitations: unknown[] }[] };
     expect(listed.teams[0]).toMatchObject({ personal: true, role: "owner" });
