@@ -9,6 +9,8 @@ test("a developer creates an access token, sees it once, uses it, and revokes it
   await expect(developer.getByRole("heading", { name: "Access tokens", level: 1 })).toBeVisible(SLOW);
   // Admin scopes are offered to administrators only.
   await expect(developer.getByRole("checkbox", { name: /admin:read/ })).toHaveCount(0);
+  await expect(developer.getByRole("checkbox", { name: /teams:read/ })).toHaveCount(1);
+  await expect(developer.getByRole("checkbox", { name: /teams:write/ })).toHaveCount(1);
   expect(await seriousAccessibilityViolations(developer)).toEqual([]);
 
   const name = `CI rotation ${Date.now()}`;

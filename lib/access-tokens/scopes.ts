@@ -7,6 +7,8 @@ export const ACCESS_TOKEN_SCOPES = {
   "credentials:read": "List your applications and credentials",
   "credentials:write": "Create credentials, rotate their secrets and revoke them",
   "usage:read": "Read the usage of your credentials",
+  "teams:read": "List your teams with their members, invitations and applications",
+  "teams:write": "Create teams, invite members and remove them",
   "webhooks:read": "List your teams' webhook endpoints and their deliveries",
   "webhooks:write": "Register webhook endpoints, rotate their secrets, delete them and replay deliveries",
   "admin:read": "Administrators: list environments, APIs and access requests",

@@ -49,7 +49,7 @@ export function managementApiDocument({ publicUrl }: { publicUrl: string }): Rec
     },
     servers: [{ url: `${publicUrl}/api/v1`, "x-internal": false }],
     security: [{ accessToken: [] }],
-    tags: [{ name: "Credentials" }, { name: "Usage" }, { name: "Administration" }],
+    tags: [{ name: "Credentials" }, { name: "Usage" }, { name: "Teams" }, { name: "Webhooks" }, { name: "Administration" }],
     paths: {
       ...paths(
         MANAGEMENT_OPERATIONS.filter((operation) => !ADMIN_SCOPES.includes(operation.scope)),

@@ -45,6 +45,7 @@ export const CLIENT_ID = {
 };
 export const REQUEST_ID = { name: "id", in: "path", required: true, description: "The access request's id.", schema: { type: "string", maxLength: 100 } };
 export const NOT_FOUND = { code: "not-found", description: "No credential of yours has this client id.", detail: 'There is no credential "gci_…".' } as const;
+export const NO_TEAM = { code: "not-found", description: "You are not a member of this team, or it does not exist.", detail: "No team team_…." } as const;
 export const INVALID = {
   code: "validation-failed",
   description: "The body or a query parameter is not valid.",

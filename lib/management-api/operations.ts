@@ -7,7 +7,8 @@ import { listEnvironments } from "../environments/environments";
 import { myClients } from "../usage/my-usage";
 import { usageReport } from "../usage/usage-report";
 import { ADMIN_OPERATIONS } from "./admin-operations";
-import { ANSWER_HEADERS, CLIENT_ID, INVALID, jsonAnswer, jsonBody, NOT_FOUND, ok, operation, parse, REQUEST_ID } from "./operation-kit";
+import { TEAM_OPERATIONS } from "./team-operations";
+import { ANSWER_HEADERS, CLIENT_ID, INVALID, jsonAnswer, jsonBody, NO_TEAM, NOT_FOUND, ok, operation, parse, REQUEST_ID } from "./operation-kit";
 import { replayWebhookDelivery, webhookDeliveries } from "../webhooks/deliveries";
 import { createWebhookEndpoint, createWebhookSchema, deleteWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from "../webhooks/endpoints";
 import {
@@ -42,7 +43,6 @@ const TEAM_ROLE = {
 
 const WEBHOOK_ID = { name: "id", in: "path", required: true, description: "The webhook endpoint's id.", schema: { type: "string", maxLength: 100 } };
 const DELIVERY_ID = { name: "deliveryId", in: "path", required: true, description: "The delivery's id.", schema: { type: "string", maxLength: 100 } };
-const NO_TEAM = { code: "not-found", description: "You are not a member of this team, or it does not exist.", detail: "No team team_…." } as const;
 const NO_WEBHOOK = {
   code: "not-found",
   description: "No endpoint of a team of yours has this id (or no such delivery of it).",
@@ -81,10 +81,11 @@ export const MANAGEMENT_OPERATIONS = [
     scope: "credentials:write",
     tags: ["Credentials"],
     summary: "Create a credential",
-    description: "Creates the application when you have none of that name. The answer holds the client secret, shown once.",
+    description:
+      "Creates the application in the team given (where you need the admin role), or in your personal team, when it has none of that name. The answer holds the client secret, shown once.",
     requestBody: jsonBody(createCredentialBodySchema),
     responses: () => ({ "201": jsonAnswer("The credential and its first secret.", createdCredentialSchema) }),
-    problems: [INVALID],
+    problems: [{ ...INVALID, description: "The body is not valid, or you are in no team of the id given as `team`." }, TEAM_ROLE],
     handle: async ({ db, caller, body }) => {
       const input = parse(createCredentialBodySchema, body, "body");
       return ok(await createMyCredential({ db, user: caller.user, input, actor: caller.actor }), 201);
@@ -275,5 +276,6 @@ export const MANAGEMENT_OPERATIONS = [
     handle: async ({ db, caller, params }) =>
       ok({ delivery: await replayWebhookDelivery({ db, actor: caller.actor, endpointId: params.id ?? "", deliveryId: params.deliveryId ?? "" }) }, 202),
   }),
+  ...TEAM_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];

@@ -23,6 +23,13 @@ export const createCredentialBodySchema = z
       .max(100)
       .meta({ description: "The application's name; created when you have none of that name.", example: "billing-ci" }),
     environment: z.string().trim().min(1).max(100).meta({ description: "The slug of a self-service environment.", example: "sandbox" }),
+    team: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "The id of a team where you have the admin role, which owns the application; left out, your personal team." }),
     expiresInDays: z
       .union([z.literal(0), z.literal(30), z.literal(90), z.literal(365)])
       .default(0)

@@ -48,8 +48,8 @@ export async function myTeams({ db, user }: { db: DbClient; user: PortalUser }) 
     .sort((a, b) => Number(b.personal) - Number(a.personal) || a.name.localeCompare(b.name));
 }
 
-export function createMyTeam({ db, user, input }: { db: DbClient; user: PortalUser; input: unknown }) {
-  return createTeam({ db, actor: actorOf(user), ownerId: user.id, input });
+export function createMyTeam({ db, user, input, actor }: { db: DbClient; user: PortalUser; input: unknown; actor?: Actor }) {
+  return createTeam({ db, actor: actor ?? actorOf(user), ownerId: user.id, input });
 }
 
 export async function inviteToMyTeam(action: MyTeamAction & { input: unknown }) {
