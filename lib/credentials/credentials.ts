@@ -251,7 +251,8 @@ function prefixed<T extends { issues: { path: PropertyKey[] }[] }>(error: T, fie
 /**
  * A credential of `applicationId` in `envSlug` (one active credential per
  * application and environment). With `keys` its client authenticates with
- * private_key_jwt and it never has a secret; otherwise, with `withSecret` (the
+ * private_key_jwt, or with `{ trust }` with a trusted issuer's ID tokens, and it
+ * never has a secret; otherwise, with `withSecret` (the
  * default), its first secret is issued too; an approved access request
  * provisions without one so that only the owner ever sees it.
  */
