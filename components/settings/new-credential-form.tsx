@@ -11,6 +11,21 @@ import { EXPIRY_CHOICES } from "./expiry-choices";
 type Environment = { slug: string; name: string };
 type Team = { id: string; name: string };
 
+type TrustField = "issuer" | "audience" | "subject";
+
+const TRUST_FIELDS: { name: TrustField; label: string; placeholder: string }[] = [
+  { name: "issuer", label: "Issuer URL (https)", placeholder: "https://token.actions.githubusercontent.com" },
+  { name: "audience", label: "Required audience", placeholder: "https://gatehouse.example.com" },
+  { name: "subject", label: "Subject, exact or with * for any characters", placeholder: "repo:acme/billing:ref:refs/heads/main" },
+];
+
+/** The form's fields as the route's body: the trust fields, when any is filled, as one `trust` object. */
+function bodyOf(data: FormData): Record<string, unknown> {
+  const { "trust-issuer": issuer, "trust-audience": audience, "trust-subject": subject, ...rest } = Object.fromEntries(data);
+  const trusted = [issuer, audience, subject].some((value) => typeof value === "string" && value.trim() !== "");
+  return trusted ? { ...rest, trust: { issuer, audience, subject } } : rest;
+}
+
 export function NewCredentialForm({
   applications,
   teams,
@@ -27,24 +42,24 @@ export function NewCredentialForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState("");
   const [secret, setSecret] = useState<ShownSecret | null>(null);
-  const [keyClient, setKeyClient] = useState("");
+  const [keyClient, setKeyClient] = useState<{ clientId: string; method: string } | null>(null);
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     setPending(true);
-    const result = await portalFetch<{ credential: { clientId: string }; secret: ShownSecret | null }>(
+    const result = await portalFetch<{ credential: { clientId: string; authentication: { method: string } }; secret: ShownSecret | null }>(
       "/api/portal/credentials",
       "POST",
-      Object.fromEntries(new FormData(form)),
+      bodyOf(new FormData(form)),
     );
     setPending(false);
     setErrors(result.ok ? {} : result.fieldErrors);
     setMessage(result.ok ? "" : result.message);
     if (!result.ok) return;
     setSecret(result.data.secret);
-    setKeyClient(result.data.secret ? "" : result.data.credential.clientId);
+    setKeyClient(result.data.secret ? null : { clientId: result.data.credential.clientId, method: result.data.credential.authentication.method });
     form.reset();
     router.refresh();
   }
@@ -56,6 +71,8 @@ export function NewCredentialForm({
       .map(([field, text]) => (field === "jwks" ? text : `${field.slice(5)}: ${text}`))
       .join("\n") || undefined;
 
+  const trustError = (name: TrustField) => errors[`trust.${name}`];
+
   return (
     <section aria-labelledby="new-credential" className="space-y-4 rounded-lg border border-slate-200 bg-white p-6">
       <h2 id="new-credential" className="text-lg font-semibold">
@@ -64,8 +81,10 @@ export function NewCredentialForm({
       {secret ? <SecretOnce secret={secret} onDismiss={() => setSecret(null)} /> : null}
       {keyClient ? (
         <p role="status" className="rounded border border-green-700 bg-green-50 p-3 text-sm">
-          Created <code className="font-mono">{keyClient}</code>. It has no secret: sign a client assertion with your private key (private_key_jwt) to get
-          tokens.
+          Created <code className="font-mono">{keyClient.clientId}</code>. It has no secret:{" "}
+          {keyClient.method === "federated"
+            ? "send your platform's ID token as the client assertion to get tokens."
+            : "sign a client assertion with your private key (private_key_jwt) to get tokens."}
         </p>
       ) : null}
       <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 sm:items-start">
@@ -138,6 +157,35 @@ export function NewCredentialForm({
               aria-describedby={errors.jwksUri ? "jwksUri-error" : undefined}
             />
           </Field>
+        </details>
+        <details className="space-y-3 sm:col-span-2" open={Boolean(trustError("issuer") || trustError("audience") || trustError("subject") || errors.trust)}>
+          <summary className="cursor-pointer text-sm font-medium">Trust an external OIDC issuer instead of a secret (workload identity federation)</summary>
+          <p className="text-sm text-slate-700">
+            A workload that holds an ID token from its platform (GitHub Actions, a Kubernetes service account, a cloud) sends it as its client assertion. The
+            credential then has no secret at all: no secret is issued, and none can be rotated.
+          </p>
+          {errors.trust ? (
+            <p role="alert" className="text-sm text-red-700">
+              {errors.trust}
+            </p>
+          ) : null}
+          {TRUST_FIELDS.map(({ name, label, placeholder }) => {
+            const id = `trust-${name}`;
+            const error = trustError(name);
+            return (
+              <Field key={name} id={id} label={label} error={error}>
+                <input
+                  id={id}
+                  name={id}
+                  type={name === "issuer" ? "url" : "text"}
+                  maxLength={name === "issuer" ? 2048 : 500}
+                  placeholder={placeholder}
+                  className={INPUT_CLASS}
+                  aria-describedby={error ? `${id}-error` : undefined}
+                />
+              </Field>
+            );
+          })}
         </details>
         {message ? (
           <p role="alert" className="text-sm text-red-700 sm:col-span-2">

@@ -42,5 +42,8 @@ export const trustSchema = z.object({
 });
 export type Trust = z.infer<typeof trustSchema>;
 
-/** How a credential's client authenticates, when not with a secret: its public keys, inline (a JWKS, validated on use) or by URL. */
-export type ClientKeys = { jwks: unknown } | { jwksUri: string };
+/**
+ * How a credential's client authenticates, when not with a secret: its public keys, inline (a JWKS,
+ * validated on use) or by URL, or the ID tokens of an issuer it trusts (workload identity federation).
+ */
+export type ClientKeys = { jwks: unknown } | { jwksUri: string } | { trust: unknown };

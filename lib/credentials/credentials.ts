@@ -212,8 +212,27 @@ async function issueAudited(tx: Tx, actor: Actor, credentialId: string, clientId
   return issued;
 }
 
-/** The columns of a credential whose client authenticates with keys, validated; a credential with keys gets no secret. */
+/** The columns of a credential that trusts an issuer, validated (fields named under `prefix`); its keys are forgotten. */
+function trustColumns(input: unknown, prefix?: string) {
+  const parsed = trustSchema.safeParse(input);
+  if (!parsed.success) throw zodProblem(prefix ? prefixed(parsed.error, prefix) : parsed.error, "body");
+  const trust = parsed.data;
+  return {
+    trust,
+    columns: {
+      authMethod: "FEDERATED" as const,
+      trustIssuer: trust.issuer,
+      trustAudience: trust.audience,
+      trustSubject: trust.subject,
+      jwks: Prisma.DbNull,
+      jwksUri: null,
+    },
+  };
+}
+
+/** The columns of a credential whose client authenticates with keys or a trusted issuer, validated; such a credential gets no secret. */
 function keyColumns(keys: ClientKeys) {
+  if ("trust" in keys) return trustColumns(keys.trust, "trust").columns;
   if ("jwks" in keys) {
     const parsed = clientJwksSchema.safeParse(keys.jwks);
     if (!parsed.success) throw zodProblem(prefixed(parsed.error, "jwks"), "body");
@@ -232,7 +251,8 @@ function prefixed<T extends { issues: { path: PropertyKey[] }[] }>(error: T, fie
 /**
  * A credential of `applicationId` in `envSlug` (one active credential per
  * application and environment). With `keys` its client authenticates with
- * private_key_jwt and it never has a secret; otherwise, with `withSecret` (the
+ * private_key_jwt, or with `{ trust }` with a trusted issuer's ID tokens, and it
+ * never has a secret; otherwise, with `withSecret` (the
  * default), its first secret is issued too; an approved access request
  * provisions without one so that only the owner ever sees it.
  */
@@ -284,8 +304,9 @@ export async function createCredential(input: {
         application: application.name,
         env: envSlug,
         scopes: grants.flatMap((grant) => grant.scopes),
-        authMethod: keys ? "private_key_jwt" : "client_secret",
+        authMethod: keys?.authMethod === "FEDERATED" ? "federated" : keys ? "private_key_jwt" : "client_secret",
         ...(keys?.jwksUri ? { jwksUri: keys.jwksUri } : {}),
+        ...(keys?.authMethod === "FEDERATED" ? { issuer: keys.trustIssuer, audience: keys.trustAudience, subject: keys.trustSubject } : {}),
       },
     });
     await recordEvent(tx, "credential.created", { clientId, application: application.name, environment: envSlug, ownerId: application.ownerId });
@@ -425,24 +446,12 @@ export async function revokeCredential(input: { db: DbClient; actor: Actor; clie
  */
 export async function trustIssuer(input: { db: DbClient; actor: Actor; clientId: string; trust: unknown }): Promise<CredentialSummary> {
   const { db, actor, clientId } = input;
-  const parsed = trustSchema.safeParse(input.trust);
-  if (!parsed.success) throw zodProblem(parsed.error, "body");
-  const trust = parsed.data;
+  const { trust, columns } = trustColumns(input.trust);
   const credential = await credentialOrThrow(db, clientId);
   assertActive(credential);
   const now = new Date();
   await inTransaction(db, async (tx) => {
-    await tx.credential.update({
-      where: { id: credential.id },
-      data: {
-        authMethod: "FEDERATED",
-        trustIssuer: trust.issuer,
-        trustAudience: trust.audience,
-        trustSubject: trust.subject,
-        jwks: Prisma.DbNull,
-        jwksUri: null,
-      },
-    });
+    await tx.credential.update({ where: { id: credential.id }, data: columns });
     await tx.credentialSecret.updateMany({ where: { credentialId: credential.id, revokedAt: null }, data: { revokedAt: now } });
     await recordAudit(tx, actor, { action: "credential.trust", targetType: "credential", targetId: clientId, details: trust });
   });

@@ -1,8 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../auth/session";
+import { config } from "../config";
 import { type DbClient, inTransaction } from "../db";
 import { parseBody, problem, validationProblem } from "../http/problem";
+import { checkOutboundUrl, OutboundError } from "../outbound/outbound-request";
 import {
   type CredentialSummary,
   createCredential,
@@ -13,9 +15,10 @@ import {
   MAX_ROTATION_GRACE_SECONDS,
   revokeCredential,
   rotateSecret,
+  trustIssuer,
 } from "./credentials";
 import { actorOf } from "../audit/portal-actor";
-import type { ClientKeys } from "./client-keys";
+import { type ClientKeys, type Trust, trustSchema } from "./client-keys";
 import type { Actor } from "../audit/write-audit";
 import type { TeamRole } from "../db";
 import { requireTeamRole, teamApplicationsOf } from "../teams/team-access";
@@ -49,16 +52,33 @@ export const newCredentialSchema = z
     team: z.string().trim().max(100).optional(),
     jwks: jwksInputSchema,
     jwksUri: z.preprocess(blankToUndefined, z.string().trim().max(2048).optional()),
+    trust: trustSchema.optional(),
   })
   .refine((input) => input.jwks === undefined || input.jwksUri === undefined, {
     message: "Give your public keys inline or by URL, not both",
     path: ["jwksUri"],
+  })
+  .refine((input) => input.trust === undefined || (input.jwks === undefined && input.jwksUri === undefined), {
+    message: "Trust an issuer or give public keys, not both",
+    path: ["trust"],
   });
 
-function keysOf(input: { jwks?: Record<string, unknown>; jwksUri?: string }): ClientKeys | undefined {
+function keysOf(input: { jwks?: Record<string, unknown>; jwksUri?: string; trust?: Trust }): ClientKeys | undefined {
+  if (input.trust !== undefined) return { trust: input.trust };
   if (input.jwks !== undefined) return { jwks: input.jwks };
   if (input.jwksUri !== undefined) return { jwksUri: input.jwksUri };
   return undefined;
+}
+
+/**
+ * Refuses a trusted issuer the server may not fetch under the outbound policy (https, public
+ * addresses, unless OUTBOUND_ALLOW_PRIVATE=1), naming `field`: a developer's URL is checked when
+ * given, as a webhook's is; the operator's CLI and file are checked when the issuer is fetched.
+ */
+async function checkIssuer(issuer: string, field: string): Promise<void> {
+  await checkOutboundUrl(issuer, { allowPrivate: config().outboundAllowPrivate }).catch((error: unknown) => {
+    throw error instanceof OutboundError ? validationProblem([{ in: "body", field, message: error.message }]) : error;
+  });
 }
 
 export const rotateSchema = z.object({
@@ -134,6 +154,7 @@ export async function createMyCredential({ db, user, input, actor = actorOf(user
       errors: [{ in: "body", field: "environment", message: `${environment.name} needs approval: ask through Contact Us` }],
     });
   }
+  if (data.trust) await checkIssuer(data.trust.issuer, "trust.issuer");
   return inTransaction(db, async (tx) => {
     const teamId = await teamForNewApplication(tx, user, actor, data.team);
     const application = await ensureApplication({ db: tx, actor, ownerId: user.id, teamId, name: data.application });
@@ -163,4 +184,12 @@ export async function issueMyFirstSecret({ db, user, clientId, input }: OwnCrede
 export async function revokeMyCredential({ db, user, clientId, actor = actorOf(user) }: OwnCredentialAction & { actor?: Actor }) {
   await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
   return revokeCredential({ db, actor, clientId });
+}
+
+/** Makes a credential of one of the user's teams, where they are an admin, trust an issuer; its secrets end. */
+export async function trustMyIssuer({ db, user, clientId, input, actor = actorOf(user) }: OwnCredentialAction & { input: unknown; actor?: Actor }) {
+  const trust = parseBody(trustSchema, input);
+  await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
+  await checkIssuer(trust.issuer, "issuer");
+  return trustIssuer({ db, actor, clientId, trust });
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { approveAccessRequest, rejectAccessRequest } from "../access-requests/decide-access-request";
 import { accessRequestQueue } from "../access-requests/list-access-requests";
 import { rotateSecret } from "../credentials/credentials";
-import { createMyCredential, myApplications, ownCredentialOrThrow, revokeMyCredential } from "../credentials/my-credentials";
+import { createMyCredential, myApplications, ownCredentialOrThrow, revokeMyCredential, trustMyIssuer } from "../credentials/my-credentials";
 import { listEnvironments } from "../environments/environments";
 import { myClients } from "../usage/my-usage";
 import { usageReport } from "../usage/usage-report";
@@ -23,6 +23,7 @@ import {
   rejectAccessRequestBodySchema,
   rotatedSecretSchema,
   rotateSecretBodySchema,
+  trustBodySchema,
   usageQuerySchema,
   usageReportSchema,
 } from "./schemas";
@@ -109,6 +110,22 @@ export const MANAGEMENT_OPERATIONS = [
       await ownCredentialOrThrow({ db, user: caller.user, clientId, needed: "admin" });
       return ok(await rotateSecret({ db, actor: caller.actor, clientId, graceSeconds: overlapSeconds }), 201);
     },
+  }),
+  operation({
+    id: "trustCredentialIssuer",
+    method: "PUT",
+    path: "/credentials/{clientId}/trust",
+    scope: "credentials:write",
+    tags: ["Credentials"],
+    summary: "Trust an external OIDC issuer",
+    description:
+      "Workload identity federation: the client then authenticates with that issuer's ID tokens for `audience` whose `sub` matches `subject`, and with nothing else; the credential's secrets end at once. The issuer must be an https URL on a public address (unless the server sets OUTBOUND_ALLOW_PRIVATE=1).",
+    pathParameters: [CLIENT_ID],
+    requestBody: jsonBody(trustBodySchema),
+    responses: () => ({ "200": jsonAnswer("The credential, trusting the issuer.", credentialSchema) }),
+    problems: [INVALID, NOT_FOUND, TEAM_ROLE],
+    handle: async ({ db, caller, params, body }) =>
+      ok(await trustMyIssuer({ db, user: caller.user, clientId: params.clientId ?? "", input: parse(trustBodySchema, body, "body"), actor: caller.actor })),
   }),
   operation({
     id: "revokeCredential",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clientJwksSchema, jwksUriSchema } from "../credentials/client-keys";
+import { clientJwksSchema, jwksUriSchema, trustSchema } from "../credentials/client-keys";
 import { MAX_ROTATION_GRACE_SECONDS } from "../credentials/credentials";
 
 // Request bodies are validated with these schemas and documented from them; responses are documented from the output schemas.
@@ -38,8 +38,14 @@ export const createCredentialBodySchema = z
     jwksUri: jwksUriSchema
       .optional()
       .meta({ description: "Where you publish your public keys for `private_key_jwt`: the credential then has no secret. Not with `jwks`." }),
+    trust: trustSchema.strict().optional().meta({
+      description:
+        "An external OIDC issuer whose ID tokens the client authenticates with (workload identity federation): the credential then has no secret. Not with `jwks` or `jwksUri`.",
+    }),
   })
   .strict();
+
+export const trustBodySchema = trustSchema.strict();
 
 export const rejectAccessRequestBodySchema = z.object({ reason: z.string().trim().min(1).max(1000) }).strict();
 
@@ -92,7 +98,7 @@ export const credentialListSchema = z.object({ credentials: list(credentialSchem
 
 export const createdCredentialSchema = z.object({
   credential: credentialSchema,
-  secret: issuedSecretSchema.nullable().meta({ description: "The first secret, shown once; null for a credential with keys." }),
+  secret: issuedSecretSchema.nullable().meta({ description: "The first secret, shown once; null for a credential with keys or a trusted issuer." }),
 });
 
 export const usageQuerySchema = z.object({ range: z.enum(["7d", "30d"]).default("7d").meta({ description: "The report's period." }) }).strict();

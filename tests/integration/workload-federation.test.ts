@@ -8,11 +8,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../lib/accounts/passwords";
 import type { Db } from "../../lib/db";
+import { newId } from "../../lib/ids";
 import { CLIENT_ASSERTION_TYPE } from "../../lib/oauth/assertion-rules";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
 import { basic, newCredential, newKeyCredential, openDb, tokenRequest } from "./gateway-support";
+import { type PortalClient, signedIn } from "./portal-session";
 
 const AUDIENCE = "https://gatehouse.example.test";
 const SUBJECT = "repo:acme/billing:ref:refs/heads/*";
@@ -69,8 +72,8 @@ afterAll(async () => {
   for (const running of [issuer, foreign]) if (running) await new Promise<void>((resolve) => running.server.close(() => resolve()));
 });
 
-function exchange(target: TestServer, clientId: string, idToken: string) {
-  return tokenRequest(target, "sso-qa", {
+function exchange(target: TestServer, clientId: string, idToken: string, envSlug = "sso-qa") {
+  return tokenRequest(target, envSlug, {
     body: new URLSearchParams({
       grant_type: "client_credentials",
       client_id: clientId,
@@ -207,6 +210,159 @@ describe("workload identity federation", () => {
       expect(refused.stdout).toContain(`${path}:2: trust[0].client: there is no active credential "gci_000000000000000000000000"`);
     } finally {
       await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+const PASSWORD = "federation-password-for-tests";
+type Person = { email: string; portal: PortalClient; token: string };
+
+/** A signed-in user of `target` with a personal access token for credentials; `team` adds them to that team with `role`. */
+async function person(target: TestServer, targetDb: Db, name: string, team?: { id: string; role: "admin" | "member" }): Promise<Person> {
+  const id = newId("usr");
+  const email = `${name}-${target.url.split(":").pop()}@federation.example.com`;
+  await targetDb.user.create({ data: { id, email, name, passwordHash: await hashPassword(PASSWORD) } });
+  if (team) await targetDb.teamMember.create({ data: { teamId: team.id, userId: id, role: team.role } });
+  const run = await runAdmin(
+    target.databaseUrl,
+    "token",
+    "create",
+    "--user",
+    email,
+    "--scopes",
+    "credentials:read credentials:write",
+    "--expires-in",
+    "1d",
+    "--json",
+  );
+  expect(run.code, run.stderr).toBe(0);
+  return { email, portal: await signedIn(target, email, PASSWORD), token: (JSON.parse(run.stdout) as { token: string }).token };
+}
+
+/** The owner of a team, and its admin, a member and an outsider. */
+async function teamOf(target: TestServer, targetDb: Db) {
+  const owner = await person(target, targetDb, "owner");
+  const created = await owner.portal.post("/api/portal/teams", { name: "Deployments" });
+  expect(created.status).toBe(201);
+  const team = (await created.json()) as { id: string };
+  const admin = await person(target, targetDb, "admin", { id: team.id, role: "admin" });
+  const member = await person(target, targetDb, "member", { id: team.id, role: "member" });
+  return { teamId: team.id, admin, member, outsider: await person(target, targetDb, "outsider") };
+}
+
+function v1(target: TestServer, token: string, method: string, path: string, body: unknown) {
+  return fetch(`${target.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+async function expectProblem(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const body = (await response.json()) as { type: string; errors?: { field: string; message: string }[] };
+  expect(body.type).toMatch(new RegExp(`/problems/${code}$`));
+  return body.errors?.map((error) => error.field) ?? [];
+}
+
+describe("trusting an issuer from the portal and the management API", () => {
+  let people: Awaited<ReturnType<typeof teamOf>>;
+  const trust = () => ({ issuer: issuer.url, audience: AUDIENCE, subject: SUBJECT });
+  const federated = () => ({ method: "federated", issuer: issuer.url, audience: AUDIENCE, subject: SUBJECT });
+
+  beforeAll(async () => {
+    people = await teamOf(server, db);
+  }, 120_000);
+
+  it("creates a trusting credential in Settings' route and in /api/v1, without a secret; its ID tokens get tokens", { timeout: 120_000 }, async () => {
+    const viaPortal = await people.admin.portal.post("/api/portal/credentials", {
+      application: "Deploy portal",
+      environment: "platform-dev",
+      team: people.teamId,
+      trust: trust(),
+    });
+    expect(viaPortal.status).toBe(201);
+    const portalBody = (await viaPortal.json()) as { credential: { clientId: string; authentication: unknown }; secret: unknown };
+    expect(portalBody).toMatchObject({ secret: null, credential: { authentication: federated() } });
+
+    const viaApi = await v1(server, people.admin.token, "POST", "/credentials", { application: "Deploy api", environment: "platform-dev", trust: trust() });
+    expect(viaApi.status).toBe(201);
+    const apiBody = (await viaApi.json()) as { credential: { clientId: string; authentication: unknown }; secret: unknown };
+    expect(apiBody).toMatchObject({ secret: null, credential: { authentication: federated() } });
+
+    for (const clientId of [portalBody.credential.clientId, apiBody.credential.clientId]) {
+      expect(await db.credentialSecret.count({ where: { credential: { clientId } } })).toBe(0);
+      const issued = await exchange(server, clientId, await issuer.sign(), "platform-dev");
+      expect(issued.status).toBe(200);
+      expect((await issued.json()).token_type).toBe("Bearer");
+    }
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "credential.create", targetId: portalBody.credential.clientId } });
+    expect(audit.details).toMatchObject({ authMethod: "federated", issuer: issuer.url, audience: AUDIENCE, subject: SUBJECT });
+  });
+
+  it("sets the trust of an existing credential for a team admin only, and ends its secrets", { timeout: 120_000 }, async () => {
+    for (const [via, put] of [
+      ["portal", (who: Person, clientId: string, body: unknown) => who.portal.put(`/api/portal/credentials/${clientId}/trust`, body)],
+      ["api", (who: Person, clientId: string, body: unknown) => v1(server, who.token, "PUT", `/credentials/${clientId}/trust`, body)],
+    ] as const) {
+      const created = await people.admin.portal.post("/api/portal/credentials", {
+        application: `Legacy ${via}`,
+        environment: "platform-dev",
+        team: people.teamId,
+      });
+      expect(created.status).toBe(201);
+      const { credential, secret } = (await created.json()) as { credential: { clientId: string }; secret: { clientSecret: string } };
+
+      await expectProblem(await put(people.member, credential.clientId, trust()), 403, "team-role-required");
+      await expectProblem(await put(people.outsider, credential.clientId, trust()), 404, "not-found");
+      expect(await db.credential.findUniqueOrThrow({ where: { clientId: credential.clientId } })).toMatchObject({
+        authMethod: "CLIENT_SECRET",
+        trustIssuer: null,
+      });
+
+      const trusted = await put(people.admin, credential.clientId, trust());
+      expect(trusted.status).toBe(200);
+      expect(await trusted.json()).toMatchObject({ clientId: credential.clientId, authentication: federated() });
+      await expectInvalidClient(
+        await tokenRequest(server, "platform-dev", {
+          headers: { authorization: basic(credential.clientId, secret.clientSecret) },
+          body: "grant_type=client_credentials",
+        }),
+      );
+      expect((await exchange(server, credential.clientId, await issuer.sign(), "platform-dev")).status).toBe(200);
+      const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "credential.trust", targetId: credential.clientId } });
+      expect(audit.actorLabel).not.toBe("cli");
+    }
+  });
+
+  it("refuses an issuer the server may not fetch, naming the field, without OUTBOUND_ALLOW_PRIVATE=1", { timeout: 120_000 }, async () => {
+    const strictDb = openDb(strict);
+    try {
+      const admin = await person(strict, strictDb, "strict-admin");
+      const loopback = "https://127.0.0.1:8443";
+      const create = (issuerUrl: string) =>
+        admin.portal.post("/api/portal/credentials", { application: "Strict", environment: "platform-dev", trust: { ...trust(), issuer: issuerUrl } });
+      expect(await expectProblem(await create(issuer.url), 400, "validation-failed")).toEqual(["trust.issuer"]);
+      expect(await expectProblem(await create(loopback), 400, "validation-failed")).toEqual(["trust.issuer"]);
+      const apiCreate = await v1(strict, admin.token, "POST", "/credentials", {
+        application: "Strict",
+        environment: "platform-dev",
+        trust: { ...trust(), issuer: loopback },
+      });
+      expect(await expectProblem(apiCreate, 400, "validation-failed")).toEqual(["trust.issuer"]);
+      expect(await strictDb.credential.count({ where: { application: { name: "Strict" } } })).toBe(0);
+
+      const created = await admin.portal.post("/api/portal/credentials", { application: "Strict", environment: "platform-dev" });
+      expect(created.status).toBe(201);
+      const { clientId } = ((await created.json()) as { credential: { clientId: string } }).credential;
+      const portalPut = await admin.portal.put(`/api/portal/credentials/${clientId}/trust`, { ...trust(), issuer: issuer.url });
+      expect(await expectProblem(portalPut, 400, "validation-failed")).toEqual(["issuer"]);
+      const apiPut = await v1(strict, admin.token, "PUT", `/credentials/${clientId}/trust`, { ...trust(), issuer: loopback });
+      expect(await expectProblem(apiPut, 400, "validation-failed")).toEqual(["issuer"]);
+      expect(await strictDb.credential.findUniqueOrThrow({ where: { clientId } })).toMatchObject({ authMethod: "CLIENT_SECRET", trustIssuer: null });
+    } finally {
+      await strictDb.$disconnect();
     }
   });
 });
