@@ -13,7 +13,7 @@ export type NextStep = "get-credentials" | "first-call" | "watch-usage";
 export type DeveloperProgress = {
   /** active credentials, and the names of their environments in the order environments are listed */
   credentials: { count: number; environments: string[] };
-  /** the APIs the active credentials are granted, each with its environment, in the order environments are listed */
+  /** the APIs the active credentials are granted, each with its environment, in the order environments are listed, then oldest API first */
   callable: { api: string; env: string }[];
   /** the last call to a token endpoint with one of the user's client IDs */
   lastToken: LoggedRequest | null;
@@ -32,7 +32,10 @@ export async function developerProgress(db: Db, user: PortalUser): Promise<Devel
   const [active, clients, tokenApis] = await Promise.all([
     db.credential.findMany({
       where: { status: "ACTIVE", application: teamApplicationsOf(user.id) },
-      select: { environment: { select: { slug: true, name: true, position: true } }, grants: { select: { api: { select: { slug: true } } } } },
+      select: {
+        environment: { select: { slug: true, name: true, position: true } },
+        grants: { select: { api: { select: { slug: true } } }, orderBy: { api: { createdAt: "asc" } } },
+      },
     }),
     myClients(db, user),
     db.api.findMany({ where: { kind: "TOKEN" }, select: { slug: true } }),
