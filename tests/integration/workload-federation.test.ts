@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../lib/accounts/passwords";
 import type { Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
@@ -201,7 +201,8 @@ describe("workload identity federation", () => {
 
       await trustFile(credential.clientId, "repo:acme/billing:ref:refs/heads/release");
       expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: `changed:\n  update trust ${credential.clientId}: subject\n` });
-      await expectInvalidClient(await exchange(server, credential.clientId, await issuer.sign()));
+      // The server keeps a credential's state up to 5 s, so a change made by another process reaches it within that (§4).
+      await vi.waitFor(async () => expectInvalidClient(await exchange(server, credential.clientId, await issuer.sign())), { timeout: 10_000, interval: 250 });
       expect((await config("export")).stdout).toContain(`client: ${credential.clientId}`);
 
       await trustFile("gci_000000000000000000000000", "repo:acme/billing:*");
