@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe("versions in the configuration file", () => {
-  it("applies the example as written: stores both versions and serves each under its segment with its headers", async () => {
+  it("applies the example as written: stores both versions and serves each under its segment with its headers", { timeout: 120_000 }, async () => {
     const path = file("orders.yaml", example());
     expect(await admin("config", "apply", "-f", path)).toMatchObject({ code: 0, stdout: "changed:\n  create api orders\n" });
     const api = await db.api.findUniqueOrThrow({ where: { slug: "orders" }, include: { versions: { orderBy: { version: "asc" } } } });
@@ -96,7 +96,7 @@ describe("versions in the configuration file", () => {
     expect(await admin("config", "apply", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
   });
 
-  it("refuses a top-level version beside versions, and a date it cannot read; takes an ISO time", async () => {
+  it("refuses a top-level version beside versions, and a date it cannot read; takes an ISO time", { timeout: 120_000 }, async () => {
     const twice = file("orders-twice.yaml", example().replace("    visibility: public", "    version: 1.0.0\n    visibility: public"));
     expect(await admin("config", "diff", "-f", twice)).toMatchObject({
       code: 1,
@@ -111,7 +111,7 @@ describe("versions in the configuration file", () => {
     expect(await admin("config", "diff", "-f", timed)).toMatchObject({ code: 0, stdout: "would change:\n  update api orders: versions.v1.sunsetAt\n" });
   });
 
-  it("shows version changes in diff, and export writes versions that apply with no changes", async () => {
+  it("shows version changes in diff, and export writes versions that apply with no changes", { timeout: 120_000 }, async () => {
     file("orders-v3.yaml", ordersDocument("3.0.0-beta", ["/v3/orders"]));
     const changed = file(
       "orders-v3-config.yaml",
@@ -134,7 +134,7 @@ describe("versions in the configuration file", () => {
 });
 
 describe("api version add | deprecate | retire", () => {
-  it("adds a version, deprecates an operation and a version with a sunset, retires one, each audited", async () => {
+  it("adds a version, deprecates an operation and a version with a sunset, retires one, each audited", { timeout: 120_000 }, async () => {
     const v3 = file("cli-v3.yaml", ordersDocument("3.0.0", ["/v3/orders", "/v3/orders/{id}"]));
     const added = await admin("api", "version", "add", "--api", "orders", "--version", "v3", "--openapi", v3, "--json");
     expect(added.code).toBe(0);
@@ -185,7 +185,7 @@ describe("api version add | deprecate | retire", () => {
     ]);
   });
 
-  it("names what is wrong: an operation the document does not declare, a version that does not exist, a bad date", async () => {
+  it("names what is wrong: an operation the document does not declare, a version that does not exist, a bad date", { timeout: 120_000 }, async () => {
     const unknown = await admin("api", "deprecate", "--api", "orders", "--version", "v3", "--operation", "DELETE /v3/orders");
     expect(unknown).toMatchObject({ code: 2 });
     expect(unknown.stderr).toContain("--operation: v3's document declares no DELETE /v3/orders");

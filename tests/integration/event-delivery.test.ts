@@ -79,7 +79,8 @@ function startWorkerProcess(): { child: ChildProcess; exited: Promise<{ code: nu
 }
 
 describe("event delivery", () => {
-  it("loses nothing when the worker is killed mid-delivery: the delivery under way is sent again, every other once", async () => {
+  // Two worker processes start under tsx, which takes many seconds on a loaded machine.
+  it("loses nothing when the worker is killed mid-delivery: the delivery under way is sent again, every other once", { timeout: 120_000 }, async () => {
     const ids = await pendingDeliveries(12);
     sink.received.length = 0;
     sink.hold();
@@ -108,7 +109,7 @@ describe("event delivery", () => {
     expect(rows.every((row) => row.status === "delivered" && row.attempts === 1 && row.leaseOwner === null && row.deliveredAt)).toBe(true);
   });
 
-  it("sends each delivery once with two workers, each with its own connection pool, on one database", async () => {
+  it("sends each delivery once with two workers, each with its own connection pool, on one database", { timeout: 90_000 }, async () => {
     const ids = await pendingDeliveries(30);
     sink.received.length = 0;
     const channel = () => emailChannel({ smtpUrl: sink.url, from: "portal@example.test", publicUrl: "https://portal.example.test", portalName: "Portal" });

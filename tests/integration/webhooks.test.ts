@@ -270,7 +270,7 @@ describe("team roles", () => {
 });
 
 describe("admin CLI", () => {
-  it("creates an endpoint, printing its secret once, and lists its deliveries", async () => {
+  it("creates an endpoint, printing its secret once, and lists its deliveries", { timeout: 120_000 }, async () => {
     const owner = await user("cli-hooks@example.test");
     const team = await createTeam({ db, actor: SYSTEM_ACTOR, ownerId: owner.id, input: { name: "cli-hooks" } });
     const created = await runAdmin(
