@@ -16,7 +16,11 @@ const worker = startDeliveryWorker({
   pollMs: 100,
 });
 console.log(`worker ${worker.owner} started`);
+// The worker's poll timer is unref'd so that it never holds the portal open; alone, this
+// process must stay up until SIGTERM, or it would exit between polls with leases still to expire.
+const keepAlive = setInterval(() => {}, 60_000);
 process.once("SIGTERM", () => {
+  clearInterval(keepAlive);
   worker
     .stop()
     .then(() => db.$disconnect())
