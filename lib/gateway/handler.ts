@@ -128,7 +128,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
    * route is known: 410 when retired or past its sunset, else the deprecation headers.
    */
   function applyLifecycle(request: IncomingRequest, api: GatewayApi, version: GatewayVersion | undefined, outcome: Outcome, route?: string): void {
-    if (!version) return;
+    // Most calls go to a current version with nothing deprecated: no key to build, no date to read.
+    if (!version || (version.status !== "retired" && !version.deprecation && version.operations.size === 0)) return;
     const operation = route === undefined ? undefined : operationKey(request.method, route);
     const deprecation = deprecationOf(version, request.method, route);
     if (deprecation) outcome.deprecation = deprecationHeaders(deprecation, versionPageUrl(deps.publicUrl, api.slug, version.version));
