@@ -1,16 +1,9 @@
-import { resolve } from "node:path";
 import { z } from "zod";
 import { brandImageSchema } from "./brand-image";
+import { DEFAULT_DATABASE_POOL_SIZE } from "./database-url";
 import { loadEnvFile } from "./env-file";
 import { passwordSchema } from "./password-policy";
 import { parseTrustedProxies } from "./http/client-address";
-
-/**
- * Connections each process's gateway opens to PostgreSQL: a list request whose client
- * changed something makes two or three round trips, and with 32 requests in flight
- * 10 connections queued them (docs/decisions/007-gateway-notification-queries.md, "The PostgreSQL pool").
- */
-export const DEFAULT_DATABASE_POOL_SIZE = 20;
 
 /** Used only outside production so that `npm start` works with nothing configured. */
 export const DEVELOPMENT_AUTH_SECRET = "gatehouse-development-secret-do-not-use-in-production";
@@ -141,9 +134,4 @@ export function config(): Config {
   if (!cached) loadEnvFile();
   cached ??= parseConfig(process.env);
   return cached;
-}
-
-/** The file path inside a `file:` URL, resolved against the working directory. */
-export function sqlitePath(databaseUrl: string): string {
-  return resolve(/*turbopackIgnore: true*/ databaseUrl.replace(/^file:/, "").split("?")[0] ?? "");
 }

@@ -1,4 +1,4 @@
-import { sqlitePath } from "./config";
+import { sqlitePath } from "./database-url";
 
 /** The database as people need to recognise it, without its password: `SQLite /path` or a PostgreSQL URL. */
 export function databaseLabel(databaseUrl: string): string {

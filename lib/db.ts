@@ -5,7 +5,8 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { type Prisma, PrismaClient } from "./generated/prisma/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/prisma/postgresql/client";
-import { config, sqlitePath } from "./config";
+import { config } from "./config";
+import { sqlitePath } from "./database-url";
 
 export type Db = PrismaClient;
 /** The client inside `db.$transaction(async (tx) => …)`: the same model API, without `$transaction`. */

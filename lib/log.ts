@@ -1,4 +1,5 @@
 import pino from "pino";
+import { createAccessLog } from "./access-log";
 import { config } from "./config";
 
 /** Paths pino censors wherever they appear in a log line. */
@@ -40,15 +41,4 @@ const stdout = (globalForLog.gatehouseStdout ??= pino.destination({ dest: 1, syn
 
 export const log: pino.Logger = (globalForLog.gatehouseLog ??= createLogger({ destination: stdout }));
 
-/**
- * A logger for access lines: one per request, with fields the server sets
- * (request id, method, route, status, latency, client), never copied from a
- * request, so it skips redaction, which costs three times the rest of the
- * line. Lines are often written after their request, so each carries its
- * request's time as its first field, `time`, where `log` puts the time it writes.
- */
-export function createAccessLog(destination: pino.DestinationStream): pino.Logger {
-  return pino({ level: config().logLevel, base: undefined, timestamp: false }, destination);
-}
-
-export const accessLog: pino.Logger = (globalForLog.gatehouseAccessLog ??= createAccessLog(stdout));
+export const accessLog: pino.Logger = (globalForLog.gatehouseAccessLog ??= createAccessLog(stdout, config().logLevel));

@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
-import { config, sqlitePath } from "../lib/config";
+import { config } from "../lib/config";
+import { sqlitePath } from "../lib/database-url";
 import { databaseLabel } from "../lib/database-label";
 import { generateClients } from "../lib/database/generate";
 import { applyMigrations, createMigration, resetDatabase } from "../lib/database/migrations";

@@ -6,7 +6,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { sqlitePath } from "../lib/config";
+import { sqlitePath } from "../lib/database-url";
 import type { Db } from "../lib/db";
 import { PrismaClient } from "../lib/generated/prisma/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "../lib/generated/prisma/postgresql/client";

@@ -1,5 +1,5 @@
 import "server-only";
-import { DEFAULT_DATABASE_POOL_SIZE, sqlitePath } from "../config";
+import { DEFAULT_DATABASE_POOL_SIZE, sqlitePath } from "../database-url";
 import { openPostgres, type PostgresConnection } from "./postgres";
 import type { QueryListener } from "./query-listener";
 import { openSqlite, type SqliteConnection } from "./sqlite";

@@ -1,12 +1,12 @@
 import "server-only";
-import pg from "pg";
+import type pg from "pg";
 import type { QueryListener } from "./query-listener";
 import { postgresIsoTime } from "./time";
 
 const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;
 
-function parseType(oid: number, format?: "text" | "binary") {
-  return oid === TIMESTAMP_WITHOUT_TIME_ZONE ? postgresIsoTime : pg.types.getTypeParser(oid, format);
+function parseType(types: typeof pg.types, oid: number, format?: "text" | "binary") {
+  return oid === TIMESTAMP_WITHOUT_TIME_ZONE ? postgresIsoTime : types.getTypeParser(oid, format);
 }
 
 export type PostgresQuery = <Row extends object>(sql: string, values: readonly unknown[]) => Promise<{ rows: Row[]; rowCount: number }>;
@@ -31,31 +31,38 @@ export function openPostgres(
   poolSize: number,
   { onQuery, batchWriter = false }: { onQuery?: QueryListener; batchWriter?: boolean } = {},
 ): PostgresConnection {
-  const pool = new pg.Pool({ connectionString, max: poolSize, types: { getTypeParser: parseType as typeof pg.types.getTypeParser } });
-  // pg sends a client's queries in order, so this setting precedes the session's first statement.
-  if (batchWriter) pool.on("connect", (client) => void client.query("SET synchronous_commit = off").catch(() => undefined));
-  // An idle connection the server ended (a restart, a terminated backend, one still closing
-  // after `close`) is dropped by the pool, and the next query opens another; unheard, the
-  // pool's error event would end the process.
-  pool.on("error", () => undefined);
+  let pool: pg.Pool | undefined;
+  // pg is loaded with the first PostgreSQL connection, so that a process on SQLite holds none of it.
+  const opened = import("pg").then(({ default: driver }) => {
+    const types = driver.types;
+    pool = new driver.Pool({
+      connectionString,
+      max: poolSize,
+      ...(batchWriter ? { options: "-c synchronous_commit=off" } : {}),
+      types: { getTypeParser: ((oid: number, format?: "text" | "binary") => parseType(types, oid, format)) as typeof types.getTypeParser },
+    });
+    // An idle connection the server ended (a restart, a terminated backend, one still closing
+    // after `close`) is dropped by the pool, and the next query opens another; unheard, the
+    // pool's error event would end the process.
+    pool.on("error", () => undefined);
+    return pool;
+  });
   const names = new Map<string, string>();
-  const on =
-    (client: pg.Pool | pg.PoolClient): PostgresQuery =>
-    async (sql, values) => {
-      onQuery?.(sql, [...values]);
-      let name = names.get(sql);
-      if (!name) names.set(sql, (name = `gatehouse_${names.size}`));
-      const { rows, rowCount } = await client.query({ name, text: sql, values: [...values] });
-      return { rows, rowCount: rowCount ?? 0 };
-    };
+  const run = async <Row extends object>(client: pg.Pool | pg.PoolClient, sql: string, values: readonly unknown[]) => {
+    onQuery?.(sql, [...values]);
+    let name = names.get(sql);
+    if (!name) names.set(sql, (name = `gatehouse_${names.size}`));
+    const { rows, rowCount } = await client.query<Row>({ name, text: sql, values: [...values] });
+    return { rows, rowCount: rowCount ?? 0 };
+  };
   return {
     dialect: "postgresql",
-    query: on(pool),
+    query: async (sql, values) => run(pool ?? (await opened), sql, values),
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await (pool ?? (await opened)).connect();
       try {
         await client.query("BEGIN");
-        const result = await work(on(client));
+        const result = await work((sql, values) => run(client, sql, values));
         await client.query("COMMIT");
         return result;
       } catch (error) {
@@ -66,7 +73,7 @@ export function openPostgres(
       }
     },
     async close() {
-      await pool.end();
+      await (await opened).end();
     },
   };
 }

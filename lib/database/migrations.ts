@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as Engine from "@prisma/schema-engine-wasm";
-import { sqlitePath } from "../config";
+import { sqlitePath } from "../database-url";
 import { withSchemaEngine } from "./schema-engine";
 import { sqliteMigrationsApplied, useSqliteJournalMode } from "./sqlite-journal";
 import { type Dialect, DIALECTS, MIGRATIONS_ROOT, dialectOf, schemaFor } from "./schema";

@@ -6,7 +6,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type * as SchemaEngineModule from "@prisma/schema-engine-wasm";
-import { sqlitePath } from "../config";
+import { sqlitePath } from "../database-url";
 import { dialectOf, schemaFor } from "./schema";
 
 type SchemaEngineBindings = typeof SchemaEngineModule & { __wbg_set_wasm(exports: WebAssembly.Exports): void };

@@ -5,15 +5,15 @@ import { parentPort, workerData } from "node:worker_threads";
 import pino from "pino";
 import type { RequestLogEntry } from "../data-plane/request-log-entry";
 import { createRequestLogInsert } from "../data-plane/request-log-insert";
-import { createAccessLog } from "../log";
+import { createAccessLog } from "../access-log";
 import { writeAccessLines } from "./access-lines";
 
-const { databaseUrl, writeTurns } = workerData as { databaseUrl: string; writeTurns: Int32Array };
+const { databaseUrl, writeTurns, logLevel } = workerData as { databaseUrl: string; writeTurns: Int32Array; logLevel: string };
 
 // Through the database's driver: Prisma's client and its query compiler would cost the worker some 60 MB.
 const insert = createRequestLogInsert(databaseUrl, writeTurns);
 // One write per line: a line is then whole on the output even when the main thread writes to it too.
-const accessLog = createAccessLog(pino.destination({ dest: 1, sync: true }));
+const accessLog = createAccessLog(pino.destination({ dest: 1, sync: true }), logLevel);
 let writing = Promise.resolve();
 
 parentPort!.on("message", (batch: RequestLogEntry[]) => {

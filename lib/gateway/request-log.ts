@@ -29,7 +29,7 @@ function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writ
     return insert(batch);
   };
   if (!inServerBuild) return inProcess;
-  let worker: Worker | undefined = startThread("lib/gateway/request-log-worker.ts", { workerData: { databaseUrl, writeTurns } });
+  let worker: Worker | undefined = startThread("lib/gateway/request-log-worker.ts", { workerData: { databaseUrl, writeTurns, logLevel: accessLog.level } });
   worker.unref();
   // The worker answers each batch in the order it was sent.
   const answered: (() => void)[] = [];

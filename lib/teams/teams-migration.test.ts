@@ -3,7 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlitePath } from "../config";
+import { sqlitePath } from "../database-url";
 import { migrationsDir } from "../database/migrations";
 import { createTestDatabase, POSTGRES_SERVER_URL, type TestDatabase } from "../database/test-databases";
 import { createDb, type Db } from "../db";

@@ -1,7 +1,7 @@
 import BetterSqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { sqlitePath } from "../../lib/config";
+import { sqlitePath } from "../../lib/database-url";
 import type { RequestLogEntry, RequestLogInsert } from "../../lib/data-plane/request-log-entry";
 import { createRequestLogInsert } from "../../lib/data-plane/request-log-insert";
 import { askForWriteLock, stopAskingForWriteLock, writeTurns } from "../../lib/data-plane/write-turns";
