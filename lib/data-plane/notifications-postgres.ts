@@ -1,11 +1,12 @@
 import "server-only";
 import type { NotificationStore, StoredNotification } from "./notifications";
-import { changeStatusQuery, changesQuery, NOTIFICATION_COLUMNS, PAGE_VERSION_COLUMNS, pageQuery } from "./notifications-queries";
+import { changeStatusQuery, changesQuery, columnsWithChanges, NOTIFICATION_COLUMNS, PAGE_VERSION_COLUMNS, pageQuery } from "./notifications-queries";
 import type { PostgresConnection } from "./postgres";
 import { postgresTime } from "./time";
 
 const placeholder = (index: number) => `$${index}`;
 const changes = changesQuery(placeholder);
+const pageWithChanges = columnsWithChanges(placeholder);
 const changeStatus = changeStatusQuery({
   status: `$1::"NotificationStatus"`,
   statusText: "$1::text",
@@ -30,6 +31,11 @@ export function createPostgresNotificationStore(connection: PostgresConnection):
     async findPage(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns: NOTIFICATION_COLUMNS, placeholder, time: postgresTime });
       return (await query(sql, params)).rows;
+    },
+    async findPageWithChanges(owner, filter) {
+      const { sql, params } = pageQuery(owner, filter, { columns: pageWithChanges, placeholder, time: postgresTime });
+      const { rows } = await connection.query<StoredNotification & { changes: number }>(sql, params);
+      return { rows: rows.map(({ changes: _, ...row }) => row), changes: rows[0]?.changes };
     },
     async findPageVersions(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder, time: postgresTime });

@@ -19,6 +19,14 @@ export function changesQuery(placeholder: (index: number) => string): string {
 }
 
 /**
+ * `NOTIFICATION_COLUMNS` and the owner's count of changes as `"changes"` (0 before the first),
+ * for a page statement, whose first two parameters are the owner's (`pageQuery`).
+ */
+export function columnsWithChanges(placeholder: (index: number) => string): string {
+  return `${NOTIFICATION_COLUMNS}, COALESCE((${changesQuery(placeholder)}), 0) AS "changes"`;
+}
+
+/**
  * The statement of `changeStatus`, in one dialect's placeholders, taking the status
  * (`status`, once cast for the column's type and once for comparisons), the time and
  * the row's id and owner, and returning `NOTIFICATION_COLUMNS`.

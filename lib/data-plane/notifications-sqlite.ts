@@ -39,7 +39,7 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
     clientId: "@clientId",
   });
   const update = `UPDATE "Notification" SET "status" = ?, "readAt" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ? AND "environmentId" = ? AND "clientId" = ? AND "version" = ?`;
-  return {
+  const store: NotificationStore = {
     async findOne(owner, id) {
       const params = [id, owner.environmentId, owner.clientId];
       const row = await get<RawRow>(one, params, "arrays");
@@ -48,6 +48,10 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
     async findPage(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns: NOTIFICATION_COLUMNS, placeholder: () => "?", time: sqliteTime });
       return (await all<RawRow>(sql, params, "arrays")).map(fromRaw);
+    },
+    async findPageWithChanges(owner, filter) {
+      const changes = await store.countChanges(owner);
+      return { rows: await store.findPage(owner, filter), changes };
     },
     async findPageVersions(owner, filter) {
       const { sql, params } = pageQuery(owner, filter, { columns: PAGE_VERSION_COLUMNS, placeholder: () => "?", time: sqliteTime });
@@ -73,4 +77,5 @@ export function createSqliteNotificationStore(connection: SqliteConnection): Not
       return row && fromRaw(row);
     },
   };
+  return store;
 }

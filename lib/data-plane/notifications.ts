@@ -47,6 +47,12 @@ export type StatusChange = { status: StoredNotification["status"]; readAt: Date 
 export type NotificationStore = {
   findOne(owner: NotificationOwner, id: string): Promise<StoredNotification | undefined>;
   findPage(owner: NotificationOwner, filter: NotificationFilter): Promise<StoredNotification[]>;
+  /**
+   * `findPage`'s rows with `countChanges`' count, the count never newer than the rows: on
+   * PostgreSQL one statement, so one snapshot and one round trip; on SQLite the count
+   * first. `changes` is undefined when PostgreSQL found no rows, which carry it.
+   */
+  findPageWithChanges(owner: NotificationOwner, filter: NotificationFilter): Promise<{ rows: StoredNotification[]; changes: number | undefined }>;
   /** The id and version of each row `findPage` would read, from the index alone. */
   findPageVersions(owner: NotificationOwner, filter: NotificationFilter): Promise<[id: string, version: number][]>;
   /**

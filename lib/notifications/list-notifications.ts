@@ -38,8 +38,12 @@ export async function listNotifications({
 
 /** The page `filter` names, as `listNotifications` answers it. */
 export async function readPage(store: NotificationStore, owner: NotificationOwner, filter: NotificationFilter): Promise<NotificationPage> {
+  return pageOf(await store.findPage(ownerWhere(owner), filter), filter);
+}
+
+/** The page of `rows`, read with `filter`: its items and, when a row follows them, the cursor after the last. */
+export function pageOf(rows: StoredNotification[], filter: NotificationFilter): NotificationPage {
   const limit = filter.limit - 1;
-  const rows = await store.findPage(ownerWhere(owner), filter);
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }) : null };

@@ -221,13 +221,16 @@ describe("the page cache", () => {
         ...page,
         items: (JSON.parse(new TextDecoder().decode(page.body)) as { items: { id: string; status: string }[] }).items,
         read: captured.some((sql) => sql.includes('"title"')),
+        statements: captured.length,
       };
     };
+    // A page read afresh comes with its count of changes: in one statement on PostgreSQL, after it on SQLite.
+    const freshRead = listeningConnection.dialect === "postgresql" ? 1 : 2;
     const owner = await freshClient();
     const [older, newer] = [await notify(owner, "older", new Date(Date.now() - 60_000)), await notify(owner, "newer")];
     try {
-      expect(await serve()).toMatchObject({ read: true, items: [{ id: newer }, { id: older }] });
-      expect(await serve()).toMatchObject({ read: false, items: [{ id: newer }, { id: older }] });
+      expect(await serve()).toMatchObject({ read: true, statements: freshRead, items: [{ id: newer }, { id: older }] });
+      expect(await serve()).toMatchObject({ read: false, statements: 1, items: [{ id: newer }, { id: older }] });
       // Another instance's change, through Prisma: the next page shows it.
       await db.notification.update({ where: { id: older }, data: { status: "read", readAt: new Date(), version: { increment: 1 } } });
       expect(await serve()).toMatchObject({ read: true, items: [{ id: newer }, { id: older, status: "read" }] });
@@ -254,6 +257,10 @@ describe("the page cache", () => {
     expect([await store.countChanges(owner), await store.countChanges(other)]).toEqual([4, 2]);
     await db.notification.delete({ where: { id } });
     expect([await store.countChanges(owner), await store.countChanges(other)]).toEqual([5, 2]);
+    const everything = { limit: 10 };
+    expect(await store.findPageWithChanges(other, everything)).toEqual({ rows: await store.findPage(other, everything), changes: 2 });
+    // The owner has no notifications left; PostgreSQL reads the count with the rows, so an empty page comes without it.
+    expect(await store.findPageWithChanges(owner, everything)).toEqual({ rows: [], changes: connection?.dialect === "postgresql" ? undefined : 5 });
   });
 });
 
