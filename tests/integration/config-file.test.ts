@@ -72,7 +72,7 @@ afterAll(async () => {
   await new Promise((resolve) => upstream?.close(resolve));
 });
 
-describe("config apply", () => {
+describe("config apply", { timeout: 120_000 }, () => {
   it("applies the example as written, once: the same file again prints no changes", async () => {
     const path = file("example.yaml", EXAMPLE);
     const diff = await config("diff", "-f", path);
