@@ -33,11 +33,7 @@ export async function listNotifications({
   query,
   ...owner
 }: NotificationOwner & { store: NotificationStore; query: ListNotificationsQuery }): Promise<NotificationPage> {
-  return readPage(store, owner, pageFilter(query));
-}
-
-/** The page `filter` names, as `listNotifications` answers it. */
-export async function readPage(store: NotificationStore, owner: NotificationOwner, filter: NotificationFilter): Promise<NotificationPage> {
+  const filter = pageFilter(query);
   return pageOf(await store.findPage(ownerWhere(owner), filter), filter);
 }
 
