@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, horizontalOverflow, seriousAccessibilityViolations, test } from "./fixtures";
+import type { Locator, Page } from "@playwright/test";
 
 const folder = mkdtempSync(join(tmpdir(), "gatehouse-e2e-versions-"));
 
@@ -60,26 +61,37 @@ test.beforeAll(() => {
   admin("api", "deprecate", "--api", "e2e-parcels", "--version", "v2", "--operation", "GET /v2/parcels/{id}");
 });
 
+/**
+ * Swagger UI loads on the visitor's first scroll when the page's notes push it below the fold
+ * (decision 026). A scroll made while the page is still being replaced after a click is lost,
+ * so this scrolls again until `operation` shows.
+ */
+async function scrollUntilShown(page: Page, operation: Locator): Promise<void> {
+  await expect(async () => {
+    await page.mouse.wheel(0, 400);
+    await expect(operation).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+}
+
 test("the version switcher changes the Reference and the samples, and deprecated marks are visible", async ({ page }) => {
+  // Four loads of Swagger UI, each after a page of its own.
+  test.setTimeout(120_000);
   await page.goto("/apis/e2e-parcels?tab=reference");
   const versions = page.getByRole("navigation", { name: "Version" });
   await expect(versions.getByRole("link", { name: "v2" })).toHaveAttribute("aria-current", "true");
   const operations = page.locator(".swagger-ui .opblock");
-  // Swagger UI loads on the visitor's first scroll when the page's notes push it below the fold (decision 026).
-  await page.mouse.wheel(0, 400);
-  await expect(operations.filter({ hasText: "/v2/parcels/{id}" })).toBeVisible({ timeout: 30_000 });
+  await scrollUntilShown(page, operations.filter({ hasText: "/v2/parcels/{id}" }));
   // The operation an admin deprecated is marked in the Reference, the other is not.
   await expect(operations.filter({ hasText: "/v2/parcels/{id}" })).toHaveClass(/opblock-deprecated/);
   await expect(operations.filter({ hasText: "List parcels (v2)" })).not.toHaveClass(/opblock-deprecated/);
   // A visitor can hide the deprecated operations, and show them again.
   await page.getByRole("link", { name: "Hide deprecated operations" }).click();
   await expect(page).toHaveURL(/deprecated=hide/);
-  await page.mouse.wheel(0, 400);
-  await expect(operations.filter({ hasText: "List parcels (v2)" })).toBeVisible({ timeout: 30_000 });
+  await scrollUntilShown(page, operations.filter({ hasText: "List parcels (v2)" }));
   await expect(operations.filter({ hasText: "/v2/parcels/{id}" })).toHaveCount(0);
   await page.getByRole("link", { name: "Show deprecated operations" }).click();
-  await page.mouse.wheel(0, 400);
-  await expect(operations.filter({ hasText: "/v2/parcels/{id}" })).toBeVisible({ timeout: 30_000 });
+  await expect(page).not.toHaveURL(/deprecated=hide/);
+  await scrollUntilShown(page, operations.filter({ hasText: "/v2/parcels/{id}" }));
   const samples = page.getByRole("region", { name: /Code samples/ });
   await expect(samples).toContainText("/v2/parcels/{id}");
   await expect(samples).not.toContainText("/v1/parcels");
@@ -88,9 +100,7 @@ test("the version switcher changes the Reference and the samples, and deprecated
   await expect(page).toHaveURL(/\/apis\/e2e-parcels\?tab=reference&env=sso-qa&version=v1$/);
   await expect(page.getByRole("note")).toContainText("Version v1 is deprecated since 2026-11-01. Its calls stop working on 2099-06-30 (sunset)");
   await expect(page.getByRole("note").getByRole("link", { name: "Move to v2" })).toHaveAttribute("href", "/apis/e2e-parcels?tab=reference&env=sso-qa");
-  // Swagger UI loads on the visitor's first scroll once the notice has pushed it down (decision 026).
-  await page.mouse.wheel(0, 400);
-  await expect(operations.filter({ hasText: "/v1/parcels/{id}" })).toBeVisible({ timeout: 30_000 });
+  await scrollUntilShown(page, operations.filter({ hasText: "/v1/parcels/{id}" }));
   await expect(operations.filter({ hasText: "/v2/parcels" })).toHaveCount(0);
   await expect(samples).toContainText("/v1/parcels/{id}");
   await expect(samples).not.toContainText("/v2/parcels");
