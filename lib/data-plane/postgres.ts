@@ -57,7 +57,8 @@ export function openPostgres(
   };
   return {
     dialect: "postgresql",
-    query: async (sql, values) => run(pool ?? (await opened), sql, values),
+    // Once pg has loaded, a query goes straight to the pool, with no promise of the load in between.
+    query: (sql, values) => (pool ? run(pool, sql, values) : opened.then((loaded) => run(loaded, sql, values))),
     async transaction(work) {
       const client = await (pool ?? (await opened)).connect();
       try {

@@ -18,6 +18,7 @@ import {
   deprecationHeaders,
   deprecationOf,
   type GatewayVersion,
+  hasLifecycle,
   operationKey,
   refuseIfRetired,
   selectVersion,
@@ -129,9 +130,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
    */
   function applyLifecycle(request: IncomingRequest, api: GatewayApi, version: GatewayVersion | undefined, outcome: Outcome, route?: string): void {
     // Most calls go to a current version with nothing deprecated: no key to build, no date to read.
-    if (!version || (version.status !== "retired" && !version.deprecation && version.operations.size === 0)) return;
+    if (!version || !hasLifecycle(version)) return;
     const operation = route === undefined ? undefined : operationKey(request.method, route);
-    const deprecation = deprecationOf(version, request.method, route);
+    const deprecation = deprecationOf(version, operation);
     if (deprecation) outcome.deprecation = deprecationHeaders(deprecation, versionPageUrl(deps.publicUrl, api.slug, version.version));
     refuseIfRetired({ apiSlug: api.slug, version, operation, versions: api.versions, publicUrl: deps.publicUrl, now: Date.now() });
   }

@@ -6,6 +6,8 @@ import {
   deprecationOf,
   type GatewayVersion,
   type GatewayVersions,
+  hasLifecycle,
+  operationKey,
   refuseIfRetired,
   selectVersion,
 } from "./lifecycle";
@@ -32,16 +34,24 @@ describe("the gateway's view of an API's versions", () => {
     expect(selectVersion({ bySegment: new Map(), current: undefined }, "/v1/x")).toBeUndefined();
   });
 
+  it("leaves calls alone only to a version that is not retired and deprecates nothing", () => {
+    expect([v1, v2, version("v3", { status: "retired" })].map(hasLifecycle)).toEqual([true, true, true]);
+    expect(hasLifecycle(version("v4"))).toBe(false);
+  });
+
   it("writes Deprecation as @epoch-seconds, Sunset as an HTTP-date, and both Links to the version's page", () => {
     const page = "https://portal.example/apis/orders?version=v1";
-    expect(deprecationHeaders(deprecationOf(v1, "GET", "/v1/orders")!, page)).toEqual({
+    expect(deprecationHeaders(deprecationOf(v1, operationKey("GET", "/v1/orders"))!, page)).toEqual({
       deprecation: "@1793491200",
       sunset: "Wed, 30 Jun 2027 00:00:00 GMT",
       link: `<${page}>; rel="deprecation", <${page}>; rel="sunset"`,
     });
-    expect(deprecationHeaders(deprecationOf(v2, "HEAD", "/v2/legacy")!, page)).toEqual({ deprecation: "@1794700800", link: `<${page}>; rel="deprecation"` });
-    expect(deprecationOf(v2, "GET", "/v2/orders")).toBeUndefined();
-    expect(deprecationOf(v2, "GET", undefined)).toBeUndefined();
+    expect(deprecationHeaders(deprecationOf(v2, operationKey("HEAD", "/v2/legacy"))!, page)).toEqual({
+      deprecation: "@1794700800",
+      link: `<${page}>; rel="deprecation"`,
+    });
+    expect(deprecationOf(v2, operationKey("GET", "/v2/orders"))).toBeUndefined();
+    expect(deprecationOf(v2, undefined)).toBeUndefined();
   });
 
   it("keeps the upstream's Link values beside its own", () => {

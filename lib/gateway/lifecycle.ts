@@ -41,10 +41,14 @@ function combine(a: Deprecation | undefined, b: Deprecation | undefined): Deprec
   return { deprecatedAt: Math.min(a.deprecatedAt, b.deprecatedAt), sunsetAt: sunsets.length > 0 ? Math.min(...sunsets) : null };
 }
 
-/** What applies to a call: the version's deprecation, combined with its operation's when the route is known. */
-export function deprecationOf(version: GatewayVersion, method: string, route: string | undefined): Deprecation | undefined {
-  const operation = route === undefined ? undefined : version.operations.get(operationKey(method, route));
-  return combine(version.deprecation, operation);
+/** Whether the lifecycle can change a call to `version`: it is retired, deprecated, or has a deprecated operation. */
+export function hasLifecycle(version: GatewayVersion): boolean {
+  return version.status === "retired" || version.deprecation !== undefined || version.operations.size > 0;
+}
+
+/** What applies to a call: the version's deprecation, combined with its operation's (`operationKey`) when the route is known. */
+export function deprecationOf(version: GatewayVersion, operation: string | undefined): Deprecation | undefined {
+  return combine(version.deprecation, operation === undefined ? undefined : version.operations.get(operation));
 }
 
 /** Where the portal documents a version: the page its `Link` headers point to. */
