@@ -98,6 +98,7 @@ function summarize(name: string, samples: readonly Sample[]): Measurement {
   const measurement = {
     name,
     rps: samples.reduce((sum, s) => sum + s.requests, 0) / seconds,
+    roundRps: samples.map((s) => s.requests / s.seconds),
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     failed: samples.reduce((sum, s) => sum + s.failed, 0),
@@ -116,17 +117,35 @@ const SETTLE_MS = 2_000;
 
 export type Contender = { name: string; server: Server; target: Target };
 
+/** The contenders' indexes in a random order (Fisher-Yates). */
+function shuffledIndexes(count: number): number[] {
+  const order = Array.from({ length: count }, (_, index) => index);
+  for (let i = count - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
 /**
  * Warms each contender up, then measures them in turn for `rounds` rounds of
  * `seconds` each, pooling each one's rounds. Taking turns puts the machine's drift
  * (these are shared, noisy machines) on every contender alike rather than on
- * whichever happens to be measured last.
+ * whichever happens to be measured last. With `shuffled`, each round takes them in a
+ * new random order, so that what a fast contender leaves behind in the load
+ * generator and the machine falls on every contender in turn rather than always on
+ * the one measured after it (docs/decisions/038).
  */
-export async function measureInTurns(contenders: readonly Contender[], rounds = ROUNDS, seconds = SECONDS): Promise<Measurement[]> {
+export async function measureInTurns(
+  contenders: readonly Contender[],
+  { rounds = ROUNDS, seconds = SECONDS, shuffled = false }: { rounds?: number; seconds?: number; shuffled?: boolean } = {},
+): Promise<Measurement[]> {
   for (const { target } of contenders) await autocannon({ ...target, connections: CONNECTIONS, duration: WARMUP_SECONDS });
   const samples = contenders.map((): Sample[] => []);
   for (let round = 1; round <= rounds; round++) {
-    for (const [index, { name, server, target }] of contenders.entries()) {
+    const order = shuffled ? shuffledIndexes(contenders.length) : contenders.map((_, index) => index);
+    for (const index of order) {
+      const { name, server, target } = contenders[index]!;
       process.stderr.write(`measuring ${name} for ${seconds} s (round ${round} of ${rounds})...\n`);
       await setTimeout(SETTLE_MS);
       samples[index]!.push(await sample(server, target, seconds));
@@ -137,6 +156,6 @@ export async function measureInTurns(contenders: readonly Contender[], rounds = 
 
 /** Warms up, then measures `target` for SECONDS with CONNECTIONS connections. */
 export async function measure(name: string, server: Server, target: Target): Promise<Measurement> {
-  const [measurement] = await measureInTurns([{ name, server, target }], 1);
+  const [measurement] = await measureInTurns([{ name, server, target }], { rounds: 1 });
   return measurement!;
 }

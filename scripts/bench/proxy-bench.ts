@@ -68,8 +68,7 @@ export async function benchProxy(database: { url: string; drop(): Promise<void> 
     await checkProxies({ upstream, proxies: contenders.filter(({ server }) => server !== upstream), path: `${PREFIX}/items/1`, token });
     const loads = await measureInTurns(
       contenders.map(({ name, server }) => ({ name, server, target: proxyTarget(server.origin, PROXY_API, clients) })),
-      PROXY_ROUNDS,
-      PROXY_SECONDS,
+      { rounds: PROXY_ROUNDS, seconds: PROXY_SECONDS, shuffled: true },
     );
     const results: Partial<ProxyResults> = {};
     for (const [index, { role, name, server }] of contenders.entries()) {

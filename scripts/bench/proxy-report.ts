@@ -33,10 +33,12 @@ function loadLines(results: ProxyResults, contenders: [keyof ProxyResults, Figur
   const failed = contenders.filter(([, figures]) => figures.load.failed > 0);
   const errors = failed.length === 0 ? "errors 0 met" : `errors in ${failed.map(([role, f]) => `${NAMES[role]} ${f.load.failed}`).join(", ")} NOT met`;
   const rss = gatewayOnly.load.rssMb;
+  const perRound = gatewayOnly.load.roundRps.map((rate, round) => rate / handWritten.load.roundRps[round]!);
   return [
     `gateway-only / hand-written: ${ratio(gatewayOnly, handWritten, 1.3)}; gateway-only / HAProxy: ${haproxy ? ratio(gatewayOnly, haproxy, 0.45) : "HAProxy skipped"};` +
       ` p99 ${gatewayOnly.load.p99.toFixed(2)} vs ${handWritten.load.p99.toFixed(2)} ms ${verdict(gatewayOnly.load.p99 <= handWritten.load.p99)}`,
     `full server / hand-written: ${ratio(fullServer, handWritten, 1.0)}; ${errors}; gateway-only RSS under load ${Math.round(rss)} MB (target <= 150 MB) ${verdict(rss <= 150)}`,
+    `gateway-only / hand-written round by round: ${perRound.map((r) => `${r.toFixed(2)}x`).join(", ")}`,
   ];
 }
 
@@ -60,7 +62,7 @@ export function proxyReport(results: ProxyResults): string {
     return figures ? [[role, figures]] : [];
   });
   return [
-    `Proxy workload: ${CONNECTIONS} connections, GET of a 1 KB JSON body with ${PROXY_CLIENTS} clients' tokens, ${PROXY_SECONDS} s a round, ${PROXY_ROUNDS} rounds taken in turns, loopback`,
+    `Proxy workload: ${CONNECTIONS} connections, GET of a 1 KB JSON body with ${PROXY_CLIENTS} clients' tokens, ${PROXY_SECONDS} s a round, ${PROXY_ROUNDS} rounds taken in turns, each in a new random order, loopback`,
     ...contenders.map(([, figures]) => row(figures.load)),
     "",
     ...loadLines(results, contenders),

@@ -2,7 +2,17 @@
 import { CONNECTIONS, ROUNDS, SECONDS } from "./options";
 import { type TokenProbeResult, tokenProbeLine } from "./token-probe";
 
-export type Measurement = { name: string; rps: number; p50: number; p99: number; failed: number; rssMb: number; cpuPercent: number };
+export type Measurement = {
+  name: string;
+  rps: number;
+  /** each round's own rate, in round order */
+  roundRps: number[];
+  p50: number;
+  p99: number;
+  failed: number;
+  rssMb: number;
+  cpuPercent: number;
+};
 
 export type DialectResult = { dialect: string; gatehouse: Measurement; baseline: Measurement };
 
