@@ -66,9 +66,8 @@ export function createRequestRecorder(input: { log: Logger; accessLog: Logger; d
   const { log } = input;
   // Handing the worker 2,000 rows at once held this thread for 1.2-1.4 ms per message, 250 for
   // 0.13-0.15 ms; with 250 the full server held 15-20 MB less under the mix and served as many
-  // requests (decision 007, "The request log"). The worker gathers batches into writes of 1,000
-  // rows (decision 039); SQLite commits a write in slices (`lib/data-plane/request-log-sqlite.ts`),
-  // PostgreSQL in one statement of one array per column.
+  // requests (decision 007, "The request log"). SQLite commits a batch in slices
+  // (`lib/data-plane/request-log-sqlite.ts`), PostgreSQL in one statement of one array per column.
   const batchSize = input.batchSize ?? 250;
   const write = createWriter(log, input.accessLog, input.databaseUrl);
   let buffer: RequestLogEntry[] = [];
@@ -81,9 +80,7 @@ export function createRequestRecorder(input: { log: Logger; accessLog: Logger; d
     const batch = buffer;
     buffer = [];
     if (batch.length > 0) {
-      // Handed over at once, so that the worker can gather batches into larger commits; it writes them in order.
-      const written = write(batch).catch((error: unknown) => log.warn({ err: error, rows: batch.length }, "could not write the request log"));
-      writing = Promise.all([writing, written]).then(() => undefined);
+      writing = writing.then(() => write(batch)).catch((error: unknown) => log.warn({ err: error, rows: batch.length }, "could not write the request log"));
     }
     return writing;
   }

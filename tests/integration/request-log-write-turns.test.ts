@@ -70,8 +70,8 @@ async function stored(prefix: string): Promise<number> {
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the request-log worker's inserts into SQLite", () => {
   it("store every row of a batch larger than one commit", async () => {
     const insert = createRequestLogInsert(database.url, writeTurns);
-    await insert(entries("calm", 2_450));
-    expect(await stored("calm")).toBe(2_450);
+    await insert(entries("calm", 450));
+    expect(await stored("calm")).toBe(450);
   });
 
   it("commit a small batch at once while no writer waits", async () => {
