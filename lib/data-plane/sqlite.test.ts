@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sqlitePath } from "../database-url";
 import { createSqliteDatabase, type TestDatabase } from "../database/test-databases";
 import { BATCH_WRITER_CACHE_KIB, openSqlite, type SqliteConnection } from "./sqlite";
 
-let database: TestDatabase | undefined;
+let database: TestDatabase;
 const opened: SqliteConnection[] = [];
 
 function open(batchWriter: boolean): SqliteConnection {
-  database ??= createSqliteDatabase();
   const connection = openSqlite(sqlitePath(database.url), { batchWriter });
   opened.push(connection);
   return connection;
@@ -18,10 +17,13 @@ async function pragma(connection: SqliteConnection, name: string): Promise<unkno
   return row?.[name];
 }
 
+beforeEach(() => {
+  database = createSqliteDatabase();
+});
+
 afterEach(async () => {
   for (const connection of opened.splice(0)) await connection.close();
-  await database?.drop();
-  database = undefined;
+  await database.drop();
 });
 
 describe("the SQLite connections of the data plane", () => {
