@@ -245,20 +245,22 @@ describe("team roles", () => {
 
     expect(await listWebhookEndpoints({ db, actor: actorOf(reader), teamId: team.id })).toMatchObject([{ id: endpoint.id }]);
     expect(await webhookDeliveries({ db, actor: actorOf(reader), endpointId: endpoint.id })).toEqual([]);
+    // Each attempt starts when the one before has settled: started together, a later refusal
+    // would reject before anything awaits it, an unhandled rejection.
     for (const attempt of [
-      createWebhookEndpoint({ db, actor: actorOf(reader), input, policy: LOCAL }),
-      rotateWebhookSecret({ db, actor: actorOf(reader), endpointId: endpoint.id }),
-      updateWebhookEndpoint({ db, actor: actorOf(reader), endpointId: endpoint.id, input: { enabled: false } }),
+      () => createWebhookEndpoint({ db, actor: actorOf(reader), input, policy: LOCAL }),
+      () => rotateWebhookSecret({ db, actor: actorOf(reader), endpointId: endpoint.id }),
+      () => updateWebhookEndpoint({ db, actor: actorOf(reader), endpointId: endpoint.id, input: { enabled: false } }),
     ]) {
-      expect(await rejectedWith(attempt)).toMatchObject({ code: "team-role-required", status: 403 });
+      expect(await rejectedWith(attempt())).toMatchObject({ code: "team-role-required", status: 403 });
     }
     for (const attempt of [
-      listWebhookEndpoints({ db, actor: actorOf(outsider), teamId: team.id }),
-      createWebhookEndpoint({ db, actor: actorOf(outsider), input, policy: LOCAL }),
-      rotateWebhookSecret({ db, actor: actorOf(outsider), endpointId: endpoint.id }),
-      webhookDeliveries({ db, actor: actorOf(outsider), endpointId: endpoint.id }),
+      () => listWebhookEndpoints({ db, actor: actorOf(outsider), teamId: team.id }),
+      () => createWebhookEndpoint({ db, actor: actorOf(outsider), input, policy: LOCAL }),
+      () => rotateWebhookSecret({ db, actor: actorOf(outsider), endpointId: endpoint.id }),
+      () => webhookDeliveries({ db, actor: actorOf(outsider), endpointId: endpoint.id }),
     ]) {
-      expect(await rejectedWith(attempt)).toMatchObject({ code: "not-found", status: 404 });
+      expect(await rejectedWith(attempt())).toMatchObject({ code: "not-found", status: 404 });
     }
     expect(await rotateWebhookSecret({ db, actor: actorOf(admin), endpointId: endpoint.id })).toMatchObject({ secret: expect.stringMatching(/^whsec_/) });
     const audit = await db.auditEvent.findMany({ where: { targetId: endpoint.id }, orderBy: { at: "asc" } });
