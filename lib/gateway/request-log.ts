@@ -17,16 +17,21 @@ type Writer = (batch: RequestLogEntry[]) => Promise<void>;
 /**
  * In the compiled server (`npm start`, `npm run start:gateway`) a worker thread
  * writes the batches; from source (`next dev`, a gateway built inside a test), or
- * where the worker fails, they are written in this thread. A write resolves once
- * the worker has answered for its batch, and the worker keeps the process alive
- * while it has any.
+ * where the worker fails, they are written in this thread, one batch after the
+ * other. A write resolves once the worker has answered for its batch, and the
+ * worker keeps the process alive while it has any.
  */
 function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writer {
   let insert: RequestLogInsert | undefined;
+  let writingInProcess: Promise<unknown> = Promise.resolve();
   const inProcess: Writer = (batch) => {
-    writeAccessLines(accessLog, batch);
-    insert ??= createRequestLogInsert(databaseUrl);
-    return insert(batch);
+    const written = writingInProcess.then(() => {
+      writeAccessLines(accessLog, batch);
+      insert ??= createRequestLogInsert(databaseUrl);
+      return insert(batch);
+    });
+    writingInProcess = written.catch(() => undefined);
+    return written;
   };
   if (!inServerBuild) return inProcess;
   let worker: Worker | undefined = startThread("lib/gateway/request-log-worker.ts", { workerData: { databaseUrl, writeTurns, logLevel: accessLog.level } });
@@ -80,7 +85,11 @@ export function createRequestRecorder(input: { log: Logger; accessLog: Logger; d
     const batch = buffer;
     buffer = [];
     if (batch.length > 0) {
-      writing = writing.then(() => write(batch)).catch((error: unknown) => log.warn({ err: error, rows: batch.length }, "could not write the request log"));
+      const rows = batch.length;
+      // Handed over at once, and not held here until the worker answers: a batch kept on this
+      // thread while the one before it is committed outlives the young generation (decision 040).
+      const written = write(batch).catch((error: unknown) => log.warn({ err: error, rows }, "could not write the request log"));
+      writing = Promise.all([writing, written]).then(() => undefined);
     }
     return writing;
   }

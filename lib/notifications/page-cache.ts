@@ -1,6 +1,6 @@
 import "server-only";
 import type { NotificationOwner, NotificationStore } from "../data-plane/notifications";
-import { pageFilter, pageOf } from "./list-notifications";
+import { type NotificationPage, pageFilter, pageOf } from "./list-notifications";
 import { ownerWhere } from "./owner";
 import { pageKey } from "./page-key";
 import { toResource } from "./representation";
@@ -23,14 +23,23 @@ function unchanged(kept: KeptPage, stored: readonly (readonly [string, number])[
   return kept.rows.every(([id, version], index) => stored[index]![0] === id && stored[index]![1] === version);
 }
 
+/** A page as the API answers it. */
+function encoded(page: NotificationPage): ServedPage {
+  return {
+    // Encoded once: off the V8 heap, and a kept page is written without encoding it again for every answer.
+    body: utf8.encode(JSON.stringify({ items: page.items.map(toResource), nextCursor: page.nextCursor })) as Uint8Array<ArrayBuffer>,
+    nextCursor: page.nextCursor,
+  };
+}
+
 /** Answers a list request with its page. */
 export type PageServer = (input: NotificationOwner & { store: NotificationStore; query: ListNotificationsQuery }) => Promise<ServedPage>;
 
 /**
- * Pages as answered, each kept with the ids and versions of the rows it was built
- * from and the owner's count of changes, read with them in one statement on PostgreSQL
- * and before them on SQLite (`findPageWithChanges`): a page not kept costs one round
- * trip, as without the cache. A kept
+ * First pages (no cursor) as answered, each kept with the ids and versions of the rows
+ * it was built from and the owner's count of changes, read with them in one statement
+ * on PostgreSQL and before them on SQLite (`findPageWithChanges`): a page not kept costs
+ * one round trip, as without the cache. A kept
  * page is served only when nothing of the owner's has changed since, or, when
  * something has, when the index still holds exactly its rows at their versions
  * (`findPageVersions`: about a third of a page's read on SQLite; on PostgreSQL it
@@ -38,7 +47,11 @@ export type PageServer = (input: NotificationOwner & { store: NotificationStore;
  * still costs less than reading and serializing the page again). Every change to a
  * notification bumps its version and its owner's count, both by trigger, so each
  * instance answers what was last stored, as without the cache (decision 007, "Kept list pages").
- * What it saves is reading and serializing the rows. At most `maxEntries` pages are kept, the least recently served leaving first.
+ * What it saves is reading and serializing the rows. A page after a cursor is read
+ * while a client pages through and seldom again before it would be evicted, so it is
+ * read alone and not kept: kept, such pages were most of what the gateway's thread
+ * promoted to its old generation (decision 040). At most `maxEntries` pages are kept,
+ * the least recently served leaving first.
  */
 export function createPageCache(maxEntries = 500): PageServer {
   const pages = new Map<string, KeptPage>();
@@ -47,6 +60,7 @@ export function createPageCache(maxEntries = 500): PageServer {
     const filter = pageFilter(query);
     const limit = filter.limit - 1;
     const where = ownerWhere(owner);
+    if (query.cursor !== undefined) return encoded(pageOf(await store.findPage(where, filter), filter));
     const key = pageKey(owner, query);
     const kept = pages.get(key);
     if (kept) {
@@ -61,11 +75,7 @@ export function createPageCache(maxEntries = 500): PageServer {
     }
     const { rows, changes } = await store.findPageWithChanges(where, filter);
     const page = pageOf(rows, filter);
-    const served: ServedPage = {
-      // Kept encoded: off the V8 heap, and written without encoding it again for every answer.
-      body: utf8.encode(JSON.stringify({ items: page.items.map(toResource), nextCursor: page.nextCursor })) as Uint8Array<ArrayBuffer>,
-      nextCursor: page.nextCursor,
-    };
+    const served = encoded(page);
     pages.delete(key);
     // An empty page read from PostgreSQL comes without the count, so it is not kept.
     if (changes === undefined) return served;

@@ -55,6 +55,25 @@ describe("credential states", () => {
     expect(queries).toBe(4);
   });
 
+  it("keeps its state when a reload finds the same row, and replaces it when the row changed", async () => {
+    const clientId = await newClient();
+    let queries = 0;
+    const store: Pick<DataPlaneStore, "credentials"> = {
+      credentials(...args) {
+        queries += 1;
+        return fixture.store.credentials(...args);
+      },
+    };
+    const states = createCredentialStates({ store, maxAgeMs: 60_000, refreshAfterMs: 0, batchMs: 10 });
+    const first = await states.get(clientId);
+    await states.get(clientId);
+    await expect.poll(() => queries).toBe(2);
+    expect(await states.get(clientId)).toBe(first);
+    await fixture.db.credential.update({ where: { clientId }, data: { rateLimitBurst: 7, rateLimitPerSecond: 3 } });
+    await expect.poll(async () => (await states.get(clientId))?.rateLimit).toEqual({ burst: 7, perSecond: 3 });
+    expect(await states.get(clientId)).not.toBe(first);
+  });
+
   it("waits for the database once what it keeps is older than maxAgeMs", async () => {
     const clientId = await newClient();
     const states = createCredentialStates({ store: fixture.store, maxAgeMs: 0 });

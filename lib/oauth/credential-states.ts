@@ -44,6 +44,27 @@ export type CredentialStates = {
   refresh(clientId: string, notBefore?: number): Promise<CredentialState | undefined>;
 };
 
+function stateOf(row: CredentialRow): CredentialState {
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    environmentId: row.environmentId,
+    active: row.status === "ACTIVE",
+    rateLimit: credentialOverride(row),
+    authentication: authenticationOf(row),
+    grants: new Map(row.grants.map((grant) => [grant.apiId, new Set(grant.scopes.split(" ").filter(Boolean))])),
+    secrets: row.secrets,
+  };
+}
+
+/** What a read of the credential found, to tell whether a reload changed anything. */
+function fingerprintOf(row: CredentialRow | undefined): string {
+  return row ? JSON.stringify(row) : "";
+}
+
+/** A kept state, when it was read, and what that read found (undefined until it answers). */
+type Entry = { state: Promise<CredentialState | undefined>; loadedAt: number; read: string | undefined };
+
 /**
  * Credential state is read on every token request and gateway call; it is
  * kept for at most `maxAgeMs` (≤ 5 s), which bounds how long a revoked
@@ -52,7 +73,9 @@ export type CredentialStates = {
  * the database; only state older than `maxAgeMs` is waited for. Reloads that
  * fall due within `batchMs` of each other are one query: with every client
  * busy, one query per client per `refreshAfterMs` took a tenth of the
- * gateway's CPU (decision 007). Unknown ids are kept
+ * gateway's CPU (decision 007). A reload that finds what the last read found keeps
+ * the state it built, so that a busy gateway's old generation does not fill with
+ * identical states every `refreshAfterMs` (decision 040). Unknown ids are kept
  * as known ones are, in one bounded map.
  */
 export function createCredentialStates(input: {
@@ -67,35 +90,26 @@ export function createCredentialStates(input: {
   const refreshAfterMs = input.refreshAfterMs ?? maxAgeMs / 2;
   const batchMs = input.batchMs ?? 100;
   const maxEntries = input.maxEntries ?? 10_000;
-  const cache = new Map<string, { state: Promise<CredentialState | undefined>; loadedAt: number }>();
+  const cache = new Map<string, Entry>();
 
-  /** The states of `clientIds` that exist, by client id. */
-  async function loadMany(clientIds: readonly string[]): Promise<Map<string, CredentialState>> {
+  /** The rows of `clientIds` that exist, by client id. */
+  async function loadRows(clientIds: readonly string[]): Promise<Map<string, CredentialRow>> {
     const rows = await store.credentials(clientIds, new Date());
-    const states = new Map<string, CredentialState>();
-    for (const row of rows) {
-      states.set(row.clientId, {
-        id: row.id,
-        clientId: row.clientId,
-        environmentId: row.environmentId,
-        active: row.status === "ACTIVE",
-        rateLimit: credentialOverride(row),
-        authentication: authenticationOf(row),
-        grants: new Map(row.grants.map((grant) => [grant.apiId, new Set(grant.scopes.split(" ").filter(Boolean))])),
-        secrets: row.secrets,
-      });
-    }
-    return states;
+    return new Map(rows.map((row) => [row.clientId, row]));
   }
 
-  async function load(clientId: string): Promise<CredentialState | undefined> {
-    return (await loadMany([clientId])).get(clientId);
+  async function load(entry: Entry, clientId: string): Promise<CredentialState | undefined> {
+    const row = (await loadRows([clientId])).get(clientId);
+    // A reload that answered first has replaced the state, and set what it found.
+    entry.read ??= fingerprintOf(row);
+    return row && stateOf(row);
   }
 
   function refresh(clientId: string, notBefore = performance.now()): Promise<CredentialState | undefined> {
     const kept = cache.get(clientId);
     if (kept && kept.loadedAt >= notBefore) return kept.state;
-    const entry = { state: load(clientId), loadedAt: performance.now() };
+    const entry: Entry = { state: Promise.resolve(undefined), loadedAt: performance.now(), read: undefined };
+    entry.state = load(entry, clientId);
     cache.delete(clientId);
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
     cache.set(clientId, entry);
@@ -113,14 +127,21 @@ export function createCredentialStates(input: {
     const clientIds = due;
     due = [];
     const loadedAt = performance.now();
-    loadMany(clientIds).then(
-      (states) => {
+    loadRows(clientIds).then(
+      (rows) => {
         for (const clientId of clientIds) {
           reloading.delete(clientId);
           const current = cache.get(clientId);
           if (!current || current.loadedAt > loadedAt) continue;
+          const row = rows.get(clientId);
+          const read = fingerprintOf(row);
+          current.loadedAt = loadedAt;
+          if (read !== current.read) {
+            current.state = Promise.resolve(row && stateOf(row));
+            current.read = read;
+          }
           cache.delete(clientId);
-          cache.set(clientId, { state: Promise.resolve(states.get(clientId)), loadedAt });
+          cache.set(clientId, current);
         }
       },
       () => clientIds.forEach((clientId) => reloading.delete(clientId)),
