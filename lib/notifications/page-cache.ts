@@ -49,7 +49,7 @@ export type PageServer = (input: NotificationOwner & { store: NotificationStore;
  * instance answers what was last stored, as without the cache (decision 007, "Kept list pages").
  * What it saves is reading and serializing the rows. A page after a cursor is read
  * while a client pages through and seldom again before it would be evicted, so it is
- * read alone and not kept: kept, such pages were most of what the gateway's thread
+ * read alone and not kept: kept, such pages were about half of what the gateway's thread
  * promoted to its old generation (decision 040). At most `maxEntries` pages are kept,
  * the least recently served leaving first.
  */
