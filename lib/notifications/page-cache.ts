@@ -58,9 +58,9 @@ export function createPageCache(maxEntries = 500): PageServer {
 
   return async ({ store, query, ...owner }) => {
     const filter = pageFilter(query);
-    const limit = filter.limit - 1;
     const where = ownerWhere(owner);
     if (query.cursor !== undefined) return encoded(pageOf(await store.findPage(where, filter), filter));
+    const limit = filter.limit - 1;
     const key = pageKey(owner, query);
     const kept = pages.get(key);
     if (kept) {

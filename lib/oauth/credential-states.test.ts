@@ -27,6 +27,20 @@ async function revoke(clientId: string): Promise<void> {
   await fixture.db.credential.update({ where: { clientId }, data: { status: "REVOKED" } });
 }
 
+/** The fixture's store, counting the credential queries made through it. */
+function countingStore(): { store: Pick<DataPlaneStore, "credentials">; queries: () => number } {
+  let queries = 0;
+  return {
+    store: {
+      credentials(...args) {
+        queries += 1;
+        return fixture.store.credentials(...args);
+      },
+    },
+    queries: () => queries,
+  };
+}
+
 describe("credential states", () => {
   it("answers from what it keeps while a reload runs beside the call, then from the reload", async () => {
     const clientId = await newClient();
@@ -39,35 +53,23 @@ describe("credential states", () => {
 
   it("reloads the states that fall due together with one query", async () => {
     const clientIds = [await newClient(), await newClient(), await newClient()];
-    let queries = 0;
-    const store: Pick<DataPlaneStore, "credentials"> = {
-      credentials(...args) {
-        queries += 1;
-        return fixture.store.credentials(...args);
-      },
-    };
+    const { store, queries } = countingStore();
     const states = createCredentialStates({ store, maxAgeMs: 60_000, refreshAfterMs: 0, batchMs: 50 });
     for (const clientId of clientIds) expect((await states.get(clientId))?.active).toBe(true);
-    expect(queries).toBe(3);
+    expect(queries()).toBe(3);
     for (const clientId of clientIds) await revoke(clientId);
     for (const clientId of clientIds) expect((await states.get(clientId))?.active).toBe(true);
     await expect.poll(async () => Promise.all(clientIds.map(async (clientId) => (await states.get(clientId))?.active))).toEqual([false, false, false]);
-    expect(queries).toBe(4);
+    expect(queries()).toBe(4);
   });
 
   it("keeps its state when a reload finds the same row, and replaces it when the row changed", async () => {
     const clientId = await newClient();
-    let queries = 0;
-    const store: Pick<DataPlaneStore, "credentials"> = {
-      credentials(...args) {
-        queries += 1;
-        return fixture.store.credentials(...args);
-      },
-    };
+    const { store, queries } = countingStore();
     const states = createCredentialStates({ store, maxAgeMs: 60_000, refreshAfterMs: 0, batchMs: 10 });
     const first = await states.get(clientId);
     await states.get(clientId);
-    await expect.poll(() => queries).toBe(2);
+    await expect.poll(queries).toBe(2);
     expect(await states.get(clientId)).toBe(first);
     await fixture.db.credential.update({ where: { clientId }, data: { rateLimitBurst: 7, rateLimitPerSecond: 3 } });
     await expect.poll(async () => (await states.get(clientId))?.rateLimit).toEqual({ burst: 7, perSecond: 3 });
