@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, type Page, test as base } from "@playwright/test";
+import { type Browser, expect, type Page, test as base } from "@playwright/test";
 import { TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD } from "../tests/support/server";
 
 export const ACCOUNTS = {
@@ -44,6 +44,9 @@ export const test = base.extend<Fixtures>({
 export { expect } from "@playwright/test";
 
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  // Right after a server action re-rendered a page, axe has found it without its <title> while the rest was
+  // in place; the title comes back a moment later. A page that never gets one still fails here.
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
