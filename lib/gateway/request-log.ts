@@ -10,7 +10,13 @@ import { writeAccessLines } from "./access-lines";
 
 export type RequestRecorder = { record(entry: RequestLogEntry): void; flush(): Promise<void> };
 
-const MAX_BUFFERED = 20_000;
+/**
+ * Rows handed to the writer and not yet answered for, at most: what a database that
+ * stops answering (a lock, a stalled disk) can make the process hold. Past it, new
+ * batches are dropped, and said so at most every `DROP_WARNING_MS`.
+ */
+const MAX_UNANSWERED = 20_000;
+const DROP_WARNING_MS = 10_000;
 
 type Writer = (batch: RequestLogEntry[]) => Promise<void>;
 
@@ -67,7 +73,14 @@ function createWriter(log: Logger, accessLog: Logger, databaseUrl: string): Writ
  * Answered requests are buffered and written in batches, off the request path:
  * their access lines (within `flushMs`, 1 s by default) and their usage rows.
  */
-export function createRequestRecorder(input: { log: Logger; accessLog: Logger; databaseUrl: string; flushMs?: number; batchSize?: number }): RequestRecorder {
+export function createRequestRecorder(input: {
+  log: Logger;
+  accessLog: Logger;
+  databaseUrl: string;
+  flushMs?: number;
+  batchSize?: number;
+  maxUnanswered?: number;
+}): RequestRecorder {
   const { log } = input;
   // Handing the worker 2,000 rows at once held this thread for 1.2-1.4 ms per message, 250 for
   // 0.13-0.15 ms; with 250 the full server held 15-20 MB less under the mix and served as many
@@ -77,26 +90,46 @@ export function createRequestRecorder(input: { log: Logger; accessLog: Logger; d
   const write = createWriter(log, input.accessLog, input.databaseUrl);
   let buffer: RequestLogEntry[] = [];
   let timer: NodeJS.Timeout | undefined;
+  const maxUnanswered = input.maxUnanswered ?? MAX_UNANSWERED;
   let writing: Promise<void> = Promise.resolve();
+  let unanswered = 0;
+  let dropped = 0;
+  let warnedAt = Number.NEGATIVE_INFINITY;
+
+  function drop(rows: number): void {
+    dropped += rows;
+    const now = Date.now();
+    if (now - warnedAt < DROP_WARNING_MS) return;
+    warnedAt = now;
+    log.warn({ rows: dropped, unanswered }, "the database is not keeping up with the request log; rows and access lines dropped");
+    dropped = 0;
+  }
 
   function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = undefined;
     const batch = buffer;
     buffer = [];
-    if (batch.length > 0) {
-      const rows = batch.length;
-      // Handed over at once, and not held here until the worker answers: a batch kept on this
-      // thread while the one before it is committed outlives the young generation (decision 040).
-      const written = write(batch).catch((error: unknown) => log.warn({ err: error, rows }, "could not write the request log"));
-      writing = Promise.all([writing, written]).then(() => undefined);
+    const rows = batch.length;
+    if (rows === 0) return writing;
+    if (unanswered + rows > maxUnanswered) {
+      drop(rows);
+      return writing;
     }
+    unanswered += rows;
+    // Handed over at once, and not held here until the worker answers: a batch kept on this
+    // thread while the one before it is committed outlives the young generation (decision 040).
+    const written = write(batch)
+      .catch((error: unknown) => log.warn({ err: error, rows }, "could not write the request log"))
+      .finally(() => {
+        unanswered -= rows;
+      });
+    writing = Promise.all([writing, written]).then(() => undefined);
     return writing;
   }
 
   return {
     record(entry) {
-      if (buffer.length >= MAX_BUFFERED) buffer.shift();
       buffer.push(entry);
       if (buffer.length >= batchSize) void flush();
       else if (!timer) {

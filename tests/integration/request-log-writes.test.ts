@@ -1,4 +1,6 @@
 import BetterSqlite from "better-sqlite3";
+import pg from "pg";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { sqlitePath } from "../../lib/database-url";
@@ -7,6 +9,7 @@ import { createRequestLogInsert } from "../../lib/data-plane/request-log-insert"
 import { askForWriteLock, stopAskingForWriteLock, writeTurns } from "../../lib/data-plane/write-turns";
 import { POSTGRES_SERVER_URL, type TestDatabase } from "../../lib/database/test-databases";
 import { migratedDatabase } from "../../lib/database/migrated-database";
+import { createRequestRecorder } from "../../lib/gateway/request-log";
 
 let db: Db;
 let database: TestDatabase;
@@ -20,7 +23,8 @@ afterAll(async () => {
   await close?.();
 });
 
-function entries(prefix: string, count: number): RequestLogEntry[] {
+/** `count` answered requests of one client, their request ids `{prefix}_{index}`. */
+function requestLogEntries(prefix: string, count: number): RequestLogEntry[] {
   return Array.from({ length: count }, (_, index) => ({
     at: new Date(),
     requestId: `${prefix}_${index}`,
@@ -30,7 +34,7 @@ function entries(prefix: string, count: number): RequestLogEntry[] {
     route: "/v1/notifications",
     status: 200,
     latencyMs: 1,
-    clientId: "gci_turns",
+    clientId: "gci_recorded",
     environment: "sso-qa",
     api: "notifications",
     problem: null,
@@ -46,7 +50,7 @@ async function committedBeforeLastRow(insert: RequestLogInsert, prefix: string, 
   const reader = new BetterSqlite(sqlitePath(database.url), { readonly: true });
   const countCommitted = reader.prepare(`SELECT count(*) FROM "RequestLog" WHERE "requestId" LIKE ?`).pluck();
   let committed = -1;
-  const batch = entries(prefix, count);
+  const batch = requestLogEntries(prefix, count);
   const last = batch.pop()!;
   batch.push({
     ...last,
@@ -70,7 +74,7 @@ async function stored(prefix: string): Promise<number> {
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the request-log worker's inserts into SQLite", () => {
   it("store every row of a batch larger than one commit", async () => {
     const insert = createRequestLogInsert(database.url, writeTurns);
-    await insert(entries("calm", 450));
+    await insert(requestLogEntries("calm", 450));
     expect(await stored("calm")).toBe(450);
   });
 
@@ -90,5 +94,34 @@ describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the request-log worker's ins
       stopAskingForWriteLock();
     }
     expect(await stored("asked")).toBe(5);
+  });
+});
+
+// Only PostgreSQL keeps a writer waiting without holding its thread: SQLite's driver blocks until its busy timeout.
+describe.runIf(POSTGRES_SERVER_URL !== undefined)("the request log while the database does not answer", () => {
+  it("holds at most its bound of rows, drops the batches past it with a warning, and writes what it held once the database answers", async () => {
+    const warnings: Record<string, unknown>[] = [];
+    const log = pino({ level: "warn" }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+    const recorder = createRequestRecorder({ log, accessLog: pino({ level: "silent" }), databaseUrl: database.url, batchSize: 10, maxUnanswered: 20 });
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query(`LOCK TABLE "RequestLog" IN ACCESS EXCLUSIVE MODE`);
+      for (const entry of requestLogEntries("stalled", 40)) recorder.record(entry);
+      expect(warnings).toEqual([
+        expect.objectContaining({ msg: "the database is not keeping up with the request log; rows and access lines dropped", rows: 10, unanswered: 20 }),
+      ]);
+      await locker.query("COMMIT");
+    } finally {
+      await locker.end();
+    }
+    await recorder.flush();
+    expect(await stored("stalled")).toBe(20);
+
+    for (const entry of requestLogEntries("answered", 10)) recorder.record(entry);
+    await recorder.flush();
+    expect(await stored("answered")).toBe(10);
+    expect(warnings).toHaveLength(1);
   });
 });
