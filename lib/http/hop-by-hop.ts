@@ -16,6 +16,8 @@ const NO_OPTIONS: ReadonlySet<string> = new Set();
 /** The field names a Connection header lists, which are connection-specific too. */
 export function connectionOptions(connection: string | null | undefined): ReadonlySet<string> {
   if (!connection) return NO_OPTIONS;
+  // Nearly every message says just this, which names no field beyond the hop-by-hop ones.
+  if (connection === "keep-alive") return NO_OPTIONS;
   return new Set(
     (connection ?? "")
       .split(",")

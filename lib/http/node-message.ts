@@ -2,16 +2,24 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "./message";
 
+function joined(values: readonly string[]): string {
+  return values.length === 1 ? values[0]! : values.join(", ");
+}
+
 /** Node's parsed headers, read the way Fetch `Headers` reads them: repeated fields joined with ", ". */
 class NodeHeaders implements HeaderReader {
   constructor(private readonly fields: NodeJS.Dict<string[]>) {}
 
   get(name: string): string | null {
-    return this.fields[name.toLowerCase()]?.join(", ") ?? null;
+    const values = this.fields[name.toLowerCase()];
+    return values ? joined(values) : null;
   }
 
   forEach(callback: (value: string, name: string) => void): void {
-    for (const [name, values] of Object.entries(this.fields)) if (values) callback(values.join(", "), name);
+    for (const name in this.fields) {
+      const values = this.fields[name];
+      if (values) callback(joined(values), name);
+    }
   }
 }
 
