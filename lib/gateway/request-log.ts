@@ -13,7 +13,8 @@ export type RequestRecorder = { record(entry: RequestLogEntry): void; flush(): P
 /**
  * Rows handed to the writer and not yet answered for, at most: what a database that
  * stops answering (a lock, a stalled disk) can make the process hold. Past it, new
- * batches are dropped, and said so at most every `DROP_WARNING_MS`.
+ * batches are dropped, and said so at most every `DROP_WARNING_MS` and once more when
+ * the writer has caught up.
  */
 const MAX_UNANSWERED = 20_000;
 const DROP_WARNING_MS = 10_000;
@@ -96,13 +97,15 @@ export function createRequestRecorder(input: {
   let dropped = 0;
   let warnedAt = Number.NEGATIVE_INFINITY;
 
-  function drop(rows: number): void {
-    dropped += rows;
-    const now = Date.now();
-    if (now - warnedAt < DROP_WARNING_MS) return;
-    warnedAt = now;
+  function reportDropped(): void {
+    warnedAt = Date.now();
     log.warn({ rows: dropped, unanswered }, "the database is not keeping up with the request log; rows and access lines dropped");
     dropped = 0;
+  }
+
+  function drop(rows: number): void {
+    dropped += rows;
+    if (Date.now() - warnedAt >= DROP_WARNING_MS) reportDropped();
   }
 
   function flush(): Promise<void> {
@@ -123,6 +126,8 @@ export function createRequestRecorder(input: {
       .catch((error: unknown) => log.warn({ err: error, rows }, "could not write the request log"))
       .finally(() => {
         unanswered -= rows;
+        // Once the writer has caught up, the rows dropped since the last warning are told too.
+        if (unanswered === 0 && dropped > 0) reportDropped();
       });
     writing = Promise.all([writing, written]).then(() => undefined);
     return writing;
