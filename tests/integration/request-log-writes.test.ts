@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 /** `count` answered requests of one client, their request ids `{prefix}_{index}`. */
-function requestLogEntries(prefix: string, count: number): RequestLogEntry[] {
+function entries(prefix: string, count: number): RequestLogEntry[] {
   return Array.from({ length: count }, (_, index) => ({
     at: new Date(),
     requestId: `${prefix}_${index}`,
@@ -34,7 +34,7 @@ function requestLogEntries(prefix: string, count: number): RequestLogEntry[] {
     route: "/v1/notifications",
     status: 200,
     latencyMs: 1,
-    clientId: "gci_recorded",
+    clientId: "gci_turns",
     environment: "sso-qa",
     api: "notifications",
     problem: null,
@@ -50,7 +50,7 @@ async function committedBeforeLastRow(insert: RequestLogInsert, prefix: string, 
   const reader = new BetterSqlite(sqlitePath(database.url), { readonly: true });
   const countCommitted = reader.prepare(`SELECT count(*) FROM "RequestLog" WHERE "requestId" LIKE ?`).pluck();
   let committed = -1;
-  const batch = requestLogEntries(prefix, count);
+  const batch = entries(prefix, count);
   const last = batch.pop()!;
   batch.push({
     ...last,
@@ -74,7 +74,7 @@ async function stored(prefix: string): Promise<number> {
 describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the request-log worker's inserts into SQLite", () => {
   it("store every row of a batch larger than one commit", async () => {
     const insert = createRequestLogInsert(database.url, writeTurns);
-    await insert(requestLogEntries("calm", 450));
+    await insert(entries("calm", 450));
     expect(await stored("calm")).toBe(450);
   });
 
@@ -108,7 +108,7 @@ describe.runIf(POSTGRES_SERVER_URL !== undefined)("the request log while the dat
     try {
       await locker.query("BEGIN");
       await locker.query(`LOCK TABLE "RequestLog" IN ACCESS EXCLUSIVE MODE`);
-      for (const entry of requestLogEntries("stalled", 40)) recorder.record(entry);
+      for (const entry of entries("stalled", 40)) recorder.record(entry);
       expect(warnings).toEqual([
         expect.objectContaining({ msg: "the database is not keeping up with the request log; rows and access lines dropped", rows: 10, unanswered: 20 }),
       ]);
@@ -122,7 +122,7 @@ describe.runIf(POSTGRES_SERVER_URL !== undefined)("the request log while the dat
     // The batch dropped after the first warning is told once the writer has caught up.
     expect(warnings).toEqual([expect.anything(), expect.objectContaining({ rows: 10, unanswered: 0 })]);
 
-    for (const entry of requestLogEntries("answered", 10)) recorder.record(entry);
+    for (const entry of entries("answered", 10)) recorder.record(entry);
     await recorder.flush();
     expect(await stored("answered")).toBe(10);
     expect(warnings).toHaveLength(2);
