@@ -118,7 +118,7 @@ const SETTLE_MS = 2_000;
 export type Contender = { name: string; server: Server; target: Target };
 
 /** The contenders' indexes in a random order (Fisher-Yates). */
-function shuffledIndexes(count: number): number[] {
+export function shuffledIndexes(count: number): number[] {
   const order = Array.from({ length: count }, (_, index) => index);
   for (let i = count - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));

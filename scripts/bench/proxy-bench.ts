@@ -1,6 +1,6 @@
 // npm run bench's proxy workload: Gatehouse's gateway-only process and full
 // server, a hand-written Node proxy, HAProxy and the upstream itself under the
-// same load, taken in turns, then each one's streaming figures.
+// same load, taken in turns, then each one's streaming figures, also in turns.
 //
 // It runs on a fresh SQLite database with a Gatehouse of its own rather than on
 // the Notifications bench's: that one ends switched to the rollback journal and
@@ -13,7 +13,7 @@ import { BENCH_ENV, PROXY_ROUNDS, PROXY_SECONDS } from "./options";
 import { answersAtAll, freePort, type Server, startProgram, startServer } from "./processes";
 import { checkProxies } from "./proxy-checks";
 import { startHaproxy } from "./proxy-haproxy";
-import { measureStreaming, type Streaming } from "./proxy-streaming";
+import { measureStreamingInTurns, type Streaming } from "./proxy-streaming";
 import { loadProxyWorkload, PROXY_API } from "./proxy-workload";
 import type { Measurement } from "./report";
 import { withTokens } from "./tokens";
@@ -70,11 +70,8 @@ export async function benchProxy(database: { url: string; drop(): Promise<void> 
       contenders.map(({ name, server }) => ({ name, server, target: proxyTarget(server.origin, PROXY_API, clients) })),
       { rounds: PROXY_ROUNDS, seconds: PROXY_SECONDS, shuffled: true },
     );
-    const results: Partial<ProxyResults> = {};
-    for (const [index, { role, name, server }] of contenders.entries()) {
-      results[role] = { load: loads[index]!, streaming: await measureStreaming(name, server, PREFIX, token) };
-    }
-    return results as ProxyResults;
+    const streaming = await measureStreamingInTurns(contenders, PREFIX, token);
+    return Object.fromEntries(contenders.map(({ role }, index) => [role, { load: loads[index]!, streaming: streaming[index]! }])) as ProxyResults;
   } finally {
     for (const stop of stops) await stop();
   }

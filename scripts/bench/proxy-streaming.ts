@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { type IncomingMessage, request as httpRequest } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { shuffledIndexes } from "./load";
 import { STREAMING_TRIES } from "./options";
 import { rssMegabytes, type Server } from "./processes";
 import { BIG_BYTES, bigBodyDigest, bigChunks } from "./proxy-big-body";
@@ -82,19 +83,36 @@ function typical(tries: Transfer[]): Transfer {
   return { seconds: median(tries.map((t) => t.seconds)), rssGrowthMb: median(tries.map((t) => t.rssGrowthMb)), intact: tries.every((t) => t.intact) };
 }
 
-/** `prefix` is where the server's paths start, e.g. `/gw/sso-qa/{api}`; each figure is the median of STREAMING_TRIES tries. */
-export async function measureStreaming(name: string, server: Server, prefix: string, token: string): Promise<Streaming> {
-  process.stderr.write(`streaming through ${name}...\n`);
+export type StreamingContender = { name: string; server: Server };
+
+type Try = { down: Transfer; up: Transfer; firstEventMs: number };
+
+async function tryOnce({ name, server }: StreamingContender, prefix: string, authorization: string, turn: number): Promise<Try> {
+  process.stderr.write(`streaming through ${name} (try ${turn + 1} of ${STREAMING_TRIES})...\n`);
   const pid = server.child.pid!;
-  const authorization = `Bearer ${token}`;
   const url = (path: string) => `${server.origin}${prefix}${path}`;
-  const downs: Transfer[] = [];
-  const ups: Transfer[] = [];
-  const firstEvents: number[] = [];
-  for (let attempt = 0; attempt < STREAMING_TRIES; attempt++) {
-    downs.push(await transfer(pid, () => downloadIntact(url("/big"), authorization)));
-    ups.push(await transfer(pid, () => uploadIntact(url("/upload"), authorization)));
-    firstEvents.push(await firstEventMs(url("/sse"), authorization).catch(() => Number.POSITIVE_INFINITY));
+  return {
+    down: await transfer(pid, () => downloadIntact(url("/big"), authorization)),
+    up: await transfer(pid, () => uploadIntact(url("/upload"), authorization)),
+    firstEventMs: await firstEventMs(url("/sse"), authorization).catch(() => Number.POSITIVE_INFINITY),
+  };
+}
+
+/**
+ * Each contender's streaming figures, each the median of STREAMING_TRIES tries;
+ * `prefix` is where the servers' paths start, e.g. `/gw/sso-qa/{api}`. The tries are
+ * taken in turns, each turn in a new random order, as the load's rounds are: the
+ * machine's drift then falls on every contender alike (docs/decisions/041).
+ */
+export async function measureStreamingInTurns(contenders: readonly StreamingContender[], prefix: string, token: string): Promise<Streaming[]> {
+  const authorization = `Bearer ${token}`;
+  const tries = contenders.map((): Try[] => []);
+  for (let turn = 0; turn < STREAMING_TRIES; turn++) {
+    for (const index of shuffledIndexes(contenders.length)) tries[index]!.push(await tryOnce(contenders[index]!, prefix, authorization, turn));
   }
-  return { down: typical(downs), up: typical(ups), firstEventMs: median(firstEvents) };
+  return tries.map((each) => ({
+    down: typical(each.map((t) => t.down)),
+    up: typical(each.map((t) => t.up)),
+    firstEventMs: median(each.map((t) => t.firstEventMs)),
+  }));
 }
