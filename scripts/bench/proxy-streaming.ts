@@ -85,9 +85,7 @@ function typical(tries: Transfer[]): Transfer {
 
 export type StreamingContender = { name: string; server: Server };
 
-type Try = { down: Transfer; up: Transfer; firstEventMs: number };
-
-async function tryOnce({ name, server }: StreamingContender, prefix: string, authorization: string, turn: number): Promise<Try> {
+async function tryOnce({ name, server }: StreamingContender, prefix: string, authorization: string, turn: number): Promise<Streaming> {
   process.stderr.write(`streaming through ${name} (try ${turn + 1} of ${STREAMING_TRIES})...\n`);
   const pid = server.child.pid!;
   const url = (path: string) => `${server.origin}${prefix}${path}`;
@@ -106,7 +104,7 @@ async function tryOnce({ name, server }: StreamingContender, prefix: string, aut
  */
 export async function measureStreamingInTurns(contenders: readonly StreamingContender[], prefix: string, token: string): Promise<Streaming[]> {
   const authorization = `Bearer ${token}`;
-  const tries = contenders.map((): Try[] => []);
+  const tries = contenders.map((): Streaming[] => []);
   for (let turn = 0; turn < STREAMING_TRIES; turn++) {
     for (const index of shuffledIndexes(contenders.length)) tries[index]!.push(await tryOnce(contenders[index]!, prefix, authorization, turn));
   }
