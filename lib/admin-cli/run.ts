@@ -83,10 +83,12 @@ function failureReason(error: unknown): string {
 }
 
 /**
- * Runs one admin command and ends the process: 0 done, 1 failed, 2 a usage or
- * configuration error; the database client a command opened is closed first.
+ * Runs one admin command and sets the process's exit code: 0 done, 1 failed, 2 a usage or
+ * configuration error; the database client a command opened is closed. The process then ends
+ * on its own once stdout and stderr are written out: `process.exit` would cut short what a
+ * pipe (a CI log) has not taken yet.
  */
-export async function runAdmin(argv: string[]): Promise<never> {
+export async function runAdmin(argv: string[]): Promise<void> {
   let code: number;
   try {
     code = await main(argv);
@@ -98,5 +100,5 @@ export async function runAdmin(argv: string[]): Promise<never> {
     code = known ? 2 : 1;
   }
   if (database) await (await import("../db")).disconnectDb();
-  process.exit(code);
+  process.exitCode = code;
 }

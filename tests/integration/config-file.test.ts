@@ -255,6 +255,21 @@ apis:
   });
 });
 
+describe("config apply through a pipe", { timeout: 120_000 }, () => {
+  it("prints every error before it ends, however many there are", async () => {
+    const entries = Array.from({ length: 5000 }, (_, index) => `  - { slug: api-${index}, colour: blue }\n`);
+    const path = file("many-errors.yaml", `apis:\n${entries.join("")}`);
+    const run = await config("apply", "-f", path);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/has (\d+) error\(s\); nothing was changed:$/);
+    const count = Number(/has (\d+) error/.exec(lines[0]!)![1]);
+    expect(count).toBeGreaterThan(20_000);
+    expect(lines).toHaveLength(count + 1);
+    expect(lines.at(-1)).toBe(`${path}:5001: apis[4999].colour: unknown field`);
+  });
+});
+
 describe("the configuration file's JSON Schema", () => {
   it("is served for editors at /schemas/gatehouse-config.json", async () => {
     const response = await fetch(`${server.url}/schemas/gatehouse-config.json`);

@@ -14,6 +14,8 @@ export async function runScript(databaseUrl: string, script: string, ...args: st
     const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", script, ...args], {
       cwd: ROOT,
       env: { ...inheritedEnv(), NODE_ENV: "test", APP_ENV: "test", DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+      // A command's whole output, however long, as a CI log would take it through its pipe.
+      maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
