@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ASSERTION_ALGORITHMS } from "../oauth/assertion-rules";
+import { MAX_SUBJECT_STARS } from "../oauth/subject-pattern";
 
 /** Members of a JWK that belong to a private or symmetric key; a client registers public keys only. */
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
@@ -38,7 +39,11 @@ export const trustSchema = z.object({
     .trim()
     .min(1)
     .max(500)
-    .meta({ description: "The `sub` its tokens must carry: exact, or with `*` for any run of characters.", example: "repo:acme/billing:ref:refs/heads/main" }),
+    .regex(new RegExp(`^[^*]*(?:\\*[^*]*){0,${MAX_SUBJECT_STARS}}$`), { message: `holds at most ${MAX_SUBJECT_STARS} "*"` })
+    .meta({
+      description: `The \`sub\` its tokens must carry: exact, or with \`*\` (at most ${MAX_SUBJECT_STARS}) for any run of characters.`,
+      example: "repo:acme/billing:ref:refs/heads/main",
+    }),
 });
 export type Trust = z.infer<typeof trustSchema>;
 
