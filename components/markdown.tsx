@@ -25,7 +25,7 @@ function InlineNodes({ nodes }: { nodes: Inline[] }) {
         );
       case "link":
         return (
-          <a key={index} href={node.href} className="text-blue-800 underline" rel={/^https?:/i.test(node.href) ? "noopener noreferrer nofollow" : undefined}>
+          <a key={index} href={node.href} className="text-blue-800 underline" rel={node.external ? "noopener noreferrer nofollow" : undefined}>
             <InlineNodes nodes={node.children} />
           </a>
         );

@@ -22,7 +22,7 @@ describe("Markdown", () => {
       { kind: "text", text: " " },
       { kind: "em", children: [{ kind: "text", text: "now" }] },
       { kind: "text", text: ": " },
-      { kind: "link", href: "https://example.com/a?b=c", children: [{ kind: "text", text: "docs" }] },
+      { kind: "link", href: "https://example.com/a?b=c", external: true, children: [{ kind: "text", text: "docs" }] },
     ]);
     expect(parseInline("snake_case_name")).toEqual([{ kind: "text", text: "snake_case_name" }]);
   });
@@ -37,5 +37,14 @@ describe("Markdown", () => {
       expect(safeHref(href)).toBeUndefined();
     }
     for (const href of ["https://example.com", "http://example.com", "/apis/notifications", "#scopes", "guide?x=1"]) expect(safeHref(href)).toBe(href);
+  });
+
+  it("marks http(s) and protocol-relative links external, and the portal's own links not", () => {
+    const link = (href: string) => parseInline(`[x](${href})`)[0];
+    for (const href of ["//evil.example/phish", "https://example.com", "HTTP://example.com"]) {
+      expect(link(href), href).toMatchObject({ kind: "link", href, external: true });
+    }
+    for (const href of ["/apis/notifications", "#scopes", "guide?x=1", "./guide", "../apis"])
+      expect(link(href), href).toMatchObject({ kind: "link", href, external: false });
   });
 });

@@ -8,7 +8,8 @@ export type Inline =
   | { kind: "text"; text: string }
   | { kind: "code"; text: string }
   | { kind: "strong" | "em"; children: Inline[] }
-  | { kind: "link"; href: string; children: Inline[] };
+  /** `external`: the link leaves the portal (http(s) or protocol-relative), so it gets rel="noopener noreferrer nofollow" */
+  | { kind: "link"; href: string; external: boolean; children: Inline[] };
 
 export type Block =
   | { kind: "heading"; level: number; children: Inline[] }
@@ -26,6 +27,11 @@ export function safeHref(url: string): string | undefined {
   return scheme === "http" || scheme === "https" ? url : undefined;
 }
 
+/** Whether a safe href leaves the portal: an absolute http(s) URL or a protocol-relative one (`//host/…`). */
+function isExternal(href: string): boolean {
+  return href.startsWith("//") || /^https?:/i.test(href);
+}
+
 export function parseInline(text: string): Inline[] {
   const nodes: Inline[] = [];
   let rest = text;
@@ -41,7 +47,7 @@ export function parseInline(text: string): Inline[] {
     else if (strong !== undefined) nodes.push({ kind: "strong", children: parseInline(strong) });
     else if (linkText !== undefined) {
       const href = safeHref(linkHref ?? "");
-      nodes.push(href ? { kind: "link", href, children: parseInline(linkText) } : { kind: "text", text: linkText });
+      nodes.push(href ? { kind: "link", href, external: isExternal(href), children: parseInline(linkText) } : { kind: "text", text: linkText });
     } else nodes.push({ kind: "em", children: parseInline(star ?? underscore ?? "") });
     rest = rest.slice(match.index + whole.length);
   }

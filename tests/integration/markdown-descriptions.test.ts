@@ -10,6 +10,7 @@ const DESCRIPTION = [
   "Read the **guide** first:",
   "",
   "- [Getting started](https://example.com/start)",
+  "- [Elsewhere](//evil.example/phish)",
   "- [Scopes](#scopes) and `notifications:read`",
   "- [a trap](javascript:alert(1)) <script>alert(2)</script> <img src=x onerror=alert(3)>",
 ].join("\n");
@@ -32,10 +33,11 @@ afterAll(async () => {
 });
 
 describe("Markdown descriptions and changelogs", () => {
-  it("render lists, emphasis, code and safe links, and never raw HTML or script links", async () => {
+  it("render lists, emphasis, code and safe links, external ones (protocol-relative too) with rel=noopener noreferrer nofollow, and never raw HTML or script links", async () => {
     const html = await (await fetch(`${server.url}/apis/notifications`)).text();
     expect(html).toContain("<strong>guide</strong>");
     expect(html).toMatch(/<a href="https:\/\/example.com\/start"[^>]*rel="noopener noreferrer nofollow"[^>]*>Getting started<\/a>/);
+    expect(html).toMatch(/<a href="\/\/evil.example\/phish"[^>]*rel="noopener noreferrer nofollow"[^>]*>Elsewhere<\/a>/);
     expect(html).toMatch(/<a href="#scopes"[^>]*>Scopes<\/a>/);
     expect(html).toMatch(/<code[^>]*>notifications:read<\/code>/);
     expect(html).toMatch(/<code[^>]*>ETag<\/code>/);
