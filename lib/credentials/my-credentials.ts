@@ -71,12 +71,13 @@ function keysOf(input: { jwks?: Record<string, unknown>; jwksUri?: string; trust
 }
 
 /**
- * Refuses a trusted issuer the server may not fetch under the outbound policy (https, public
- * addresses, unless OUTBOUND_ALLOW_PRIVATE=1), naming `field`: a developer's URL is checked when
- * given, as a webhook's is; the operator's CLI and file are checked when the issuer is fetched.
+ * Refuses a URL the server would fetch (a trusted issuer, a `jwks_uri`) that the outbound policy
+ * forbids (https, public addresses, unless OUTBOUND_ALLOW_PRIVATE=1), naming `field`: a
+ * developer's URL is checked when given, as a webhook's is; the operator's CLI and file are
+ * checked when the URL is fetched.
  */
-async function checkIssuer(issuer: string, field: string): Promise<void> {
-  await checkOutboundUrl(issuer, { allowPrivate: config().outboundAllowPrivate }).catch((error: unknown) => {
+async function checkFetchedUrl(url: string, field: string): Promise<void> {
+  await checkOutboundUrl(url, { allowPrivate: config().outboundAllowPrivate }).catch((error: unknown) => {
     throw error instanceof OutboundError ? validationProblem([{ in: "body", field, message: error.message }]) : error;
   });
 }
@@ -154,7 +155,8 @@ export async function createMyCredential({ db, user, input, actor = actorOf(user
       errors: [{ in: "body", field: "environment", message: `${environment.name} needs approval: ask through Contact Us` }],
     });
   }
-  if (data.trust) await checkIssuer(data.trust.issuer, "trust.issuer");
+  if (data.trust) await checkFetchedUrl(data.trust.issuer, "trust.issuer");
+  if (data.jwksUri) await checkFetchedUrl(data.jwksUri, "jwksUri");
   return inTransaction(db, async (tx) => {
     const teamId = await teamForNewApplication(tx, user, actor, data.team);
     const application = await ensureApplication({ db: tx, actor, ownerId: user.id, teamId, name: data.application });
@@ -190,6 +192,6 @@ export async function revokeMyCredential({ db, user, clientId, actor = actorOf(u
 export async function trustMyIssuer({ db, user, clientId, input, actor = actorOf(user) }: OwnCredentialAction & { input: unknown; actor?: Actor }) {
   const trust = parseBody(trustSchema, input);
   await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
-  await checkIssuer(trust.issuer, "issuer");
+  await checkFetchedUrl(trust.issuer, "issuer");
   return trustIssuer({ db, actor, clientId, trust });
 }

@@ -366,4 +366,66 @@ describe("trusting an issuer from the portal and the management API", () => {
       await strictDb.$disconnect();
     }
   });
+
+  it("refuses a jwks_uri or an issuer on an address that carries a non-public IPv4 or is reserved for documentation, naming the field", {
+    timeout: 120_000,
+  }, async () => {
+    const strictDb = openDb(strict);
+    try {
+      const admin = await person(strict, strictDb, "strict-keys");
+      const create = (via: "portal" | "api", keys: Record<string, unknown>) => {
+        const body = { application: "Strict keys", environment: "platform-dev", ...keys };
+        return via === "portal" ? admin.portal.post("/api/portal/credentials", body) : v1(strict, admin.token, "POST", "/credentials", body);
+      };
+      for (const host of ["[64:ff9b::a9fe:a9fe]", "[2002:a9fe:a9fe::1]", "[::ffff:0:7f00:1]", "192.0.2.1", "127.0.0.1"]) {
+        for (const via of ["portal", "api"] as const) {
+          expect(await expectProblem(await create(via, { jwksUri: `https://${host}/keys` }), 400, "validation-failed"), `${via} ${host}`).toEqual(["jwksUri"]);
+          expect(
+            await expectProblem(await create(via, { trust: { ...trust(), issuer: `https://${host}` } }), 400, "validation-failed"),
+            `${via} ${host}`,
+          ).toEqual(["trust.issuer"]);
+        }
+      }
+      expect(await strictDb.credential.count({ where: { application: { name: "Strict keys" } } })).toBe(0);
+    } finally {
+      await strictDb.$disconnect();
+    }
+  });
+
+  it("takes a jwks_uri on a loopback address with OUTBOUND_ALLOW_PRIVATE=1", { timeout: 120_000 }, async () => {
+    const created = await v1(server, people.admin.token, "POST", "/credentials", {
+      application: "Loopback keys",
+      environment: "platform-dev",
+      jwksUri: `${issuer.url}/keys`,
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ secret: null, credential: { authentication: { method: "private_key_jwt", jwksUri: `${issuer.url}/keys` } } });
+  });
+
+  it('refuses a subject with more than 8 "*", naming the field', { timeout: 120_000 }, async () => {
+    const subject = "*".repeat(61);
+    const apiCreate = await v1(server, people.admin.token, "POST", "/credentials", {
+      application: "Starry",
+      environment: "platform-dev",
+      trust: { ...trust(), subject },
+    });
+    expect(await expectProblem(apiCreate, 400, "validation-failed")).toEqual(["trust.subject"]);
+    const portalCreate = await people.admin.portal.post("/api/portal/credentials", {
+      application: "Starry",
+      environment: "platform-dev",
+      trust: { ...trust(), subject },
+    });
+    expect(await expectProblem(portalCreate, 400, "validation-failed")).toEqual(["trust.subject"]);
+    expect(await db.credential.count({ where: { application: { name: "Starry" } } })).toBe(0);
+
+    const created = await people.admin.portal.post("/api/portal/credentials", { application: "Starry", environment: "platform-dev" });
+    expect(created.status).toBe(201);
+    const { clientId } = ((await created.json()) as { credential: { clientId: string } }).credential;
+    const apiPut = await v1(server, people.admin.token, "PUT", `/credentials/${clientId}/trust`, { ...trust(), subject: "*a*a*a*a*a*a*a*a*b" });
+    expect(await expectProblem(apiPut, 400, "validation-failed")).toEqual(["subject"]);
+    const portalPut = await people.admin.portal.put(`/api/portal/credentials/${clientId}/trust`, { ...trust(), subject });
+    expect(await expectProblem(portalPut, 400, "validation-failed")).toEqual(["subject"]);
+    const trusted = await v1(server, people.admin.token, "PUT", `/credentials/${clientId}/trust`, { ...trust(), subject: "*a*a*a*a*a*a*a*b" });
+    expect(trusted.status).toBe(200);
+  });
 });
