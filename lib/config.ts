@@ -52,6 +52,7 @@ const envSchema = z
         }
       }),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+    GATEWAY_CACHE_MAX_AGE_MS: z.coerce.number().int().min(100).max(60_000).default(4_000),
     SIGNUP: z.enum(["open", "approval", "closed"]).default("approval"),
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -113,6 +114,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
         ? { issuer: parsed.OIDC_ISSUER, clientId: parsed.OIDC_CLIENT_ID, clientSecret: parsed.OIDC_CLIENT_SECRET }
         : undefined,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
+    gatewayCacheMaxAgeMs: parsed.GATEWAY_CACHE_MAX_AGE_MS,
     signup: parsed.SIGNUP,
     metricsToken: parsed.METRICS_TOKEN,
     metricsPort: parsed.METRICS_PORT,

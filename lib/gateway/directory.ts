@@ -1,6 +1,9 @@
 import "server-only";
+import type { Logger } from "pino";
+import { createRefreshedCopy } from "../caching/refreshed-copy";
 import type { DataPlaneStore, EnvironmentRow, OperationDeprecationRow, VersionRow } from "../data-plane/store";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
+import { problem } from "../http/problem";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { createDocumentRoutes } from "./document-routes";
@@ -73,23 +76,22 @@ type Snapshot = {
   environmentsById: Map<string, GatewayEnvironment>;
   apis: Map<string, GatewayApi>;
   apisByEnvironment: Map<string, GatewayApi[]>;
-  loadedAt: number;
+  upstreams: UpstreamEntry[];
 };
 
 /**
- * Environments and API registrations change rarely and are read on every
- * request, so the gateway reads them all at once and keeps them for `maxAgeMs`.
- * Past that age requests go on with the snapshot they have while one reload
- * runs; only the first load is waited for. 4 s plus a reload keeps a change,
- * such as an environment's rate limit, within the 5 s every instance promises.
+ * Environments and API registrations change rarely and are read on every request, so
+ * the gateway reads them all at once and keeps them. A call is never answered from a
+ * snapshot read more than `maxAgeMs` ago: past `refreshAfterMs` calls go on with the
+ * snapshot they have while one reload runs beside them, and past `maxAgeMs` they wait
+ * for it. When that reload fails, the call is refused 503 `not-ready` rather than
+ * answered from an older configuration (decision 042).
  */
 export function createGatewayDirectory(
   store: Pick<DataPlaneStore, "directory" | "openapiDocuments">,
-  options: { maxAgeMs?: number; onUpstreams?: (entries: UpstreamEntry[]) => void } = {},
+  options: { maxAgeMs?: number; refreshAfterMs?: number; onUpstreams?: (entries: UpstreamEntry[]) => void; log?: Pick<Logger, "warn"> } = {},
 ): GatewayDirectory {
-  const { maxAgeMs = 4_000, onUpstreams } = options;
-  let latest: Snapshot | undefined;
-  let loading: Promise<Snapshot> | undefined;
+  const { maxAgeMs = 4_000, onUpstreams, log } = options;
   const documentRoutes = createDocumentRoutes(store);
 
   async function load(): Promise<Snapshot> {
@@ -122,27 +124,35 @@ export function createGatewayDirectory(
       apis.set(`${row.environmentId}/${api.slug}`, api);
       apisByEnvironment.set(row.environmentId, [...(apisByEnvironment.get(row.environmentId) ?? []), api]);
     }
-    onUpstreams?.(upstreams);
     return {
       environments: new Map(environments.map((env) => [env.slug, env])),
       environmentsById: new Map(environments.map((env) => [env.id, env])),
       apis,
       apisByEnvironment,
-      loadedAt: Date.now(),
+      upstreams,
     };
   }
 
-  function reload(): Promise<Snapshot> {
-    loading ??= load()
-      .then((loaded) => (latest = loaded))
-      .finally(() => (loading = undefined));
-    return loading;
-  }
+  const snapshot = createRefreshedCopy(load, { maxAgeMs, refreshAfterMs: options.refreshAfterMs ?? maxAgeMs / 2 });
 
+  let configured: Snapshot | undefined;
+  let reported: unknown;
+
+  /** The snapshot that answers, whose upstreams are the ones configured; a failed read is logged once, however many calls waited for it. */
   async function current(): Promise<Snapshot> {
-    if (!latest) return reload();
-    if (Date.now() - latest.loadedAt >= maxAgeMs) reload().catch(() => undefined);
-    return latest;
+    let found: Snapshot;
+    try {
+      found = await snapshot.get();
+    } catch (error) {
+      if (error !== reported) log?.warn({ err: error }, "gateway directory: the database did not answer a reload; calls are refused until it does");
+      reported = error;
+      throw problem("not-ready", { detail: "This instance cannot serve requests: database does not answer.", extensions: { down: ["database"] } });
+    }
+    if (found !== configured) {
+      configured = found;
+      onUpstreams?.(found.upstreams);
+    }
+    return found;
   }
 
   return {

@@ -57,16 +57,16 @@ type ProcessGateway = {
 };
 
 function buildGateway(): ProcessGateway {
-  const { publicUrl, authSecret, upstreamTimeoutMs, databaseUrl, trustedProxies, tracing, outboundAllowPrivate } = config();
+  const { publicUrl, authSecret, upstreamTimeoutMs, gatewayCacheMaxAgeMs, databaseUrl, trustedProxies, tracing, outboundAllowPrivate } = config();
   const { connection, store } = dataPlane();
   const keys = processKeys();
   const metrics = processMetrics().gateway;
   const upstreams = createUpstreams({ timeoutMs: upstreamTimeoutMs, log });
   registerUpstreamGauges(processMetrics().registry, () => upstreams.set.health());
   publishUpstreamHealth(() => upstreams.set.health());
-  const directory = createGatewayDirectory(store, { onUpstreams: upstreams.set.configure });
-  const states = createCredentialStates({ store });
-  const revocations = createRevocationList({ store });
+  const directory = createGatewayDirectory(store, { maxAgeMs: gatewayCacheMaxAgeMs, onUpstreams: upstreams.set.configure, log });
+  const states = createCredentialStates({ store, maxAgeMs: gatewayCacheMaxAgeMs });
+  const revocations = createRevocationList({ store, maxAgeMs: gatewayCacheMaxAgeMs });
   const { rateLimiter, failures, seen } = sharedState();
   const keySets = createRemoteKeySets({ policy: { allowPrivate: outboundAllowPrivate } });
   const environmentSlugOf = async (id: string) => (await directory.environmentById(id))?.slug;

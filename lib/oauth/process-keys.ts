@@ -10,6 +10,7 @@ const globalForKeys = globalThis as unknown as { gatehouseKeys?: KeyStore };
  * gateway's token service and the portal's test tokens, also across Next's module reloads.
  */
 export function processKeys(): KeyStore {
-  globalForKeys.gatehouseKeys ??= createKeyStore({ store: dataPlane().store, authSecret: config().authSecret });
+  const { authSecret, gatewayCacheMaxAgeMs } = config();
+  globalForKeys.gatehouseKeys ??= createKeyStore({ store: dataPlane().store, authSecret, maxAgeMs: gatewayCacheMaxAgeMs });
   return globalForKeys.gatehouseKeys;
 }
