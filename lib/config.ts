@@ -18,6 +18,11 @@ const envSchema = z
     APP_ENV: z.enum(["development", "test", "production"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** the gateway's own origin, where the portal's links, samples and Swagger servers send calls (docs/decisions/045) */
+    GATEWAY_PUBLIC_URL: z
+      .url({ protocol: /^https?$/ })
+      .refine((value) => /^https?:\/\/[^/?#]+\/?$/i.test(value), "must be an origin (scheme, host and port) without a path")
+      .optional(),
     DATABASE_URL: z
       .string()
       .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgres(ql)://")
@@ -96,6 +101,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     appEnv: parsed.APP_ENV,
     port: parsed.PORT,
     publicUrl,
+    /** unset: the gateway is served under `publicUrl` */
+    gatewayPublicUrl: parsed.GATEWAY_PUBLIC_URL?.replace(/\/+$/, ""),
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
     databaseProvider: parsed.DATABASE_URL.startsWith("file:") ? ("sqlite" as const) : ("postgresql" as const),

@@ -28,12 +28,12 @@ async function planFor(args: ParsedArgs) {
     const lines = errors.map((error) => `${file}${error.line === null ? "" : `:${error.line}`}: ${error.path ? `${error.path}: ` : ""}${error.message}`);
     throw new CommandFailed(new Report(`${file} has ${errors.length} error(s); nothing was changed:\n${lines.join("\n")}`, { file, errors }));
   };
-  const read = await readConfigFile(file);
+  const read = await readConfigFile(file, { root: args.flags.get("root") });
   if (!read.ok) return fail(read.errors);
   const desired = desiredState(read.file, read.documents, read.guides);
   const { changes, problems } = await planDesired(db(), desired, args.flags.has("prune"));
   if (problems.length > 0) fail(problems.map((problem) => read.errorAt(problem.path, problem.message)));
-  return { file, desired, changes, db: db() };
+  return { file, desired, changes, files: read.files, db: db() };
 }
 
 async function changesReport(file: string, changes: Awaited<ReturnType<typeof planFor>>["changes"], verb: string, extra: Record<string, unknown>) {
@@ -60,18 +60,23 @@ const exportConfig = command(
 );
 
 const diff = command(
-  { usage: "config diff --file <path> [--prune]", summary: "Lists what `config apply` would change, without changing it." },
+  {
+    usage: "config diff --file <path> [--root <dir>] [--prune]",
+    summary: "Lists what `config apply` would change, without changing it, and each file the configuration names with the SHA-256 of its content.",
+  },
   async (args) => {
-    const { file, changes } = await planFor(args);
-    return changesReport(file, changes, "would change", {});
+    const { file, changes, files } = await planFor(args);
+    const report = await changesReport(file, changes, "would change", { files });
+    const listed = files.map((read) => `  ${read.path} sha256:${read.sha256}`);
+    return files.length === 0 ? report : new Report(`${report.text}\nfiles read:\n${listed.join("\n")}`, report.json);
   },
 );
 
 const apply = command(
   {
-    usage: "config apply --file <path> [--dry-run] [--prune]",
+    usage: "config apply --file <path> [--root <dir>] [--dry-run] [--prune]",
     summary:
-      "Makes environments, proxied APIs and credentials' trust in external issuers match the file, in one audited transaction; --prune also deletes environments and APIs the file leaves out.",
+      "Makes environments, proxied APIs and credentials' trust in external issuers match the file, in one audited transaction; --prune also deletes environments and APIs the file leaves out. Files the configuration names must lie in its folder, or under --root.",
   },
   async (args) => {
     const { file, desired, changes, db } = await planFor(args);

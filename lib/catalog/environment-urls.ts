@@ -1,8 +1,13 @@
+import { config } from "../config";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
 
-/** `{PUBLIC_URL}/gw/{env}`: the gateway of one environment. */
+/**
+ * `{GATEWAY_PUBLIC_URL}/gw/{env}`, or `{PUBLIC_URL}/gw/{env}` (the portal's `publicUrl`)
+ * when the gateway has no origin of its own: the gateway of one environment, as every
+ * link, code sample and Swagger server of the portal names it.
+ */
 export function gatewayUrl(publicUrl: string, envSlug: string): string {
-  return `${publicUrl}/gw/${envSlug}`;
+  return `${config().gatewayPublicUrl ?? publicUrl}/gw/${envSlug}`;
 }
 
 export function tokenEndpointUrl(publicUrl: string, envSlug: string): string {

@@ -1,10 +1,11 @@
-import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { realpath } from "node:fs/promises";
+import { dirname } from "node:path";
 import { type Document, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { checkOpenApiDocument, checkOpenApiValue, type OpenApiCheck } from "../api-registry/openapi-check";
 import { type Guide, guideSchema } from "../catalog/guides";
 import { type ConfigApi, type ConfigFile, configFileSchema } from "./config-file-schema";
+import { CONFIG_FILE_MAX_BYTES, capText, errorCode, type ReferencedFile, readCapped, readReferencedFile } from "./referenced-file";
 
 export type ConfigPath = readonly (string | number)[];
 
@@ -23,6 +24,8 @@ export type ReadConfig =
       documents: Map<string, string | null>;
       /** each API's guides with their Markdown read, for the APIs whose entry lists guides */
       guides: Map<string, Guide[]>;
+      /** every file the configuration file names, once each, by path */
+      files: ReferencedFile[];
       errorAt: (path: ConfigPath, message: string) => ConfigError;
     }
   | { ok: false; errors: ConfigError[] };
@@ -51,36 +54,68 @@ function offsetOf(document: Document, path: ConfigPath): number | undefined {
   return isNode(document.contents) ? document.contents.range?.[0] : undefined;
 }
 
-async function openApiCheck(source: string | Record<string, unknown>, directory: string): Promise<OpenApiCheck | string> {
+/** Where files that the configuration file names are looked up, and the folder they must stay in. */
+type Folders = { directory: string; root: string };
+
+/** Reads each named file once, keeping what `config diff` shows of it. */
+function fileReader({ directory, root }: Folders, files: Map<string, ReferencedFile>) {
+  return async (source: string): Promise<string | { error: string }> => {
+    const read = await readReferencedFile(source, directory, root);
+    if ("error" in read) return read;
+    files.set(read.path, { path: read.path, sha256: read.sha256 });
+    return read.text;
+  };
+}
+
+type ReadFile = ReturnType<typeof fileReader>;
+
+async function openApiCheck(source: string | Record<string, unknown>, readFile: ReadFile): Promise<OpenApiCheck | string> {
   if (typeof source !== "string") return checkOpenApiValue(source);
-  const text = await readFile(resolve(directory, source), "utf8").catch(
-    (error: NodeJS.ErrnoException) => `cannot read ${source} (${error.code ?? error.message})`,
-  );
-  return text.startsWith("cannot read ") ? text : checkOpenApiDocument(text);
+  const text = await readFile(source);
+  return typeof text === "string" ? checkOpenApiDocument(text) : text.error;
 }
 
 type GuideRead = { guide: Guide } | { error: string };
 
 /** A guide with its Markdown, read from the file it names if it names one. */
-async function readGuide({ slug, title, markdown, content }: NonNullable<ConfigApi["guides"]>[number], directory: string): Promise<GuideRead> {
+async function readGuide({ slug, title, markdown, content }: NonNullable<ConfigApi["guides"]>[number], readFile: ReadFile): Promise<GuideRead> {
   if (markdown === undefined) return { guide: { slug, title, markdown: content ?? "" } };
+  const text = await readFile(markdown);
+  if (typeof text !== "string") return text;
+  const limit = guideSchema.shape.markdown.maxLength ?? Number.POSITIVE_INFINITY;
+  return text.length > limit ? { error: `${markdown} is longer than ${limit} characters` } : { guide: { slug, title, markdown: text } };
+}
+
+/** The configuration file's text, at most `CONFIG_FILE_MAX_BYTES`, or why not. */
+async function configText(path: string): Promise<string | { error: string }> {
   try {
-    const text = await readFile(resolve(directory, markdown), "utf8");
-    const limit = guideSchema.shape.markdown.maxLength ?? Number.POSITIVE_INFINITY;
-    return text.length > limit ? { error: `${markdown} is longer than ${limit} characters` } : { guide: { slug, title, markdown: text } };
+    const bytes = await readCapped(path, CONFIG_FILE_MAX_BYTES);
+    return bytes === null ? { error: `larger than ${capText(CONFIG_FILE_MAX_BYTES)}, the cap for a configuration file` } : bytes.toString("utf8");
+  } catch {
+    return { error: `cannot read ${path}` };
+  }
+}
+
+/** The configuration file's folder and the root its files must lie in, symbolic links resolved. */
+async function foldersOf(path: string, root: string | undefined): Promise<Folders | { error: string }> {
+  const directory = await realpath(dirname(path));
+  try {
+    return { directory, root: root === undefined ? directory : await realpath(root) };
   } catch (error) {
-    return { error: `cannot read ${markdown} (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return { error: `cannot read --root ${root} (${errorCode(error)})` };
   }
 }
 
 /**
  * Reads a configuration file, YAML or JSON, and everything it points to (OpenAPI
- * documents and guides by path), and validates all of it: every error names its path and line,
- * and none stops the search for the others.
+ * documents and guides by path, inside its folder or `root`), and validates all of it: every
+ * error names its path and line, and none stops the search for the others.
  */
-export async function readConfigFile(path: string): Promise<ReadConfig> {
-  const text = await readFile(path, "utf8").catch(() => null);
-  if (text === null) return { ok: false, errors: [{ path: "", line: null, message: `cannot read ${path}` }] };
+export async function readConfigFile(path: string, options: { root?: string } = {}): Promise<ReadConfig> {
+  const text = await configText(path);
+  if (typeof text !== "string") return { ok: false, errors: [{ path: "", line: null, message: text.error }] };
+  const folders = await foldersOf(path, options.root);
+  if ("error" in folders) return { ok: false, errors: [{ path: "", line: null, message: folders.error }] };
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   if (document.errors.length > 0) {
@@ -99,10 +134,12 @@ export async function readConfigFile(path: string): Promise<ReadConfig> {
   const errors: ConfigError[] = [];
   const documents = new Map<string, string | null>();
   const guides = new Map<string, Guide[]>();
+  const files = new Map<string, ReferencedFile>();
+  const readFile = fileReader(folders, files);
   await Promise.all(
     parsed.data.apis.map(async (api, index) => {
       if (!api.guides) return;
-      const read = await Promise.all(api.guides.map((guide) => readGuide(guide, dirname(path))));
+      const read = await Promise.all(api.guides.map((guide) => readGuide(guide, readFile)));
       read.forEach((result, at) => {
         if ("error" in result) errors.push(errorAt(["apis", index, "guides", at, "markdown"], result.error));
       });
@@ -115,7 +152,7 @@ export async function readConfigFile(path: string): Promise<ReadConfig> {
   // Each API's document by its slug, and each of its versions' by `slug version`.
   const readDocument = async (key: string, source: ConfigApi["openapi"], at: ConfigPath) => {
     if (source === undefined) return documents.set(key, null);
-    const checked = await openApiCheck(source, dirname(path));
+    const checked = await openApiCheck(source, readFile);
     if (typeof checked === "string") errors.push(errorAt(at, checked));
     else if (checked.ok) documents.set(key, checked.json);
     else errors.push(...checked.errors.map((error) => errorAt(at, `${error.pointer || "(document)"}: ${error.message}`)));
@@ -126,5 +163,7 @@ export async function readConfigFile(path: string): Promise<ReadConfig> {
       ...(api.versions ?? []).map((version, at) => readDocument(`${api.slug} ${version.version}`, version.openapi, ["apis", index, "versions", at, "openapi"])),
     ]),
   );
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, file: parsed.data, documents, guides, errorAt };
+  if (errors.length > 0) return { ok: false, errors };
+  const listed = [...files.values()].sort((a, b) => a.path.localeCompare(b.path));
+  return { ok: true, file: parsed.data, documents, guides, files: listed, errorAt };
 }

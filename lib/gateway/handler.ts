@@ -4,6 +4,7 @@ import type { BuiltInRoute } from "../built-in-apis/route";
 import type { ApiKind } from "../db";
 import type { IncomingRequest, PlainResponse } from "../http/message";
 import { problem, ProblemError, problemPlainResponse, toProblem } from "../http/problem";
+import { PROBLEMS } from "../http/problem-types";
 import { requestIdFrom } from "../http/request-id";
 import { type RateLimiter, rateLimitHeaders } from "../limiters/rate-limit";
 import type { GatewayMetrics, UpstreamFailure } from "../metrics/gateway-metrics";
@@ -68,7 +69,11 @@ const UPSTREAM_FAILURES: Partial<Record<string, UpstreamFailure>> = {
   "upstream-unreachable": "error",
   "upstream-timeout": "timeout",
   "upstream-unavailable": "unavailable",
+  "upstream-invalid-response": "error",
 };
+
+/** What a proxied answer whose body the upstream broke off is recorded as: the client got its status, then a cut connection. */
+const BROKEN_ANSWER = "upstream-invalid-response";
 
 /** What the record stage needs to know about a request once it is answered. */
 type Outcome = {
@@ -253,24 +258,38 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
     }
     const latencyMs = performance.now() - startedAt;
-    metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", response.status, latencyMs / 1000);
     // Upstream answers included: a browser must not guess a type the API did not declare.
     response.headers["x-content-type-options"] = "nosniff";
-    recorder.record({
-      at: new Date(),
-      requestId,
-      traceId: trace.traceId,
-      method: request.method.slice(0, 16),
-      path: url.pathname,
-      route: outcome.route ?? null,
-      status: response.status,
-      latencyMs: Math.round(latencyMs * 100) / 100,
-      clientId: outcome.clientId ?? null,
-      environment: outcome.env?.slug ?? null,
-      api: outcome.api ?? null,
-      problem: outcome.problem ?? null,
-    });
-    trace.span?.end(requestSummary({ method: request.method, path: url.pathname, status: response.status, requestId }, outcome));
+    const at = new Date();
+    const record = (status: number) => {
+      metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", status, latencyMs / 1000);
+      recorder.record({
+        at,
+        requestId,
+        traceId: trace.traceId,
+        method: request.method.slice(0, 16),
+        path: url.pathname,
+        route: outcome.route ?? null,
+        status,
+        latencyMs: Math.round(latencyMs * 100) / 100,
+        clientId: outcome.clientId ?? null,
+        environment: outcome.env?.slug ?? null,
+        api: outcome.api ?? null,
+        problem: outcome.problem ?? null,
+      });
+      trace.span?.end(requestSummary({ method: request.method, path: url.pathname, status, requestId }, outcome));
+    };
+    const body = response.body;
+    const ended = body !== null && typeof body === "object" && "ended" in body ? body.ended : undefined;
+    if (!ended) record(response.status);
+    // A streamed answer is recorded once it is over, as what the client got: a body broken off is a 502.
+    else
+      void ended.then((end) => {
+        if (end !== "broken") return record(response.status);
+        outcome.problem = BROKEN_ANSWER;
+        metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", "error");
+        record(PROBLEMS[BROKEN_ANSWER].status);
+      });
     return response;
   };
 }

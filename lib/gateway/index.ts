@@ -61,7 +61,7 @@ function buildGateway(): ProcessGateway {
   const { connection, store } = dataPlane();
   const keys = processKeys();
   const metrics = processMetrics().gateway;
-  const upstreams = createUpstreams({ timeoutMs: upstreamTimeoutMs, log });
+  const upstreams = createUpstreams({ timeoutMs: upstreamTimeoutMs, log, metrics });
   registerUpstreamGauges(processMetrics().registry, () => upstreams.set.health());
   publishUpstreamHealth(() => upstreams.set.health());
   const directory = createGatewayDirectory(store, { maxAgeMs: gatewayCacheMaxAgeMs, onUpstreams: upstreams.set.configure, log });

@@ -3,13 +3,16 @@ import { Agent, type Dispatcher, errors } from "undici";
 import { connectionOptions, isConnectionSpecific } from "../http/hop-by-hop";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../http/message";
 import { problem, ProblemError } from "../http/problem";
+import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { createHealthProbe } from "../upstreams/health-probe";
 import type { TargetState } from "../upstreams/target-state";
 import type { Upstream, UpstreamLimits } from "../upstreams/upstream";
 import { createUpstreamSet, type UpstreamSet } from "../upstreams/upstream-set";
 import { type RequestBody, requestBody } from "./request-body";
 import { type RequestTrace, upstreamTraceparent } from "./request-trace";
-import { type UpstreamAnswer, UpstreamExchange } from "./upstream-exchange";
+import { clientHeaders } from "./upstream-answer-headers";
+import { withoutPortalCookies } from "./upstream-cookies";
+import { InvalidStatus, type UpstreamAnswer, UpstreamExchange } from "./upstream-exchange";
 
 /**
  * What undici sets itself: `host` from the upstream's origin, and `expect`, which
@@ -34,7 +37,10 @@ const IDENTITY = new Set([
   "x-real-ip",
 ]);
 
-/** Request fields passed on: all but the connection's own, undici's and the identity the gateway sets. */
+/**
+ * Request fields passed on: all but the connection's own, undici's and the identity the gateway sets.
+ * The portal's cookies are left out of Cookie: they would hand the caller's portal session to the upstream.
+ */
 function forwardableRequestHeaders(headers: HeaderReader, withBody: boolean): string[] {
   const listed = connectionOptions(headers.get("connection"));
   const result: string[] = [];
@@ -42,20 +48,13 @@ function forwardableRequestHeaders(headers: HeaderReader, withBody: boolean): st
     if (isConnectionSpecific(name, listed) || SET_BY_UNDICI.has(name) || IDENTITY.has(name)) return;
     // A length without the body it measures (a GET that declared one) would not match what is sent.
     if (name === "content-length" && !withBody) return;
+    if (name === "cookie") {
+      const kept = withoutPortalCookies(value);
+      if (kept !== null) result.push(name, kept);
+      return;
+    }
     result.push(name, value);
   });
-  return result;
-}
-
-/** Response fields passed on as undici parsed them: repeated fields, Set-Cookie among them, stay separate. */
-function forwardableResponseHeaders(headers: UpstreamAnswer["headers"]): Record<string, string | string[]> {
-  const connection = headers.connection;
-  const listed = connectionOptions(Array.isArray(connection) ? connection.join(",") : connection);
-  const result: Record<string, string | string[]> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value !== undefined && !isConnectionSpecific(name, listed)) result[name] = value;
-  }
   return result;
 }
 
@@ -111,6 +110,9 @@ function errorCode(error: unknown): string | undefined {
 
 function upstreamFailure(error: unknown, limits: UpstreamLimits): ProblemError {
   if (error instanceof ProblemError) return error;
+  if (error instanceof InvalidStatus) {
+    return problem("upstream-invalid-response", { detail: `The upstream service answered with status ${error.statusCode}, which HTTP does not define.` });
+  }
   if (error instanceof errors.UndiciError && error.code === "UND_ERR_HEADERS_TIMEOUT") {
     return problem("upstream-timeout", { detail: `The upstream service did not answer within ${limits.responseMs} ms.` });
   }
@@ -118,6 +120,26 @@ function upstreamFailure(error: unknown, limits: UpstreamLimits): ProblemError {
     return problem("upstream-timeout", { detail: `The upstream service did not accept a connection within ${limits.connectMs} ms.` });
   }
   return problem("upstream-unreachable", { detail: "The upstream service could not be reached." });
+}
+
+/**
+ * The refusal for a call whose client, not its target, failed it: the client closed
+ * the connection mid-body (499), the parser refused the rest of the body (the 400 or
+ * 408 it answered), or the response timeout ran out while the body waited for the
+ * client's bytes (408). Null when the target is to answer for the failure.
+ */
+function clientFault(request: IncomingRequest, body: RequestBody | null, error: unknown, limits: UpstreamLimits): ProblemError | null {
+  if (!body) return null;
+  if (body.clientFailed()) {
+    return request.bodyRefusal?.() ?? problem("client-closed-request", { detail: "The client closed the connection before its request body arrived whole." });
+  }
+  if (body.waitingForClient() && error instanceof errors.UndiciError && error.code === "UND_ERR_HEADERS_TIMEOUT") {
+    return (
+      request.bodyRefusal?.() ??
+      problem("request-timeout", { detail: `The request body was still arriving after ${limits.responseMs} ms, so the gateway stopped waiting for it.` })
+    );
+  }
+  return null;
 }
 
 function unavailable(upstream: Upstream, now: number): ProblemError {
@@ -148,8 +170,8 @@ export type Upstreams = {
  * origin. The other timeouts are undici's own socket timers (headers, then silence
  * between body chunks), so no request carries an AbortController (docs/decisions/014).
  */
-export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upstreams {
-  const { timeoutMs, log } = input;
+export function createUpstreams(input: { timeoutMs: number; log: Logger; metrics: GatewayMetrics }): Upstreams {
+  const { timeoutMs, log, metrics } = input;
   const agents = new Map<number, Agent>();
   const agentFor = (connectMs: number) => {
     let agent = agents.get(connectMs);
@@ -187,8 +209,7 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upst
       const chunks =
         request.method === "GET" || request.method === "HEAD" ? null : (request.bodyChunks?.() ?? (request.body as AsyncIterable<Uint8Array> | null));
       const retries = IDEMPOTENT.has(request.method) ? policy.retries : 0;
-      const body =
-        chunks && requestBody(chunks, { declaredLength: request.headers.get("content-length"), maxBytes: policy.maxRequestBodyBytes, replayable: retries > 0 });
+      const body = chunks && requestBody(chunks, { declaredLength: request.headers.get("content-length"), maxBytes: policy.maxRequestBodyBytes });
       const headers = forwardableRequestHeaders(request.headers, body !== null);
       if (call.clientId) headers.push("x-client-id", call.clientId);
       // Only the address TRUSTED_PROXIES let us believe; hops a client invented stay behind.
@@ -223,9 +244,10 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upst
           answer = await send(call, target, limits, headers, body);
         } catch (error) {
           span?.failed(error instanceof ProblemError ? error.code : (errorCode(error) ?? "_OTHER"));
-          if (error instanceof ProblemError) {
+          const fault = error instanceof ProblemError ? error : clientFault(request, body, error, limits);
+          if (fault) {
             target.released();
-            throw error;
+            throw fault;
           }
           target.failed(Date.now());
           if (tried.size > retries || !NOT_ANSWERED.has(errorCode(error) ?? "") || body?.started()) throw upstreamFailure(error, limits);
@@ -235,7 +257,23 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger }): Upst
         span?.answered(answer.statusCode);
         if (answer.statusCode >= 500) target.failed(Date.now());
         else target.succeeded(Date.now());
-        return { status: answer.statusCode, headers: forwardableResponseHeaders(answer.headers), body: answer.body };
+        let passed: ReturnType<typeof clientHeaders>;
+        try {
+          passed = clientHeaders(answer.headers, {
+            apiPath: `/gw/${call.env}/${call.api}`,
+            targetOrigin: target.origin,
+            basePath: target.basePath,
+            upstreamUrl: target.origin + upstreamPath(target, call.remainder, url.search),
+            contentSecurityPolicy: policy.contentSecurityPolicy,
+          });
+        } catch (error) {
+          answer.body.discard();
+          throw error;
+        }
+        if (passed.droppedCookies > 0) metrics.upstreamCookiesDropped(call.env, call.api, passed.droppedCookies);
+        // A body the upstream breaks off after its headers is its failure too, though the client has its status.
+        void answer.body.ended.then((end) => end === "broken" && target.failed(Date.now()));
+        return { status: answer.statusCode, headers: passed.headers, body: answer.body };
       }
     },
     async close() {

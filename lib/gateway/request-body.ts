@@ -1,10 +1,14 @@
 import { problem, type ProblemError } from "../http/problem";
 
 export type RequestBody = {
-  /** what undici sends: the client's body, or a reader of it that counts and remembers */
+  /** what undici sends: a reader of the client's body that counts it and tells whose fault a failure is */
   source: AsyncIterable<Uint8Array>;
   /** whether any of the body may have been read, so that sending it again would lose it */
   started(): boolean;
+  /** whether reading the client's body failed: the client closed the connection or broke its framing */
+  clientFailed(): boolean;
+  /** whether the body is waiting for the client's next bytes, so that a timeout now is the client's slowness */
+  waitingForClient(): boolean;
 };
 
 function tooLarge(maxBytes: number): ProblemError {
@@ -14,29 +18,50 @@ function tooLarge(maxBytes: number): ProblemError {
 /**
  * The client's body as the proxy sends it. A declared length over the limit is
  * refused before anything is sent; an undeclared one is counted as it streams and
- * cut off past the limit. Wrapped only when there is a limit or a retry to allow
- * for: an upload with neither goes to undici as it is.
+ * cut off past the limit. Every body is read through this reader, so that a failure
+ * of the client's own body (docs/decisions/045) is never counted against the target.
  */
-export function requestBody(
-  chunks: AsyncIterable<Uint8Array>,
-  options: { declaredLength: string | null; maxBytes: number | undefined; replayable: boolean },
-): RequestBody {
+export function requestBody(chunks: AsyncIterable<Uint8Array>, options: { declaredLength: string | null; maxBytes: number | undefined }): RequestBody {
   const { maxBytes } = options;
   if (maxBytes !== undefined && options.declaredLength !== null && Number(options.declaredLength) > maxBytes) throw tooLarge(maxBytes);
-  if (maxBytes === undefined && !options.replayable) return { source: chunks, started: () => true };
   let started = false;
+  let clientFailed = false;
+  let waiting = false;
   return {
     source: {
       async *[Symbol.asyncIterator]() {
         started = true;
+        const reader = chunks[Symbol.asyncIterator]();
         let bytes = 0;
-        for await (const chunk of chunks) {
-          bytes += chunk.byteLength;
-          if (maxBytes !== undefined && bytes > maxBytes) throw tooLarge(maxBytes);
-          yield chunk;
+        let done = false;
+        try {
+          for (;;) {
+            let next: IteratorResult<Uint8Array>;
+            waiting = true;
+            try {
+              next = await reader.next();
+            } catch (error) {
+              clientFailed = true;
+              throw error;
+            } finally {
+              waiting = false;
+            }
+            if (next.done) {
+              done = true;
+              return;
+            }
+            bytes += next.value.byteLength;
+            if (maxBytes !== undefined && bytes > maxBytes) throw tooLarge(maxBytes);
+            yield next.value;
+          }
+        } finally {
+          // As for await would: a body left unread is let go (a Node request is destroyed).
+          if (!done && !clientFailed) await reader.return?.();
         }
       },
     },
     started: () => started,
+    clientFailed: () => clientFailed,
+    waitingForClient: () => waiting,
   };
 }

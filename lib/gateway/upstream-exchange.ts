@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
-import type { BodySink, StreamedBody } from "../http/message";
+import type { BodyEnd, BodySink, StreamedBody } from "../http/message";
 
-export type UpstreamAnswer = { statusCode: number; headers: Record<string, string | string[] | undefined>; body: StreamedBody };
+export type UpstreamAnswer = { statusCode: number; headers: Record<string, string | string[] | undefined>; body: UpstreamExchange };
 
 /**
  * Bytes a client may have waiting, unsent, before the upstream is paused: what one slow
@@ -24,6 +24,13 @@ function endWith(sink: BodySink, chunks: readonly Buffer[]): void {
 /** Why the upstream request is ended when the client is gone. */
 class ClientGone extends Error {}
 
+/** An answer whose status HTTP has no meaning for (RFC 9110 §15: 100–599); it is not passed on. */
+export class InvalidStatus extends Error {
+  constructor(readonly statusCode: number) {
+    super(`the upstream answered with status ${statusCode}`);
+  }
+}
+
 /**
  * One request to an upstream, as undici's dispatch handler: its answer's headers
  * resolve `answered`, and its body goes straight to the sink the writer hands to
@@ -38,6 +45,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, StreamedBod
   #started = false;
   #ended = false;
   #failure: Error | undefined;
+  #settle!: (end: BodyEnd) => void;
+  /** settles once the answer's body is over: sent whole, broken off by the upstream, or left by the client */
+  readonly ended = new Promise<BodyEnd>((resolve) => {
+    this.#settle = resolve;
+  });
 
   constructor(
     private readonly answered: (answer: UpstreamAnswer) => void,
@@ -48,9 +60,10 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, StreamedBod
     this.#controller = controller;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: UpstreamAnswer["headers"]): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: UpstreamAnswer["headers"]): void {
     // 1xx answers are the upstream's business with us; the client gets the final one.
     if (statusCode < 200) return;
+    if (statusCode > 599) return controller.abort(new InvalidStatus(statusCode));
     this.#started = true;
     this.answered({ statusCode, headers, body: this });
   }
@@ -70,14 +83,21 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, StreamedBod
   onResponseEnd(): void {
     this.#ended = true;
     this.#sink?.end();
+    this.#settle("whole");
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (!this.#started) return this.failed(error);
-    if (error instanceof ClientGone) return;
+    if (error instanceof ClientGone) return this.#settle("abandoned");
     // Headers are out: all that is left is to cut the client's answer off.
     this.#failure = error;
     this.#sink?.destroy(error);
+    this.#settle("broken");
+  }
+
+  /** Lets the answer go unread: the gateway answers the client itself. */
+  discard(): void {
+    this.#abandon();
   }
 
   pipeTo(sink: BodySink): void {

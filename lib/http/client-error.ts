@@ -4,10 +4,10 @@ import { log } from "../log";
 import { problem, type ProblemError, problemPlainResponse } from "./problem";
 import { newRequestId } from "./request-id";
 
+type ParserError = Error & { code?: string; rawPacket?: Buffer };
+
 /** A request line longer than this, when Node's header limit trips, is a URL problem rather than a header one. */
 const MAX_REQUEST_LINE = 8 * 1024;
-
-type ParserError = Error & { code?: string; rawPacket?: Buffer };
 
 function requestLineTooLong(rawPacket: Buffer | undefined): boolean {
   if (!rawPacket || !/^[A-Z]+ \S/.test(rawPacket.subarray(0, 16).toString("latin1"))) return false;
@@ -44,6 +44,14 @@ function rawProblemResponse(problem: ProblemError, requestId: string): string {
   return [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...head, "", text].join("\r\n");
 }
 
+/** What the parser answered on a connection, perhaps in the middle of a request body the gateway is forwarding. */
+const refusals = new WeakMap<Duplex, ProblemError>();
+
+/** The problem the parser answered on this connection: a body that stops there was refused, not cut off by the client. */
+export function parserRefusal(socket: Duplex): ProblemError | undefined {
+  return refusals.get(socket);
+}
+
 /**
  * Answers every request Node's parser refuses (malformed request lines and
  * headers, oversized headers or URLs, bad chunked framing, timeouts) with a
@@ -57,6 +65,8 @@ export function attachClientErrorHandler(server: Server): void {
       return;
     }
     const problem = parserProblem(error);
+    // A connection that ends mid-message is the client leaving, which no answer reaches.
+    if (error.code !== "HPE_INVALID_EOF_STATE") refusals.set(socket, problem);
     const requestId = newRequestId();
     log.info({ requestId, status: problem.status, parserError: error.code }, "request refused by the HTTP parser");
     socket.end(rawProblemResponse(problem, requestId));

@@ -1,4 +1,5 @@
 import { PassThrough, Readable } from "node:stream";
+import type { ProblemError } from "./problem";
 
 /** Read access to request headers; names are matched case-insensitively. */
 export type HeaderReader = {
@@ -22,6 +23,8 @@ export type IncomingRequest = {
   bodyChunks?(): AsyncIterable<Uint8Array> | null;
   /** the socket's peer; absent behind Next, which reports it in X-Forwarded-For */
   readonly remoteAddress?: string;
+  /** what the HTTP parser answered when it refused the rest of the request (broken chunked framing, a timeout); a Fetch `Request` cannot tell */
+  bodyRefusal?(): ProblemError | undefined;
 };
 
 /** Where a streamed body is written: a Node `ServerResponse`, or any Node writable stream. */
@@ -35,8 +38,11 @@ export type BodySink = {
   readonly writableLength: number;
 };
 
+/** How a streamed body ended: sent whole, broken off by its source, or left by the client. */
+export type BodyEnd = "whole" | "broken" | "abandoned";
+
 /** A body that arrives over time (a proxied answer), written into the sink it is given with its backpressure. */
-export type StreamedBody = { pipeTo(sink: BodySink): void };
+export type StreamedBody = { pipeTo(sink: BodySink): void; readonly ended?: Promise<BodyEnd> };
 
 /** A response as plain data, so that writing it to Node creates no Fetch objects. Header names are lower case. */
 export type PlainResponse = {

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { parserRefusal } from "./client-error";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "./message";
+import type { ProblemError } from "./problem";
 
 function joined(values: readonly string[]): string {
   return values.length === 1 ? values[0]! : values.join(", ");
@@ -60,6 +62,10 @@ class NodeRequest implements IncomingRequest {
 
   bodyChunks(): AsyncIterable<Uint8Array> | null {
     return carriesBody(this.req) ? this.req : null;
+  }
+
+  bodyRefusal(): ProblemError | undefined {
+    return parserRefusal(this.req.socket);
   }
 }
 

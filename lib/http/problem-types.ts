@@ -134,6 +134,20 @@ export const PROBLEMS = {
       "Every target of the service that implements the API is out of service: failing its health checks, ejected after failures, drained, or behind an open circuit breaker.",
     advice: "Retry after the number of seconds in the `Retry-After` header. If it persists, report it through Contact Us with the request id.",
   },
+  "upstream-invalid-response": {
+    title: "API behind the gateway answered with an invalid response",
+    status: 502,
+    explanation:
+      "The service that implements the API answered with something the gateway does not pass on: a status outside 100–599, a redirect to a host it may not name, or a body that broke off.",
+    advice: "Report it through Contact Us with the request id; the API's owner has to fix the service.",
+  },
+  "client-closed-request": {
+    title: "Client closed the request",
+    status: 499,
+    explanation:
+      "The client closed the connection before its request body arrived whole, so the gateway stopped forwarding it. The request log records it as 499, the convention nginx started.",
+    advice: "Send the whole request body before waiting for the answer, and keep the connection open until the answer arrives.",
+  },
   "api-version-retired": {
     title: "API version or operation is retired",
     status: 410,

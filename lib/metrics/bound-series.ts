@@ -15,7 +15,7 @@ function labelsOf(labelNames: readonly string[], values: readonly string[]): Lab
   return Object.fromEntries(labelNames.map((name, index) => [name, values[index] ?? ""]));
 }
 
-export type BoundCounter = { inc(): void };
+export type BoundCounter = { inc(amount?: number): void };
 
 export function boundCounter<L extends string>(registry: Registry, definition: MetricDefinition<L>) {
   const series = new Map<string, { labels: Labels; value: number }>();
@@ -40,8 +40,8 @@ export function boundCounter<L extends string>(registry: Registry, definition: M
       }
       const bound = entry;
       return {
-        inc() {
-          bound.value++;
+        inc(amount = 1) {
+          bound.value += amount;
         },
       };
     },

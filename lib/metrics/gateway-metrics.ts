@@ -22,6 +22,8 @@ export type GatewayMetrics = {
   tokenRefused(env: string, reason: string): void;
   rateLimited(env: string, api: string): void;
   upstreamFailed(env: string, api: string, kind: UpstreamFailure): void;
+  /** Set-Cookie fields of an upstream's answer dropped for naming one of the portal's cookies */
+  upstreamCookiesDropped(env: string, api: string, count: number): void;
   /** a lookup in one of the gateway's caches */
   cacheLookup(cache: string, hit: boolean): void;
 };
@@ -76,6 +78,13 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
       labelNames: ["env", "api", "kind"],
     }).bind,
   );
+  const cookiesDropped = memo(
+    boundCounter(registry, {
+      name: "gatehouse_upstream_cookies_dropped_total",
+      help: "Set-Cookie fields of upstream answers dropped because they named a portal cookie (next-auth.*, theme, __Host-*, __Secure-*), by environment and API.",
+      labelNames: ["env", "api"],
+    }).bind,
+  );
   const cacheLookups = boundCounter(registry, {
     name: "gatehouse_cache_lookups_total",
     help: "Lookups in the gateway's caches, by cache and result.",
@@ -110,6 +119,7 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
     tokenRefused: (env, reason) => tokensRefused(env, reason).inc(),
     rateLimited: (env, api) => rateLimited(env, api).inc(),
     upstreamFailed: (env, api, kind) => upstreamFailures(env, api, kind).inc(),
+    upstreamCookiesDropped: (env, api, count) => cookiesDropped(env, api).inc(count),
     cacheLookup(cache, hit) {
       const series = cacheSeries(cache);
       (hit ? series.hit : series.miss).inc();

@@ -80,6 +80,22 @@ export const upstreamPolicySchema = z
     timeouts: upstreamTimeoutsSchema.default({}),
     /** larger request bodies answer 413; unset, any size streams through */
     maxRequestBodyBytes: int(1, Number.MAX_SAFE_INTEGER).optional(),
+    /**
+     * The Content-Security-Policy of every proxied answer: unset, `sandbox; default-src 'none'`;
+     * a policy of the API's own instead; false for none, which lets the upstream's HTML run
+     * script on the portal's origin (docs/decisions/045).
+     */
+    contentSecurityPolicy: z
+      .union([
+        z.literal(false),
+        z
+          .string()
+          .trim()
+          .min(1)
+          .max(4000)
+          .regex(/^[\x20-\x7e]+$/, "Write the policy in printable ASCII, on one line"),
+      ])
+      .optional(),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 // API versions from the operator's side: the configuration file's `versions` and the
 // `api version add | deprecate | retire` commands, spawned as an operator runs them.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -30,6 +31,17 @@ function file(name: string, text: string): string {
 }
 
 const admin = (...args: string[]) => runAdmin(server.databaseUrl, ...args);
+
+/** What `config diff` prints after the changes: each file the configuration names, with the SHA-256 of its content. */
+const filesRead = (...names: string[]) =>
+  `files read:\n${names
+    .map(
+      (name) =>
+        `  ${name} sha256:${createHash("sha256")
+          .update(readFileSync(join(folder, name)))
+          .digest("hex")}\n`,
+    )
+    .join("")}`;
 
 /** The brief's example as written, with a real upstream. */
 const example = () => `apis:
@@ -108,7 +120,10 @@ describe("versions in the configuration file", () => {
       stdout: expect.stringContaining("orders-undated.yaml:14: apis[0].versions[0].sunsetAt: Write a date as 2027-06-30, or an ISO 8601 time"),
     });
     const timed = file("orders-timed.yaml", example().replace("sunsetAt: 2027-06-30", "sunsetAt: 2027-06-30T12:00:00Z"));
-    expect(await admin("config", "diff", "-f", timed)).toMatchObject({ code: 0, stdout: "would change:\n  update api orders: versions.v1.sunsetAt\n" });
+    expect(await admin("config", "diff", "-f", timed)).toMatchObject({
+      code: 0,
+      stdout: `would change:\n  update api orders: versions.v1.sunsetAt\n${filesRead("orders-v1.yaml", "orders-v2.yaml")}`,
+    });
   });
 
   it("shows version changes in diff, and export writes versions that apply with no changes", { timeout: 120_000 }, async () => {
@@ -119,7 +134,7 @@ describe("versions in the configuration file", () => {
     );
     expect(await admin("config", "diff", "-f", changed)).toMatchObject({
       code: 0,
-      stdout: "would change:\n  update api orders: versions.v2.status, versions.v2.deprecatedAt, versions.v2.changelog, versions.v3\n",
+      stdout: `would change:\n  update api orders: versions.v2.status, versions.v2.deprecatedAt, versions.v2.changelog, versions.v3\n${filesRead("orders-v1.yaml", "orders-v2.yaml", "orders-v3.yaml")}`,
     });
 
     const exported = await admin("config", "export");

@@ -1,6 +1,7 @@
 // `config export | diff | apply`: the gateway's environments and proxied APIs kept in a
 // file, applied in one audited transaction, with every error named by path and line.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -252,6 +253,89 @@ apis:
     expect(await config("apply", "-f", withoutCatalog, "--prune")).toMatchObject({ code: 0, stdout: "changed:\n  delete api catalog\n" });
     expect(await db.api.count({ where: { slug: "catalog" } })).toBe(0);
     expect(await db.api.count({ where: { slug: "notifications" } })).toBe(1);
+  });
+});
+
+/** A public API whose one guide, or OpenAPI document, is the file `source` names. */
+function leaky(slug: string, field: "markdown" | "openapi", source: string): string {
+  const named = field === "markdown" ? `    guides:\n      - { slug: env, title: Env, markdown: "${source}" }\n` : `    openapi: "${source}"\n`;
+  return `apis:
+  - slug: ${slug}
+    name: Leaky
+    summary: Publishes what it names
+    version: 1.0.0
+    visibility: public
+${named}    environments:
+      sso-qa:
+        targets: [{ url: "http://127.0.0.1:4101" }]
+`;
+}
+
+describe("files a configuration file names", { timeout: 120_000 }, () => {
+  // The configuration sits in repo/gatehouse/, as in a repository; secret.md beside the repository.
+  const repo = join(folder, "repo");
+  const configFolder = join(repo, "gatehouse");
+  mkdirSync(configFolder, { recursive: true });
+  writeFileSync(join(folder, "secret.md"), "AUTH_SECRET=from-the-runner\n");
+  writeFileSync(join(repo, "shared.md"), "Shared by the repository's configurations.\n");
+  symlinkSync(join(folder, "secret.md"), join(configFolder, "inside-link.md"));
+  const refusal = /is outside \S+: a configuration file names only files inside its folder, or under --root$/m;
+
+  it.each([
+    ["a path up out of the folder", "markdown", "../../secret.md"],
+    ["an absolute path", "markdown", "/etc/passwd"],
+    ["the process's environment", "markdown", "../../../../../../../../../../proc/self/environ"],
+    ["the process's environment by its absolute path", "markdown", "/proc/self/environ"],
+    ["a symbolic link in the folder to a file outside it", "markdown", "./inside-link.md"],
+    ["an OpenAPI document outside the folder", "openapi", "../../../../../../../../../../etc/passwd"],
+  ] as const)("refuses %s with the line that names it, and publishes nothing", async (_, field, source) => {
+    const path = join(configFolder, "leaky.yaml");
+    writeFileSync(path, leaky("leaky", field, source));
+    for (const action of ["diff", "apply"]) {
+      const run = await config(action, "-f", path);
+      expect(run.code).toBe(1);
+      const line = field === "markdown" ? 8 : 7;
+      expect(run.stdout.split("\n")[1]).toMatch(`${path}:${line}: apis[0].${field === "markdown" ? "guides[0].markdown" : "openapi"}: ${source} `);
+      expect(run.stdout.split("\n")[1]).toMatch(refusal);
+    }
+    expect(await db.api.count({ where: { slug: "leaky" } })).toBe(0);
+  });
+
+  it("reads a file outside the folder under an explicit --root, and diff shows each file's path and hash", async () => {
+    const path = join(configFolder, "shared.yaml");
+    writeFileSync(path, leaky("shared-guide", "markdown", "../shared.md"));
+    expect((await config("diff", "-f", path)).stdout).toMatch(refusal);
+    const sha256 = createHash("sha256")
+      .update(readFileSync(join(repo, "shared.md")))
+      .digest("hex");
+    const diff = await config("diff", "-f", path, "--root", repo);
+    expect(diff).toMatchObject({ code: 0, stdout: `would change:\n  create api shared-guide\nfiles read:\n  shared.md sha256:${sha256}\n` });
+    expect(JSON.parse((await config("diff", "-f", path, "--root", repo, "--json")).stdout).files).toEqual([{ path: "shared.md", sha256 }]);
+    expect((await config("apply", "-f", path, "--root", repo)).code).toBe(0);
+    expect(await (await fetch(`${server.url}/apis/shared-guide/guides/env.md`)).text()).toContain("Shared by the repository's configurations.");
+    // --root does not reach past itself.
+    const secret = join(configFolder, "secret-under-root.yaml");
+    writeFileSync(secret, leaky("leaky", "markdown", "../../secret.md"));
+    expect((await config("apply", "-f", secret, "--root", repo)).stdout).toMatch(refusal);
+    expect(await db.api.count({ where: { slug: "leaky" } })).toBe(0);
+  });
+
+  it("refuses an OpenAPI document larger than the cap, naming the file and the cap", async () => {
+    writeFileSync(join(configFolder, "huge.yaml"), `${DOCUMENT}# ${"x".repeat(2_000_000)}\n`);
+    const path = join(configFolder, "huge-document.yaml");
+    writeFileSync(path, leaky("huge-document", "openapi", "./huge.yaml"));
+    const run = await config("apply", "-f", path);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`${path}:7: apis[0].openapi: ./huge.yaml is larger than 2 MB (2000000 bytes), the cap for a file a configuration file names`);
+    expect(await db.api.count({ where: { slug: "huge-document" } })).toBe(0);
+  });
+
+  it("refuses a configuration file larger than the cap, naming it and the cap", async () => {
+    const path = file("huge-config.yaml", `${EXAMPLE.replace("slug: orders", "slug: huge-config")}# ${"x".repeat(5_000_000)}\n`);
+    const run = await config("apply", "-f", path);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(`${path} has 1 error(s); nothing was changed:\n${path}: larger than 5 MB (5000000 bytes), the cap for a configuration file\n`);
+    expect(await db.api.count({ where: { slug: "huge-config" } })).toBe(0);
   });
 });
 

@@ -144,10 +144,10 @@ describe("proxying to a registered upstream", () => {
     expect(seen[0]!.headers["transfer-encoding"]).toBeUndefined();
   });
 
-  it("keeps each Set-Cookie of the upstream a field of its own", async () => {
+  it("keeps each Set-Cookie of the upstream a field of its own, confined to the API's path", async () => {
     const response = await rawRequest(`${server.url}/gw/sso-qa/echo/cookies`, "GET", { authorization: `Bearer ${token}` }, "");
     expect(response.status).toBe(200);
-    expect(response.headers["set-cookie"]).toEqual(["a=1; Path=/", "b=2; Path=/; Expires=Wed, 09 Jun 2027 10:18:14 GMT"]);
+    expect(response.headers["set-cookie"]).toEqual(["a=1; Path=/gw/sso-qa/echo/", "b=2; Expires=Wed, 09 Jun 2027 10:18:14 GMT; Path=/gw/sso-qa/echo/"]);
   });
 
   it("forwards method, path remainder, query and body, with the gateway's identity headers", async () => {
