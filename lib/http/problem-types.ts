@@ -287,10 +287,17 @@ export const PROBLEMS = {
     advice: "Ask an administrator to move or delete the team's applications, then delete the team.",
   },
   "invitation-unusable": {
-    title: "Invitation expired or already used",
+    title: "Invitation no longer usable",
     status: 410,
-    explanation: "Invitation links work once, for 7 days; this one was accepted already or is older than that.",
+    explanation:
+      "Invitation links work once, for 7 days, while whoever sent them is still an owner of the team; this one was accepted already, cancelled, is older than that, or its sender is no longer an owner.",
     advice: "Ask an owner of the team for a fresh invitation.",
+  },
+  "personal-team": {
+    title: "A personal team is not shared",
+    status: 409,
+    explanation: "A user's personal team holds their own applications and has them alone as its member: nobody can be invited into it.",
+    advice: "Create a team under Settings → Teams, invite people there and create the shared applications in it.",
   },
   "invitation-other-email": {
     title: "Invitation is for another email",
