@@ -14,7 +14,7 @@ export type TeamView = {
   personal: boolean;
   role: Role;
   members: { role: Role; user: { id: string; email: string; name: string } }[];
-  invitations: { id: string; email: string; role: Role; expiresAt: string }[];
+  invitations: { id: string; email: string; role: Role; expiresAt: string; invitedBy: string | null }[];
   applications: { id: string; name: string }[];
 };
 
@@ -29,6 +29,7 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
   const [pending, setPending] = useState(false);
   const base = `/api/portal/teams/${encodeURIComponent(team.id)}`;
   const isOwner = team.role === "owner";
+  const canInvite = isOwner && !team.personal;
 
   async function run(url: string, method: string, body?: unknown) {
     setPending(true);
@@ -105,10 +106,21 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
       {team.invitations.length > 0 ? (
         <div className="space-y-2">
           <h3 className="font-medium">Invitations pending</h3>
-          <ul className="text-sm">
+          <ul className="space-y-2 text-sm">
             {team.invitations.map((pendingInvitation) => (
-              <li key={pendingInvitation.id}>
-                {pendingInvitation.email} as {pendingInvitation.role}, until {new Date(pendingInvitation.expiresAt).toUTCString()}
+              <li key={pendingInvitation.id} aria-label={`Invitation ${pendingInvitation.email}`} className="flex flex-wrap items-center gap-3">
+                <span>
+                  {pendingInvitation.email} as {pendingInvitation.role}, until {new Date(pendingInvitation.expiresAt).toUTCString()}
+                  {pendingInvitation.invitedBy ? `, sent by ${pendingInvitation.invitedBy}` : ""}
+                </span>
+                <button
+                  type="button"
+                  disabled={pending}
+                  onClick={() => void run(`${base}/invitations/${encodeURIComponent(pendingInvitation.id)}`, "DELETE")}
+                  className={SECONDARY_BUTTON_CLASS}
+                >
+                  Cancel the invitation of {pendingInvitation.email}
+                </button>
               </li>
             ))}
           </ul>
@@ -126,7 +138,7 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
           </ul>
         )}
       </div>
-      {isOwner ? (
+      {canInvite ? (
         <form onSubmit={invite} noValidate aria-label={`Invite to ${team.name}`} className="flex flex-wrap items-start gap-4">
           <Field id={`invite-email-${team.id}`} label="Email to invite" error={errors.email}>
             <input id={`invite-email-${team.id}`} name="email" type="email" maxLength={320} className={INPUT_CLASS} />

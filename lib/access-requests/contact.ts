@@ -9,7 +9,7 @@ import { recordAudit } from "../audit/write-audit";
 import { recordEvent } from "../events/record-event";
 
 export const contactSchema = z
-  .object({
+  .strictObject({
     topic: z.enum(["CREDENTIALS", "API_ACCESS", "OTHER"], { message: "Choose a topic" }),
     api: z
       .string()

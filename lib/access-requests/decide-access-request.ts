@@ -14,7 +14,7 @@ import { decideSignup } from "../accounts/signup";
 import { recordEvent } from "../events/record-event";
 import { accessRequestEvent } from "./contact";
 
-export const rejectSchema = z.object({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
+export const rejectSchema = z.strictObject({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
 
 /** An admin's decision on one request. Each decision is one transaction: the caller's when `db` is one. */
 /** `actor` names who acted when it is not the admin in person, e.g. one of their access tokens. */

@@ -21,7 +21,7 @@ export function hashAccessToken(token: string): string {
   return hashClientSecret(token, config().authSecret);
 }
 
-export const newAccessTokenSchema = z.object({
+export const newAccessTokenSchema = z.strictObject({
   name: z.string().trim().min(1, "Name the token").max(100, "Keep the name under 100 characters"),
   scopes: z
     .array(z.string())

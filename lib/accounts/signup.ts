@@ -10,7 +10,7 @@ import { type Actor, recordAudit } from "../audit/write-audit";
 import { recordEvent } from "../events/record-event";
 import { hashPassword } from "./passwords";
 
-export const signupSchema = z.object({
+export const signupSchema = z.strictObject({
   email: z.email("Enter an email address").max(320),
   name: z.string().trim().min(1, "Enter your name").max(200),
   password: passwordSchema,

@@ -9,7 +9,7 @@ import { actorOf } from "../audit/portal-actor";
 import { passwordSchema } from "../password-policy";
 import { hashPassword } from "./passwords";
 
-export const newUserSchema = z.object({
+export const newUserSchema = z.strictObject({
   email: z.email("Enter an email address").max(320),
   name: z.string().trim().min(1, "Enter a name").max(200),
   password: passwordSchema,
@@ -17,7 +17,7 @@ export const newUserSchema = z.object({
 });
 
 export const userChangeSchema = z
-  .object({ role: z.enum(["ADMIN", "DEVELOPER"]).optional(), disabled: z.boolean().optional() })
+  .strictObject({ role: z.enum(["ADMIN", "DEVELOPER"]).optional(), disabled: z.boolean().optional() })
   .refine((change) => change.role !== undefined || change.disabled !== undefined, { message: "Change the role or the disabled flag" });
 
 export function listUsers({ db }: { db: DbClient }) {

@@ -63,7 +63,52 @@ const addMember = command(
     const invitation = await asUsageError(() =>
       inviteMember({ db: db(), actor: CLI_ACTOR, teamId: team.id, input: { email, role: args.flags.get("role") ?? "member" } }),
     );
-    return { team: team.name, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), link: invitation.link };
+    return {
+      id: invitation.id,
+      team: team.name,
+      email: invitation.email,
+      role: invitation.role,
+      expiresAt: invitation.expiresAt.toISOString(),
+      link: invitation.link,
+    };
+  },
+);
+
+const invitations = command(
+  {
+    usage: "team invitations --team <name>",
+    summary: "Lists a team's pending invitations: not accepted nor expired, sent by a current owner or from the CLI; never their links.",
+  },
+  async (args) => {
+    noPositionals(args);
+    const { id, name } = await teamByName(requiredFlag(args, "team"));
+    const [{ db }, { pendingInvitations }] = await Promise.all([import("../db"), import("../teams/pending-invitations")]);
+    const team = await db().team.findUniqueOrThrow({ where: { id }, select: { id: true, personal: true } });
+    const pending = await pendingInvitations(db(), team);
+    return {
+      team: name,
+      invitations: pending.map((invitation) => ({
+        ...invitation,
+        expiresAt: invitation.expiresAt.toISOString(),
+        createdAt: invitation.createdAt.toISOString(),
+      })),
+    };
+  },
+);
+
+const uninvite = command(
+  { usage: "team uninvite --team <name> --id <invitation id>", summary: "Cancels a pending invitation: its link stops working at once." },
+  async (args) => {
+    noPositionals(args);
+    const team = await teamByName(requiredFlag(args, "team"));
+    const invitationId = requiredFlag(args, "id");
+    const [{ db }, { CLI_ACTOR }, { cancelInvitation }] = await Promise.all([
+      import("../db"),
+      import("../audit/write-audit"),
+      import("../teams/pending-invitations"),
+    ]);
+    await asUsageError(() => cancelInvitation({ db: db(), actor: CLI_ACTOR, teamId: team.id, invitationId }));
+    return { team: team.name, cancelled: invitationId };
   },
 );
 
@@ -79,4 +124,4 @@ const removeMember = command(
   },
 );
 
-export const commands: CommandGroup = { create, list, "add-member": addMember, "remove-member": removeMember };
+export const commands: CommandGroup = { create, list, "add-member": addMember, invitations, uninvite, "remove-member": removeMember };

@@ -14,7 +14,7 @@ const optionalDate = z
   .optional();
 
 /** What the API's admin page posts to deprecate a version, or one of its operations. */
-const deprecateInputSchema = z.object({
+const deprecateInputSchema = z.strictObject({
   version: z.string().min(1, "Choose a version").max(40),
   operation: z
     .string()
@@ -26,7 +26,7 @@ const deprecateInputSchema = z.object({
   sunset: optionalDate,
 });
 
-const retireInputSchema = z.object({ version: z.string().min(1, "Choose a version").max(40) });
+const retireInputSchema = z.strictObject({ version: z.string().min(1, "Choose a version").max(40) });
 
 const toDate = (text: string | undefined) => (text === undefined ? undefined : new Date(text));
 

@@ -14,7 +14,7 @@ import { compareVersions, firstVersion, setCurrentDocument } from "../api-lifecy
 
 const RESERVED_SLUGS = new Set(["oauth2", ".well-known"]);
 
-export const apiInputSchema = z.object({
+export const apiInputSchema = z.strictObject({
   name: z.string().trim().min(1, "Enter a name").max(100),
   slug: z
     .string()
@@ -51,7 +51,7 @@ export const apiInputSchema = z.object({
     .transform((value) => value || null),
   environments: z
     .array(
-      z.object({
+      z.strictObject({
         slug: z.string(),
         /** the upstream's targets and how the gateway treats them */
         upstream: upstreamPolicySchema.optional(),

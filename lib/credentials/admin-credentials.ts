@@ -8,7 +8,7 @@ import { grantApi, revokeGrant } from "./grants";
 import { actorOf } from "../audit/portal-actor";
 import { setCredentialRateLimit } from "../rate-limits/set-rate-limits";
 
-export const issueCredentialSchema = z.object({
+export const issueCredentialSchema = z.strictObject({
   owner: z.email("Enter the owner's email").max(320),
   application: z.string().trim().min(1, "Name the application").max(100),
   environment: z.string().trim().min(1, "Choose an environment"),
@@ -51,7 +51,7 @@ export function revokeAnyCredential({ db, admin, clientId }: AdminCredentialActi
   return revokeCredential({ db, actor: actorOf(admin), clientId });
 }
 
-export const grantApiSchema = z.object({
+export const grantApiSchema = z.strictObject({
   api: z.string().trim().min(1, "Choose an API"),
   scopes: z.string().max(2000, "Keep the scopes under 2000 characters").optional(),
 });
@@ -64,7 +64,7 @@ export function grantApiFor({ db, admin, clientId, input }: AdminCredentialActio
   return grantApi({ db, actor: actorOf(admin), clientId, apiSlug: parsed.data.api, scopes: scopes?.length ? scopes : undefined });
 }
 
-export const revokeGrantSchema = z.object({ api: z.string().trim().min(1, "Name the API") });
+export const revokeGrantSchema = z.strictObject({ api: z.string().trim().min(1, "Name the API") });
 
 export function revokeGrantFor({ db, admin, clientId, input }: AdminCredentialAction & { input: unknown }) {
   const parsed = revokeGrantSchema.safeParse(input ?? {});

@@ -28,7 +28,7 @@ export const jwksUriSchema = z
 
 const trustUrl = z.url({ protocol: /^https?$/, message: "must be an https URL" }).max(2048);
 
-export const trustSchema = z.object({
+export const trustSchema = z.strictObject({
   issuer: trustUrl.meta({
     description: "The external OIDC issuer, exactly as its tokens name it in `iss`.",
     example: "https://token.actions.githubusercontent.com",

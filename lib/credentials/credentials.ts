@@ -9,7 +9,8 @@ import { generateClientId, generateClientSecret, hashClientSecret, secretHint } 
 import { type Actor, recordAudit } from "../audit/write-audit";
 import { recordEvent } from "../events/record-event";
 import { type EffectiveRateLimit, effectiveRateLimit } from "../rate-limits/rate-limit-policy";
-import { teamApplicationsOf } from "../teams/team-access";
+import { teamApplicationsOf, teamRoleOf } from "../teams/team-access";
+import { hasRole } from "../teams/team-roles";
 import { ensurePersonalTeam, ensureUnassignedTeam } from "../teams/teams";
 import { type ClientKeys, clientJwksSchema, jwksUriSchema, type Trust, trustSchema } from "./client-keys";
 
@@ -156,7 +157,13 @@ async function defaultTeam(db: DbClient, actor: Actor, ownerId: string | null): 
   if (!ownerId) return (await ensureUnassignedTeam({ db, actor })).id;
   const owner = await db.user.findUnique({ where: { id: ownerId }, select: { id: true, email: true } });
   if (!owner) throw validationProblem([{ in: "body", field: "owner", message: "No such user" }]);
-  return (await ensurePersonalTeam({ db, actor, user: owner })).id;
+  const team = await ensurePersonalTeam({ db, actor, user: owner });
+  // A personal team shared before sharing was refused may no longer count its owner in.
+  const role = await teamRoleOf(db, team.id, owner.id);
+  if (!role || !hasRole(role, "admin")) {
+    throw validationProblem([{ in: "body", field: "owner", message: `${owner.email} is no longer an admin of their personal team: name a team` }]);
+  }
+  return team.id;
 }
 
 /**

@@ -44,7 +44,7 @@ const jwksInputSchema = z.preprocess((value) => {
 }, z.record(z.string(), z.unknown(), { message: 'Paste a JSON Web Key Set, {"keys": [...]}' }).optional());
 
 export const newCredentialSchema = z
-  .object({
+  .strictObject({
     application: z.string().trim().min(1, "Name the application").max(100, "Keep the name under 100 characters"),
     environment: z.string().trim().min(1, "Choose an environment").max(100),
     expiresInDays: expiresInDaysSchema,
@@ -82,7 +82,7 @@ async function checkFetchedUrl(url: string, field: string): Promise<void> {
   });
 }
 
-export const rotateSchema = z.object({
+export const rotateSchema = z.strictObject({
   graceHours: z.coerce
     .number()
     .int("Choose whole hours")
@@ -91,7 +91,7 @@ export const rotateSchema = z.object({
   expiresInDays: expiresInDaysSchema,
 });
 
-export const firstSecretSchema = z.object({ expiresInDays: expiresInDaysSchema });
+export const firstSecretSchema = z.strictObject({ expiresInDays: expiresInDaysSchema });
 
 function expiryFrom(days: number): Date | null {
   return days > 0 ? new Date(Date.now() + days * 24 * 60 * 60 * 1000) : null;
@@ -135,11 +135,15 @@ export async function myApplications({ db, user }: { db: DbClient; user: PortalU
   }));
 }
 
-/** The team a new credential's application goes to: the one chosen, where the user must be an admin, else their personal team. */
-async function teamForNewApplication(db: DbClient, user: PortalUser, actor: Actor, teamId: string | undefined): Promise<string> {
-  if (!teamId) return (await ensurePersonalTeam({ db, actor, user })).id;
-  const notFound = () => validationProblem([{ in: "body", field: "team", message: "You are in no such team" }]);
-  await requireTeamRole({ db, teamId, userId: user.id, needed: "admin", notFound });
+/**
+ * The team a new credential's application goes to: the one chosen, else the user's personal team.
+ * Either way the user must be an admin there, as for every change of a team's applications, so a
+ * personal team shared before sharing was refused cannot take credentials for someone it removed.
+ */
+async function teamForNewApplication(db: DbClient, user: PortalUser, actor: Actor, chosen: string | undefined): Promise<string> {
+  const teamId = chosen ?? (await ensurePersonalTeam({ db, actor, user })).id;
+  const message = chosen ? "You are in no such team" : "You are no longer a member of your personal team: name a team";
+  await requireTeamRole({ db, teamId, userId: user.id, needed: "admin", notFound: () => validationProblem([{ in: "body", field: "team", message }]) });
   return teamId;
 }
 

@@ -10,7 +10,7 @@ import { setEnvironmentRateLimit } from "../rate-limits/set-rate-limits";
 
 const yesNo = z.enum(["yes", "no"], { message: "Choose yes or no" }).transform((value) => value === "yes");
 
-export const environmentSettingsSchema = z.object({
+export const environmentSettingsSchema = z.strictObject({
   name: z.string().trim().min(1, "Enter a name").max(100),
   credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"], { message: "Choose Global SSO or Platform" }),
   tokenLifetimeSeconds: z.coerce.number().int("Use whole seconds").min(60, "At least 60 seconds").max(86_400, "At most 86400 seconds (24 h)"),

@@ -25,7 +25,7 @@ export async function emailPreferences({ db, userId }: { db: DbClient; userId: s
   return visible.map((type) => ({ type, description: EVENT_TYPES[type].description, email: !muted.has(type) }));
 }
 
-export const emailPreferencesSchema = z.object({ receive: z.array(z.enum(MUTABLE_EVENT_TYPES as [EventType, ...EventType[]])) });
+export const emailPreferencesSchema = z.strictObject({ receive: z.array(z.enum(MUTABLE_EVENT_TYPES as [EventType, ...EventType[]])) });
 
 /**
  * Stores the types the user still wants by email: every other type they can receive is muted;

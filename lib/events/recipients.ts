@@ -11,6 +11,23 @@ export async function activeUser(db: DbClient, userId: string | null): Promise<R
   return user ? [{ userId: user.id, email: user.email }] : [];
 }
 
+/**
+ * Whoever created the credential's application, while they are still a member of the team that
+ * owns it: someone removed from the team hears nothing more of its applications.
+ */
+export async function applicationOwner(db: DbClient, credential: { ownerId: string | null; clientId: string }): Promise<Recipient[]> {
+  if (!credential.ownerId) return [];
+  const user = await db.user.findFirst({
+    where: {
+      id: credential.ownerId,
+      disabledAt: null,
+      teams: { some: { team: { applications: { some: { credentials: { some: { clientId: credential.clientId } } } } } } },
+    },
+    select: { id: true, email: true },
+  });
+  return user ? [{ userId: user.id, email: user.email }] : [];
+}
+
 /** Every active administrator: they decide access requests and sign-ups. */
 export async function activeAdmins(db: DbClient): Promise<Recipient[]> {
   const admins = await db.user.findMany({ where: { role: "ADMIN", disabledAt: null }, select: { id: true, email: true }, orderBy: { createdAt: "asc" } });

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { DbClient } from "../db";
 import { unsealInvitationToken } from "../teams/invitation-token";
-import { activeAdmins, activeUser, apiConsumers, type Recipient } from "./recipients";
+import { activeAdmins, activeUser, apiConsumers, applicationOwner, type Recipient } from "./recipients";
 
 /**
  * What an event says to a person: a subject, a few plain paragraphs and the portal page it
@@ -34,7 +34,7 @@ const credential = z.object({
   ownerId: z.string().nullable(),
 });
 const credentialSubject = (payload: z.output<typeof credential>) => ({ userId: payload.ownerId, clientId: payload.clientId });
-const toOwner = (db: DbClient, payload: z.output<typeof credential>) => activeUser(db, payload.ownerId);
+const toOwner = (db: DbClient, payload: z.output<typeof credential>) => applicationOwner(db, payload);
 const CREDENTIALS_PAGE = { path: "/settings/credentials", label: "Open Client Credentials" };
 
 const accessRequest = z.object({

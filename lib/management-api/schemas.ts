@@ -38,14 +38,14 @@ export const createCredentialBodySchema = z
     jwksUri: jwksUriSchema
       .optional()
       .meta({ description: "Where you publish your public keys for `private_key_jwt`: the credential then has no secret. Not with `jwks`." }),
-    trust: trustSchema.strict().optional().meta({
+    trust: trustSchema.optional().meta({
       description:
         "An external OIDC issuer whose ID tokens the client authenticates with (workload identity federation): the credential then has no secret. Not with `jwks` or `jwksUri`.",
     }),
   })
   .strict();
 
-export const trustBodySchema = trustSchema.strict();
+export const trustBodySchema = trustSchema;
 
 export const rejectAccessRequestBodySchema = z.object({ reason: z.string().trim().min(1).max(1000) }).strict();
 

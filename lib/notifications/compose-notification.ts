@@ -7,7 +7,7 @@ import { createNotifications } from "./create-notifications";
 import { recordAudit } from "../audit/write-audit";
 import { actorOf } from "../audit/portal-actor";
 
-export const composeSchema = z.object({
+export const composeSchema = z.strictObject({
   environment: z.string().trim().min(1, "Choose an environment"),
   clientId: z
     .string()

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** A token bucket as admins set it: `burst` requests at once, refilled at `perSecond`. */
-export const rateLimitPolicySchema = z.object({
+export const rateLimitPolicySchema = z.strictObject({
   burst: z.coerce
     .number({ message: "Enter a whole number" })
     .int("Use a whole number")

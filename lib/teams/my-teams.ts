@@ -5,23 +5,28 @@ import type { PortalUser } from "../auth/session";
 import type { DbClient, TeamRole } from "../db";
 import { parseBody } from "../http/problem";
 import { inviteMember } from "./invitations";
+import { cancelInvitation, pendingInvitations } from "./pending-invitations";
 import { requireTeamRole } from "./team-access";
-import { TEAM_ROLES } from "./team-roles";
+import { hasRole, TEAM_ROLES } from "./team-roles";
 import { type Authorize, changeRole, changeRoleSchema, createTeam, deleteTeam, removeMember, teamNotFound } from "./teams";
 
 /** What the signed-in user's actions on one of their teams take. */
 type MyTeamAction = { db: DbClient; user: PortalUser; teamId: string; actor?: Actor };
 
 /** Checked inside the change's transaction, once the team's row is locked. */
-function ownerOnly({ user, teamId }: MyTeamAction): Authorize {
-  return (db) => requireTeamRole({ db, teamId, userId: user.id, needed: "owner", notFound: () => teamNotFound(teamId) });
+function roleAtLeast(needed: TeamRole, { user, teamId }: MyTeamAction): Authorize {
+  return (db) => requireTeamRole({ db, teamId, userId: user.id, needed, notFound: () => teamNotFound(teamId) });
+}
+
+function ownerOnly(action: MyTeamAction): Authorize {
+  return roleAtLeast("owner", action);
 }
 
 function byRoleThenEmail(a: { role: TeamRole; user: { email: string } }, b: { role: TeamRole; user: { email: string } }): number {
   return TEAM_ROLES.indexOf(a.role) - TEAM_ROLES.indexOf(b.role) || a.user.email.localeCompare(b.user.email);
 }
 
-/** The user's teams with their role, members, pending invitations and applications; personal team first. */
+/** The user's teams with their role, members, applications and, for owners and admins, pending invitations; personal team first. */
 export async function myTeams({ db, user }: { db: DbClient; user: PortalUser }) {
   const memberships = await db.teamMember.findMany({
     where: { userId: user.id },
@@ -33,19 +38,20 @@ export async function myTeams({ db, user }: { db: DbClient; user: PortalUser }) 
           name: true,
           personal: true,
           members: { select: { role: true, user: { select: { id: true, email: true, name: true } } } },
-          invitations: {
-            where: { acceptedAt: null, expiresAt: { gt: new Date() } },
-            select: { id: true, email: true, role: true, expiresAt: true },
-            orderBy: { createdAt: "asc" },
-          },
           applications: { select: { id: true, name: true }, orderBy: { name: "asc" } },
         },
       },
     },
   });
-  return memberships
-    .map(({ role, team }) => ({ ...team, role, members: team.members.sort(byRoleThenEmail) }))
-    .sort((a, b) => Number(b.personal) - Number(a.personal) || a.name.localeCompare(b.name));
+  const teams = await Promise.all(
+    memberships.map(async ({ role, team }) => ({
+      ...team,
+      role,
+      members: team.members.sort(byRoleThenEmail),
+      invitations: hasRole(role, "admin") ? await pendingInvitations(db, team) : [],
+    })),
+  );
+  return teams.sort((a, b) => Number(b.personal) - Number(a.personal) || a.name.localeCompare(b.name));
 }
 
 export function createMyTeam({ db, user, input, actor }: { db: DbClient; user: PortalUser; input: unknown; actor?: Actor }) {
@@ -55,6 +61,24 @@ export function createMyTeam({ db, user, input, actor }: { db: DbClient; user: P
 export async function inviteToMyTeam(action: MyTeamAction & { input: unknown }) {
   await ownerOnly(action)(action.db);
   return inviteMember({ db: action.db, actor: action.actor ?? actorOf(action.user), teamId: action.teamId, input: action.input });
+}
+
+/** The team's pending invitations, for its owners and admins. */
+export async function myTeamInvitations(action: MyTeamAction) {
+  await roleAtLeast("admin", action)(action.db);
+  const team = await action.db.team.findUniqueOrThrow({ where: { id: action.teamId }, select: { id: true, personal: true } });
+  return pendingInvitations(action.db, team);
+}
+
+/** Owners and admins cancel an invitation of the team. */
+export function cancelMyTeamInvitation(action: MyTeamAction & { invitationId: string }) {
+  return cancelInvitation({
+    db: action.db,
+    actor: action.actor ?? actorOf(action.user),
+    teamId: action.teamId,
+    invitationId: action.invitationId,
+    authorize: roleAtLeast("admin", action),
+  });
 }
 
 export async function removeFromMyTeam(action: MyTeamAction & { memberId: string }) {

@@ -23,9 +23,9 @@ export const teamNameSchema = z
   .refine((name) => !name.includes("@"), { message: "Team names cannot contain @: personal teams are named after their owner's email" })
   .refine((name) => name.toLowerCase() !== UNASSIGNED_TEAM.name.toLowerCase(), { message: `"${UNASSIGNED_TEAM.name}" is reserved` });
 
-export const newTeamSchema = z.object({ name: teamNameSchema });
+export const newTeamSchema = z.strictObject({ name: teamNameSchema });
 export const teamRoleSchema = z.enum(TEAM_ROLES, { message: "Choose owner, admin or member" });
-export const changeRoleSchema = z.object({ role: teamRoleSchema });
+export const changeRoleSchema = z.strictObject({ role: teamRoleSchema });
 
 export function teamNotFound(team: string): Error {
   return problem("not-found", { detail: `There is no team "${team}".` });
@@ -36,7 +36,7 @@ export function teamNotFound(team: string): Error {
  * lock, SQLite's write lock): concurrent membership changes take turns, so two owners demoting
  * each other cannot both see the other one still an owner.
  */
-async function lockTeam(tx: Tx, teamId: string, authorize?: Authorize): Promise<void> {
+export async function lockTeam(tx: Tx, teamId: string, authorize?: Authorize): Promise<void> {
   const { count } = await tx.team.updateMany({ where: { id: teamId }, data: { updatedAt: new Date() } });
   if (count === 0) throw teamNotFound(teamId);
   await authorize?.(tx);

@@ -13,7 +13,7 @@ import { assertTeamAccess, type WebhookAccess } from "./team-access";
 /** How long the secret a rotation replaces keeps signing beside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export const createWebhookSchema = z.object({
+export const createWebhookSchema = z.strictObject({
   teamId: z.string().min(1).max(100),
   url: z.url({ protocol: /^https?$/ }).max(2000),
   events: z
@@ -113,7 +113,7 @@ export async function rotateWebhookSecret(input: { db: DbClient; actor: Actor; e
   return { endpoint: endpointView(rotated), secret: secret.shown };
 }
 
-export const updateWebhookSchema = z.object({ enabled: z.boolean() });
+export const updateWebhookSchema = z.strictObject({ enabled: z.boolean() });
 
 export async function updateWebhookEndpoint(input: { db: DbClient; actor: Actor; endpointId: string; input: unknown }) {
   const parsed = updateWebhookSchema.safeParse(input.input);

@@ -13,16 +13,21 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
   const { token } = await params;
   const user = await requireUser(`/teams/invitations/${encodeURIComponent(token)}`);
   const invitation = await findInvitation({ db: db(), token });
-  const usable = invitation && !invitation.acceptedAt && invitation.expiresAt > new Date();
+  const unusable = !invitation
+    ? null
+    : invitation.acceptedAt
+      ? "was accepted already"
+      : invitation.expiresAt <= new Date()
+        ? "has expired"
+        : invitation.voidReason && `no longer stands: ${invitation.voidReason}`;
   return (
     <div className="mx-auto max-w-xl space-y-4">
       <h1 className="text-2xl font-bold">Team invitation</h1>
       {!invitation ? (
         <p>This invitation link is not valid. Check that you copied all of it, or ask the team&apos;s owner for a fresh one.</p>
-      ) : !usable ? (
+      ) : unusable ? (
         <p>
-          This invitation to <strong>{invitation.team.name}</strong> {invitation.acceptedAt ? "was accepted already" : "has expired"}. Ask an owner of the team
-          for a fresh one.
+          This invitation to <strong>{invitation.team.name}</strong> {unusable}. Ask an owner of the team for a fresh one.
         </p>
       ) : invitation.email !== user.email.toLowerCase() ? (
         <p>

@@ -1,6 +1,8 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
 import { db } from "@/lib/db";
-import { inviteToMyTeam } from "@/lib/teams/my-teams";
+import { inviteToMyTeam, myTeamInvitations } from "@/lib/teams/my-teams";
+
+export const GET = portalRoute(async ({ user, params }) => json({ invitations: await myTeamInvitations({ db: db(), user, teamId: params.teamId ?? "" }) }));
 
 /** The answer holds the invitation link, shown once. */
 export const POST = portalRoute(async ({ request, user, params }) =>
