@@ -66,3 +66,23 @@ test("an owner invites a teammate, who accepts through the link and rotates the 
   await teammate.goto(new URL(link).pathname);
   await expect(teammate.getByText("was accepted already")).toBeVisible();
 });
+
+test("an owner cancels a pending invitation, whose link then no longer works", async ({ signInAs }) => {
+  const owner = await signInAs("developer");
+  await owner.goto("/settings/teams");
+  const newTeam = owner.getByRole("region", { name: "New team" });
+  await newTeam.getByLabel("Name").fill("E2E Cancel");
+  await newTeam.getByRole("button", { name: "Create team" }).click();
+  const card = owner.getByRole("region", { name: "Team E2E Cancel" });
+  await card.getByLabel("Email to invite").fill("cancelled-e2e@example.com");
+  await card.getByRole("button", { name: "Invite" }).click();
+  const link = (await card.getByRole("region", { name: "Invitation link" }).getByTestId("invitation-link").textContent()) ?? "";
+  const invitation = card.getByRole("listitem", { name: "Invitation cancelled-e2e@example.com" });
+  await expect(invitation).toContainText("sent by developer@example.com");
+  expect(await seriousAccessibilityViolations(owner)).toEqual([]);
+
+  await invitation.getByRole("button", { name: "Cancel the invitation of cancelled-e2e@example.com" }).click();
+  await expect(invitation).toHaveCount(0);
+  await owner.goto(new URL(link).pathname);
+  await expect(owner.getByText("This invitation link is not valid")).toBeVisible();
+});
