@@ -26,12 +26,13 @@ export function errorCode(error: unknown): string {
 export async function readCapped(path: string, maxBytes: number): Promise<Buffer | null> {
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(maxBytes + 1);
+    const chunks: Buffer[] = [];
     let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) {
-      ({ bytesRead: read } = await handle.read(buffer, length, buffer.length - length, null));
+    for await (const chunk of handle.createReadStream({ end: maxBytes, autoClose: false })) {
+      chunks.push(chunk as Buffer);
+      length += (chunk as Buffer).length;
     }
-    return length > maxBytes ? null : buffer.subarray(0, length);
+    return length > maxBytes ? null : Buffer.concat(chunks, length);
   } finally {
     await handle.close();
   }
