@@ -186,7 +186,7 @@ describe("team membership", () => {
     }
   });
 
-  it("lists the user's teams with role, members, pending invitations and applications", async () => {
+  it("lists the user's teams with role, members and applications, and pending invitations for owners and admins only", async () => {
     const { team, members } = await teamWithRoles();
     await inviteToMyTeam({ db, user: members.owner, teamId: team.id, input: { email: "Pending@Example.com", role: "admin" } });
     const [listed] = (await myTeams({ db, user: members.member })).filter((entry) => entry.id === team.id);
@@ -198,9 +198,11 @@ describe("team membership", () => {
         { role: "admin", user: { email: members.admin.email } },
         { role: "member", user: { email: members.member.email } },
       ],
-      invitations: [{ email: "pending@example.com", role: "admin" }],
+      invitations: [],
       applications: [{ name: "Shared App" }],
     });
+    const [asAdmin] = (await myTeams({ db, user: members.admin })).filter((entry) => entry.id === team.id);
+    expect(asAdmin?.invitations).toEqual([expect.objectContaining({ email: "pending@example.com", role: "admin", invitedBy: members.owner.email })]);
   });
 });
 
