@@ -38,14 +38,15 @@ const IDENTITY = new Set([
 ]);
 
 /**
- * Request fields passed on: all but the connection's own, undici's and the identity the gateway sets.
+ * Request fields passed on: all but the connection's own, undici's, the identity the gateway sets, and any
+ * name with `_`, which CGI, WSGI and Rack read as `-` (`X_Client_Id` as `HTTP_X_CLIENT_ID`), as nginx drops them.
  * The portal's cookies are left out of Cookie: they would hand the caller's portal session to the upstream.
  */
 function forwardableRequestHeaders(headers: HeaderReader, withBody: boolean): string[] {
   const listed = connectionOptions(headers.get("connection"));
   const result: string[] = [];
   headers.forEach((value, name) => {
-    if (isConnectionSpecific(name, listed) || SET_BY_UNDICI.has(name) || IDENTITY.has(name)) return;
+    if (isConnectionSpecific(name, listed) || SET_BY_UNDICI.has(name) || IDENTITY.has(name) || name.includes("_")) return;
     // A length without the body it measures (a GET that declared one) would not match what is sent.
     if (name === "content-length" && !withBody) return;
     if (name === "cookie") {
