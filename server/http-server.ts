@@ -1,26 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { flushGateway, gateway, gatewayReady } from "../lib/gateway";
 import { attachClientErrorHandler } from "../lib/http/client-error";
-import { nodeRequest, writePlainResponse } from "../lib/http/node-message";
-import { problem, problemPlainResponse } from "../lib/http/problem";
-import { newRequestId } from "../lib/http/request-id";
+import { nodeHeaders, nodeRequest, writePlainResponse } from "../lib/http/node-message";
+import { problemPlainResponse, toProblem } from "../lib/http/problem";
+import { checkedTarget, PARSER_HEADER_LIMIT } from "../lib/http/request-head";
+import { requestIdFrom } from "../lib/http/request-id";
 import { log } from "../lib/log";
 import { serveMetrics } from "../lib/metrics/serve";
 import { portTakenMessage, StartupError } from "./start-up";
 
 /** The gateway's paths: every environment's gateway, and RFC 8414's metadata path for an issuer with a path. */
 const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
-
-/** Whether the path part of a request target decodes; Next answers one that does not with a bare 500. */
-function pathDecodes(target: string): boolean {
-  const query = target.indexOf("?");
-  try {
-    decodeURIComponent(query === -1 ? target : target.slice(0, query));
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The node:http server of both entries: `server.ts` (portal and gateway) and
@@ -31,14 +21,17 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
   const serveGateway = gateway();
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(input.publicUrl).origin;
-  const server = createServer((req, res) => {
-    if (serveMetrics(req, res)) return;
-    const target = req.url ?? "/";
-    if (!GATEWAY_PATH.test(target)) {
-      if (pathDecodes(target)) return input.other(req, res);
-      const refusal = problem("malformed-path", { detail: "The path's percent-encoding does not decode to UTF-8 text." });
-      return writePlainResponse(problemPlainResponse(refusal, { requestId: newRequestId() }), res);
+  const server = createServer({ maxHeaderSize: PARSER_HEADER_LIMIT }, (req, res) => {
+    try {
+      req.url = checkedTarget(req);
+    } catch (error) {
+      const refusal = problemPlainResponse(toProblem(error), { requestId: requestIdFrom(nodeHeaders(req)) });
+      // Refused before it was read, like the parser's refusals: nothing more is read from this connection.
+      refusal.headers.connection = "close";
+      return writePlainResponse(refusal, res);
     }
+    if (serveMetrics(req, res)) return;
+    if (!GATEWAY_PATH.test(req.url)) return input.other(req, res);
     serveGateway(nodeRequest(req, publicOrigin))
       .then((response) => writePlainResponse(response, res))
       .catch((error: unknown) => {
@@ -47,6 +40,8 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
         else res.destroy();
       });
   });
+  // Fields past Node's default count of 2000 would be dropped unseen rather than counted against the limit.
+  server.maxHeadersCount = 0;
   // Idle connections outlive a load balancer's (60 s is the common default) and a client's
   // own pool timeout, so the side that reuses a connection is never raced by our closing it.
   server.keepAliveTimeout = 65_000;

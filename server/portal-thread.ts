@@ -16,7 +16,9 @@ const app = next({ dev: false, dir, port: publicPort });
 await app.prepare();
 const handle = app.getRequestHandler();
 
-const server = createServer((req, res) => {
+// The main thread has held the request to its limits (lib/http/request-head.ts) and adds a
+// few fields; this one only must not refuse what that let through.
+const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
   handle(req, res).catch((error: unknown) => {
     log.error({ err: error, requestId: req.headers["x-request-id"] }, "portal request failed");
     if (!res.headersSent) res.writeHead(500).end();

@@ -3,9 +3,11 @@ import type { Logger } from "pino";
 import type { BuiltInRoute } from "../built-in-apis/route";
 import type { ApiKind } from "../db";
 import type { IncomingRequest, PlainResponse } from "../http/message";
+import { canonicalPath } from "../http/canonical-path";
 import { problem, ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { PROBLEMS } from "../http/problem-types";
 import { requestIdFrom } from "../http/request-id";
+import { methodNotServed } from "../http/served-methods";
 import { type RateLimiter, rateLimitHeaders } from "../limiters/rate-limit";
 import type { GatewayMetrics, UpstreamFailure } from "../metrics/gateway-metrics";
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
@@ -49,16 +51,6 @@ export type GatewayDeps = {
   /** spans of requests, exported; undefined when tracing is not configured */
   tracer?: GatewayTracer;
 };
-
-/** Node's parser also passes TRACE, TRACK and the like; the gateway serves none of them. */
-const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-
-function methodNotServed(method: string): ProblemError {
-  return problem("method-not-allowed", {
-    detail: `The gateway does not serve ${method.slice(0, 20)} requests.`,
-    headers: { allow: [...SERVED_METHODS].join(", ") },
-  });
-}
 
 function notFound(detail: string): ProblemError {
   return problem("not-found", { detail });
@@ -210,9 +202,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return proxy(request, url, env, api, remainder, requestId, trace, caller.token.clientId);
   }
 
-  async function route(request: IncomingRequest, url: URL, requestId: string, trace: RequestTrace, outcome: Outcome): Promise<PlainResponse> {
-    if (!SERVED_METHODS.has(request.method)) throw methodNotServed(request.method);
-    const target = parseTarget(url.pathname);
+  async function route(request: IncomingRequest, url: URL, path: string, requestId: string, trace: RequestTrace, outcome: Outcome): Promise<PlainResponse> {
+    const notServed = methodNotServed(request.method);
+    if (notServed) throw notServed;
+    const target = parseTarget(path);
     if (!target) throw notFound(`Gateway URLs look like /gw/{environment}/{api}/... ${await environmentList(directory)}`);
     const env = await directory.environment(target.envSlug);
     if (!env) throw notFound(`There is no environment "${target.envSlug}". ${await environmentList(directory)}`);
@@ -240,10 +233,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const requestId = requestIdFrom(request.headers);
     const trace = requestTrace(request, deps.tracer);
     const url = new URL(request.url);
+    // Production's server has made the path canonical already; `next dev` passes it as Next parsed it.
+    let path = url.pathname;
     const outcome: Outcome = {};
     let response: PlainResponse;
     try {
-      response = await route(request, url, requestId, trace, outcome);
+      path = canonicalPath(url.pathname);
+      response = await route(request, url, path, requestId, trace, outcome);
       Object.assign(response.headers, outcome.headers);
       if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
       response.headers["x-request-id"] = requestId;
@@ -253,7 +249,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (refusal.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId, traceId: trace.traceId }, "gateway request failed");
       const upstreamFailure = UPSTREAM_FAILURES[refusal.code];
       if (upstreamFailure) metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", upstreamFailure);
-      response = problemPlainResponse(refusal, { instance: url.pathname, requestId, traceId: trace.traceId });
+      response = problemPlainResponse(refusal, { instance: path, requestId, traceId: trace.traceId });
       if (refusal.status !== 429) Object.assign(response.headers, outcome.headers);
       if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
     }
@@ -268,7 +264,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         requestId,
         traceId: trace.traceId,
         method: request.method.slice(0, 16),
-        path: url.pathname,
+        path,
         route: outcome.route ?? null,
         status,
         latencyMs: Math.round(latencyMs * 100) / 100,
@@ -277,7 +273,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         api: outcome.api ?? null,
         problem: outcome.problem ?? null,
       });
-      trace.span?.end(requestSummary({ method: request.method, path: url.pathname, status, requestId }, outcome));
+      trace.span?.end(requestSummary({ method: request.method, path, status, requestId }, outcome));
     };
     const body = response.body;
     const ended = body !== null && typeof body === "object" && "ended" in body ? body.ended : undefined;

@@ -34,6 +34,14 @@ describe("the gateway's view of an API's versions", () => {
     expect(selectVersion({ bySegment: new Map(), current: undefined }, "/v1/x")).toBeUndefined();
   });
 
+  it("refuses another spelling of a version's segment, and sends a segment that names no version to the current one", () => {
+    for (const remainder of ["/V1/orders", "/v1;x=1/orders", "/V2;a", "/v2;"]) {
+      expect(() => selectVersion(versions, remainder)).toThrow(expect.objectContaining({ code: "malformed-path", status: 400 }));
+    }
+    expect(selectVersion(versions, "/V9/orders")).toBe(v2);
+    expect(selectVersion(versions, "/orders;x=1")).toBe(v2);
+  });
+
   it("leaves calls alone only to a version that is not retired and deprecates nothing", () => {
     expect([v1, v2, version("v3", { status: "retired" })].map(hasLifecycle)).toEqual([true, true, true]);
     expect(hasLifecycle(version("v4"))).toBe(false);

@@ -2,13 +2,12 @@ import { STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { log } from "../log";
 import { problem, type ProblemError, problemPlainResponse } from "./problem";
+import { MAX_REQUEST_LINE } from "./request-head";
 import { newRequestId } from "./request-id";
 
 type ParserError = Error & { code?: string; rawPacket?: Buffer };
 
-/** A request line longer than this, when Node's header limit trips, is a URL problem rather than a header one. */
-const MAX_REQUEST_LINE = 8 * 1024;
-
+/** A request line longer than MAX_REQUEST_LINE, when Node's header limit trips, is a URL problem rather than a header one. */
 function requestLineTooLong(rawPacket: Buffer | undefined): boolean {
   if (!rawPacket || !/^[A-Z]+ \S/.test(rawPacket.subarray(0, 16).toString("latin1"))) return false;
   const end = rawPacket.indexOf("\r\n");

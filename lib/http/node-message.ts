@@ -74,11 +74,41 @@ export function nodeRequest(req: IncomingMessage, origin: string): IncomingReque
   return new NodeRequest(req, origin);
 }
 
+/** What is read and dropped of a body after an early answer, at most, before its connection is closed. */
+const LINGER_BYTES = 1024 * 1024;
+const LINGER_MS = 2_000;
+
+/**
+ * Closes the connection of an answer given before the request's body arrived (an early 413 or
+ * 401), which Node would otherwise keep reading to its declared end, however far, to reuse it.
+ * It closes as nginx's lingering close does: once the answer is out, what the client still
+ * sends is dropped for a little while, so that the reset a close with unread bytes causes
+ * does not reach the client before it has read the answer.
+ */
+function closeAfterAnswer(res: ServerResponse): void {
+  const socket = res.socket;
+  if (!socket) return;
+  res.setHeader("connection", "close");
+  // Node calls this once the answer is out, for an answer that says `Connection: close`.
+  socket.destroySoon = () => {
+    socket.end();
+    let dropped = 0;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.on("data", (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) socket.destroy();
+    });
+    socket.once("end", () => socket.destroy());
+    socket.once("close", () => clearTimeout(timer));
+  };
+}
+
 /** Writes a plain response to Node; bodies in memory go out in one write with their length, streamed ones as they come. */
 export function writePlainResponse(response: PlainResponse, res: ServerResponse): void {
   const { status, headers, body } = response;
   if (typeof body === "string" || body instanceof Uint8Array) {
     const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+    if (!res.req.complete && carriesBody(res.req)) closeAfterAnswer(res);
     res.writeHead(status, { ...headers, "content-length": length }).end(body);
     return;
   }

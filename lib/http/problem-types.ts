@@ -321,8 +321,9 @@ export const PROBLEMS = {
     title: "Malformed path",
     status: 400,
     explanation:
-      "The request's path has a percent sign that is not followed by two hexadecimal digits, or escapes that do not spell UTF-8 text, so it names no page or resource.",
-    advice: "Percent-encode each path segment (encodeURIComponent in JavaScript, urllib.parse.quote in Python) rather than writing escapes by hand.",
+      "The request's path can be read more than one way, so it names no one page or resource: it has an empty segment (//), a dot segment (., .., also percent-encoded or with ;parameters), an encoded / or \\ inside a segment, double encoding such as %252e, a percent sign without two hexadecimal digits or escapes that do not spell UTF-8; or it is a full URL rather than a path; or it spells an API version otherwise than its name (V1, v1;x=1).",
+    advice:
+      "Send the path as a browser would: no // or dot segments, each segment percent-encoded once (encodeURIComponent in JavaScript, urllib.parse.quote in Python), the version exactly as the API names it.",
   },
   "uri-too-long": {
     title: "URL too long",

@@ -1,15 +1,15 @@
-import { handleGatewayRequest } from "@/lib/gateway";
+import { gatewayInNextDev } from "@/lib/gateway/next-dev-route";
 
-// Production sends /gw/* straight to the gateway (server.ts); this mounts the
-// same handler so `next dev` serves the gateway too.
+// `next dev` serves the gateway through this route. Production's server answers the
+// gateway's paths itself, and this route answers 404 there.
 export const dynamic = "force-dynamic";
 
 export {
-  handleGatewayRequest as GET,
-  handleGatewayRequest as HEAD,
-  handleGatewayRequest as POST,
-  handleGatewayRequest as PUT,
-  handleGatewayRequest as PATCH,
-  handleGatewayRequest as DELETE,
-  handleGatewayRequest as OPTIONS,
+  gatewayInNextDev as GET,
+  gatewayInNextDev as HEAD,
+  gatewayInNextDev as POST,
+  gatewayInNextDev as PUT,
+  gatewayInNextDev as PATCH,
+  gatewayInNextDev as DELETE,
+  gatewayInNextDev as OPTIONS,
 };
