@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from "node:stream";
-import type { ProblemError } from "./problem";
+import type { ProblemError } from "./problem-error";
 
 /** Read access to request headers; names are matched case-insensitively. */
 export type HeaderReader = {

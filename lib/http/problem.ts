@@ -1,48 +1,10 @@
 import type { z } from "zod";
 import { config } from "../config";
 import { type PlainResponse, toFetchResponse } from "./message";
-import { PROBLEMS, type ProblemCode } from "./problem-types";
+import { type FieldError, type FieldLocation, type ProblemOptions, ProblemError } from "./problem-error";
+import type { ProblemCode } from "./problem-types";
 
-/** Where in the request a bad value was found. */
-export type FieldLocation = "body" | "query" | "path" | "header";
-export type FieldError = { in: FieldLocation; field: string; message: string };
-
-type ProblemOptions = {
-  detail?: string;
-  errors?: FieldError[];
-  /** lower-case names */
-  headers?: Record<string, string>;
-  /** extension members, e.g. the environments named by token-wrong-environment */
-  extensions?: Record<string, unknown>;
-};
-
-/**
- * The one error type of Gatehouse. `code` names the problem type
- * (`token-expired`, `validation-failed`...), whose status and title come from
- * the registry; its message is safe to show.
- */
-export class ProblemError extends Error {
-  readonly status: number;
-  readonly title: string;
-  readonly detail?: string;
-  readonly errors?: FieldError[];
-  readonly headers?: Record<string, string>;
-  readonly extensions?: Record<string, unknown>;
-
-  constructor(
-    readonly code: ProblemCode,
-    options: ProblemOptions = {},
-  ) {
-    const { status, title } = PROBLEMS[code];
-    super(options.detail ?? title);
-    this.status = status;
-    this.title = title;
-    this.detail = options.detail;
-    this.errors = options.errors;
-    this.headers = options.headers;
-    this.extensions = options.extensions;
-  }
-}
+export { type FieldError, type FieldLocation, ProblemError } from "./problem-error";
 
 export function problem(code: ProblemCode, options?: ProblemOptions): ProblemError {
   return new ProblemError(code, options);
