@@ -39,7 +39,7 @@ type WithSecret = { endpoint: { id: string; url: string; events: string[] }; sec
 describe("webhooks in the management API", () => {
   it("registers, lists, rotates, logs, replays and deletes a team's endpoint, each under its scope and team role", async () => {
     const owner = await tokenFor("developer@example.com", "webhooks:read webhooks:write credentials:read credentials:write");
-    const url = "https://203.0.113.10/api-hooks";
+    const url = "https://93.184.215.14/api-hooks";
     const created = await api(owner, "/webhooks", { method: "POST", body: { teamId, url, events: ["credential.rotated"] } });
     expect(created.status).toBe(201);
     const { endpoint, secret } = (await created.json()) as WithSecret;

@@ -220,7 +220,7 @@ describe("outbound policy", () => {
     const owner = await user("rebind-owner@example.test");
     const team = await createTeam({ db, actor: SYSTEM_ACTOR, ownerId: owner.id, input: { name: "rebinders" } });
     const application = await ensureApplication({ db, actor: SYSTEM_ACTOR, ownerId: owner.id, teamId: team.id, name: "rebinding app" });
-    const publicAnswer: OutboundPolicy = { allowPrivate: false, resolve: async () => [{ address: "203.0.113.10", family: 4 }] };
+    const publicAnswer: OutboundPolicy = { allowPrivate: false, resolve: async () => [{ address: "93.184.215.14", family: 4 }] };
     const { endpoint } = await createWebhookEndpoint({
       db,
       actor: actorOf(owner),
@@ -282,14 +282,14 @@ describe("admin CLI", () => {
       "--team",
       "cli-hooks",
       "--url",
-      "https://203.0.113.10/gatehouse",
+      "https://93.184.215.14/gatehouse",
       "--events",
       "credential.created,credential.revoked",
       "--json",
     );
     expect(created.code).toBe(0);
     const endpoint = JSON.parse(created.stdout) as { id: string; secret: string; events: string[]; url: string };
-    expect(endpoint).toMatchObject({ url: "https://203.0.113.10/gatehouse", events: ["credential.created", "credential.revoked"] });
+    expect(endpoint).toMatchObject({ url: "https://93.184.215.14/gatehouse", events: ["credential.created", "credential.revoked"] });
     expect(endpoint.secret).toMatch(/^whsec_/);
 
     const application = await ensureApplication({ db, actor: SYSTEM_ACTOR, ownerId: owner.id, teamId: team.id, name: "cli app" });
