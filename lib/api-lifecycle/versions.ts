@@ -178,7 +178,9 @@ export async function addVersion(input: { db: Db; actor: Actor; slug: string; sp
 
 /**
  * Marks a whole version deprecated, or one operation of it (`GET /v1/orders/{id}`, which its
- * document must declare), from `deprecatedAt` (default now), optionally with a sunset.
+ * document must declare), from `deprecatedAt`, optionally with a sunset. Without `deprecatedAt`,
+ * what is already deprecated keeps its date, so setting a sunset later does not move it; the rest
+ * is deprecated as of now.
  */
 export async function deprecate(input: {
   db: Db;
@@ -191,12 +193,12 @@ export async function deprecate(input: {
   now?: Date;
 }) {
   const { db, actor, slug, version, operation, now = new Date() } = input;
-  const deprecatedAt = input.deprecatedAt ?? now;
   const sunsetAt = input.sunsetAt ?? null;
-  checkDates(deprecatedAt, sunsetAt);
   const { row } = await versionOf(db, slug, version);
   if (row.status === "retired") throw validationProblem([{ in: "body", field: "version", message: `${version} of "${slug}" is already retired` }]);
   if (operation === undefined) {
+    const deprecatedAt = input.deprecatedAt ?? (row.status === "deprecated" ? row.deprecatedAt : null) ?? now;
+    checkDates(deprecatedAt, sunsetAt);
     await inTransaction(db, async (tx) => {
       await tx.apiVersion.update({ where: { id: row.id }, data: { status: "deprecated", deprecatedAt, sunsetAt } });
       await followCurrent(tx, row.apiId);
@@ -213,8 +215,11 @@ export async function deprecate(input: {
   if (declared && !declared.has(`${parsed.method} ${parsed.path}`)) {
     throw validationProblem([{ in: "body", field: "operation", message: `${version}'s document declares no ${parsed.method} ${parsed.path}` }]);
   }
+  const key = { apiVersionId_method_path: { apiVersionId: row.id, ...parsed } };
+  const already = await db.apiOperationDeprecation.findUnique({ where: key, select: { deprecatedAt: true } });
+  const deprecatedAt = input.deprecatedAt ?? already?.deprecatedAt ?? now;
+  checkDates(deprecatedAt, sunsetAt);
   const marked = await inTransaction(db, async (tx) => {
-    const key = { apiVersionId_method_path: { apiVersionId: row.id, ...parsed } };
     const saved = await tx.apiOperationDeprecation.upsert({
       where: key,
       create: { id: newId("apd"), apiVersionId: row.id, ...parsed, deprecatedAt, sunsetAt },

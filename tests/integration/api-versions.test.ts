@@ -150,3 +150,18 @@ describe("telling the clients when something they call is deprecated", () => {
     expect(notices[0]!.body).toMatch(/GET \/v2\/orders\/\{id\}: \d+ calls?, last at/);
   });
 });
+
+describe("setting a sunset on what is already deprecated", () => {
+  it("keeps the version's and the operation's deprecation date, in the database and in the Deprecation header", async () => {
+    const later = new Date(Date.now() + 300 * DAY);
+    const version = await deprecate({ db, actor: CLI_ACTOR, slug: "orders", version: "v1", sunsetAt: later });
+    const operation = await deprecate({ db, actor: CLI_ACTOR, slug: "orders", version: "v2", operation: "GET /v2/legacy", sunsetAt: later });
+    expect([version.deprecatedAt, operation.deprecatedAt]).toEqual([deprecatedAt, deprecatedAt]);
+    const row = await db.apiVersion.findFirstOrThrow({ where: { api: { slug: "orders" }, version: "v1" } });
+    expect(row.deprecatedAt).toEqual(deprecatedAt);
+    expect(await eventually(async () => (await call("orders/v2/legacy")).headers.get("sunset") === later.toUTCString(), 10_000)).toBe(true);
+    for (const path of ["orders/v1/orders/42", "orders/v2/legacy"]) {
+      expect((await call(path)).headers.get("deprecation")).toBe(`@${deprecatedAt.getTime() / 1000}`);
+    }
+  });
+});
