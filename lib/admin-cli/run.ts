@@ -83,6 +83,21 @@ function failureReason(error: unknown): string {
 }
 
 /**
+ * Why a command did not run, on stderr: one JSON object `{"error", "database"}` under `--json`
+ * (read from argv, since the arguments may be what failed to parse), else a line of text.
+ * Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
+ */
+function printFailure(argv: readonly string[], error: unknown, known: boolean): void {
+  if (argv.includes("--json")) {
+    const reason = known ? (error as Error).message : failureReason(error);
+    console.error(JSON.stringify({ error: reason, database }));
+    return;
+  }
+  const message = known ? (error as Error).message : `error: ${failureReason(error)}`;
+  console.error(database ? `${message} (database: ${database})` : message);
+}
+
+/**
  * Runs one admin command and sets the process's exit code: 0 done, 1 failed, 2 a usage or
  * configuration error; the database client a command opened is closed. The process then ends
  * on its own once stdout and stderr are written out: `process.exit` would cut short what a
@@ -94,9 +109,7 @@ export async function runAdmin(argv: string[]): Promise<void> {
     code = await main(argv);
   } catch (error) {
     const known = error instanceof UsageError || error instanceof ConfigError;
-    const message = known ? error.message : `error: ${failureReason(error)}`;
-    // Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
-    console.error(database ? `${message} (database: ${database})` : message);
+    printFailure(argv, error, known);
     code = known ? 2 : 1;
   }
   if (database) await (await import("../db")).disconnectDb();

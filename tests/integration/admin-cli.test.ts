@@ -98,6 +98,20 @@ describe("admin command line", () => {
     expect(result.stderr).toContain(reason);
   });
 
+  it.each([
+    [["credential", "create", "--json", "--app"], 2, "--app needs a value", undefined],
+    [["nowhere", "list", "--json"], 2, 'unknown group "nowhere"', undefined],
+    [["credential", "create", "--app", "X", "--env", "nowhere", "--json"], 2, 'no environment "nowhere"', "database"],
+    [["user", "set-password", "--email", "nobody@example.com", "--generate", "--json"], 2, 'no user "nobody@example.com"', "database"],
+  ])("under --json, answers %j with one JSON object on stderr and nothing on stdout", async (args, code, reason, database) => {
+    const result = await admin(...args);
+    expect(result.code).toBe(code);
+    expect(result.stdout).toBe("");
+    const error = JSON.parse(result.stderr);
+    expect(error.error).toContain(reason);
+    expect(error.database).toBe(database && databaseLabel(server.databaseUrl));
+  });
+
   it("help lists every group's commands and options, from their declarations", { timeout: 120_000 }, async () => {
     const help = await admin("help");
     expect(help.code).toBe(0);
