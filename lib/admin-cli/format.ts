@@ -12,8 +12,16 @@ function isRecordList(value: unknown): value is Record<string, unknown>[] {
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "-";
-  if (Array.isArray(value)) return value.join(" ");
+  if (isRecordList(value)) return value.map(fields).join(", ");
+  if (Array.isArray(value)) return value.map(cell).join(" ");
   return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** A record inside a table's cell (a version, a member, a delivery's attempt), its fields named: `version=v1 status=current`. */
+function fields(record: Record<string, unknown>): string {
+  return Object.entries(record)
+    .map(([key, value]) => `${key}=${cell(value)}`)
+    .join(" ");
 }
 
 function table(rows: Record<string, unknown>[]): string {
