@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Documents and comments state what is, not how the team got there: a measurement's
- * history belongs in docs/performance-log.md, dated by day and machine. These are the
+ * history belongs in git; docs/benchmarks.md holds the current figures. These are the
  * words that name a past stage of work: a numbered "round" of a decision, and a work
  * "session". A bench's rounds of a measurement ("three rounds of 8 s", BENCH_ROUNDS) and
  * a user's sign-in session are not history and must never match.
@@ -92,6 +92,6 @@ describe("history words", () => {
     const files = SCANNED.flatMap(filesUnder);
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap((file) => historyWords(file, readIfPresent(file)));
-    expect(found, "state what is; measurement history goes to docs/performance-log.md, dated by day and machine").toEqual([]);
+    expect(found, "state what is; docs/benchmarks.md holds the current figures, git their history").toEqual([]);
   });
 });
