@@ -1,6 +1,8 @@
 // The layers of ARCHITECTURE.md, checked by `npm run lint:deps` (part of `npm test`). Each layer
 // may import the ones below it, never the ones above; every rule below names its layer and what it
-// must not import, so a violation says which line of the table it breaks.
+// must not import, so a violation says which line of the table it breaks. That no folder of lib/
+// imports another that imports it back is checked after these rules, by
+// scripts/check-folder-cycles.mjs on the same options.
 
 /** Test code: the top layer, which may import any other and which none imports. */
 const TEST_FILE = "\\.(test|spec)\\.tsx?$";
@@ -12,13 +14,15 @@ const SERVER = "^server/";
 const APP = "^(app/|proxy\\.ts$)";
 const COMPONENTS = "^components/";
 const PRISMA = "^prisma/";
+/** The adapters: the admin CLI, the management API and the configuration file, each a way in over the domain's services. */
+const ADAPTERS = "^lib/(admin-cli|management-api|config-file)/";
 const GATEWAY = "^lib/gateway/";
 /** Every folder of lib/ that the table does not name on a row of its own. */
-const DOMAIN = "^lib/(?!gateway/|database/|data-plane/|runtime/|http/)[^/]+/";
+const DOMAIN = "^lib/(?!admin-cli/|management-api/|config-file/|gateway/|database/|data-plane/|runtime/|http/)[^/]+/";
 const DATABASE = "^lib/database/";
 const DATA_PLANE = "^lib/data-plane/";
 /** What the data plane keeps to itself: each dialect's modules, its SQL and its time encodings. */
-const DATA_PLANE_DIALECTS = "^lib/data-plane/([^/]*(sqlite|postgres)|[^/]*-(queries|columns)|time|sqlite-pragmas)\\.ts$";
+const DATA_PLANE_DIALECTS = "^lib/data-plane/([^/]*(sqlite|postgres)|[^/]*-(queries|columns)|time|sqlite-pragmas|dialect(-for-connection)?)\\.ts$";
 const RUNTIME = "^lib/runtime/";
 /** lib's own files (config, log, ids, the Prisma client) and lib/http/. */
 const SHARED = "^lib/([^/]+$|http/)";
@@ -96,6 +100,18 @@ module.exports = {
       "lib/ sits below prisma/: the seed calls lib's services, never the other way round. Only tests may import the seed, to set up their database.",
     ),
     layer(
+      "gateway-below-adapters",
+      GATEWAY,
+      ADAPTERS,
+      "lib/gateway/ sits below the adapters (lib/admin-cli/, lib/management-api/, lib/config-file/): the gateway imports none of them.",
+    ),
+    layer(
+      "domain-below-adapters",
+      DOMAIN,
+      ADAPTERS,
+      "lib/<domain>/ sits below the adapters (lib/admin-cli/, lib/management-api/, lib/config-file/), which call its services: the domain imports none of them. Pass what the domain needs in as an argument, or move a declaration both use down into the domain.",
+    ),
+    layer(
       "domain-below-gateway",
       DOMAIN,
       GATEWAY,
@@ -104,27 +120,27 @@ module.exports = {
     layer(
       "database-below-domain",
       DATABASE,
-      `${GATEWAY}|${DOMAIN}`,
-      "lib/database/ (schema, migrations, client generation) sits below lib/<domain>/: it imports nothing from lib/gateway/ or lib's domain folders.",
+      `${ADAPTERS}|${GATEWAY}|${DOMAIN}`,
+      "lib/database/ (schema, migrations, client generation) sits below lib/<domain>/: it imports nothing from the adapters, lib/gateway/ or lib's domain folders.",
     ),
     layer(
       "data-plane-below-database",
       DATA_PLANE,
-      `${GATEWAY}|${DOMAIN}|${DATABASE}`,
-      "lib/data-plane/ (the gateway's connection per dialect and every raw SQL statement: the stores' interfaces, row types and dialect implementations) sits below lib/database/: it imports nothing from lib/database/, lib's domain folders or lib/gateway/. A type both a store and the domain need belongs in lib/data-plane/.",
+      `${ADAPTERS}|${GATEWAY}|${DOMAIN}|${DATABASE}`,
+      "lib/data-plane/ (the gateway's connection per dialect and every raw SQL statement: the stores' interfaces, row types and dialect implementations) sits below lib/database/: it imports nothing from lib/database/, lib's domain folders, lib/gateway/ or the adapters. A type both a store and the domain need belongs in lib/data-plane/.",
     ),
     {
       name: "data-plane-dialects-stay-inside",
       severity: "error",
       comment:
-        "lib/gateway/ and lib's domain folders use lib/data-plane/ through its interfaces, row types and factories (`createNotificationStore(connection)`, `createRequestLogInsert(databaseUrl)`, …), never a dialect's module, SQL text or time encoding.",
-      from: { path: `${GATEWAY}|${DOMAIN}`, pathNot: TEST_FILE },
+        "lib/gateway/, the adapters and lib's domain folders use lib/data-plane/ through its interfaces, row types and factories (`createNotificationStore(connection)`, `createRequestLogInsert(databaseUrl)`, …), never a dialect's module or adapter (`dialect.ts`), SQL text or time encoding.",
+      from: { path: `${ADAPTERS}|${GATEWAY}|${DOMAIN}`, pathNot: TEST_FILE },
       to: { path: DATA_PLANE_DIALECTS },
     },
     layer(
       "runtime-below-data-plane",
       RUNTIME,
-      `${GATEWAY}|${DOMAIN}|${DATABASE}|${DATA_PLANE}`,
+      `${ADAPTERS}|${GATEWAY}|${DOMAIN}|${DATABASE}|${DATA_PLANE}`,
       "lib/runtime/ (how Node runs Gatehouse: hooks, threads, the project root) sits below lib/data-plane/: it imports nothing from any other folder of lib/.",
     ),
     layer(

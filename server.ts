@@ -13,7 +13,7 @@ import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/credentials/secret-expiry";
-import { startEventDelivery } from "./lib/events/start-delivery";
+import { startEventDelivery } from "./lib/webhooks/start-delivery";
 import { projectRoot } from "./lib/runtime/project-root";
 import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, type SeedReport } from "./prisma/seed-report";

@@ -3,7 +3,7 @@ import { Link } from "@/components/link";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { GatehouseMark } from "@/components/gatehouse-mark";
 import { ThemeToggle } from "@/components/theme-toggle";
-import type { PortalUser } from "@/lib/auth/session";
+import type { PortalUser } from "@/lib/actors/portal-user";
 import { brandAssetHref } from "@/lib/branding/brand-asset";
 import type { Theme } from "@/lib/branding/theme";
 import type { Brand } from "@/lib/config";

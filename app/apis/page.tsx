@@ -5,7 +5,8 @@ import { listCatalogApis } from "@/lib/catalog/catalog-api";
 import { withGuides } from "@/lib/catalog/api-guides";
 import { catalogFilterSchema, filterCatalog, matchingGuides, matchingOperations } from "@/lib/catalog/catalog-filter";
 import { withOperations } from "@/lib/catalog/catalog-operations";
-import { type CatalogListing, managementListing } from "@/lib/catalog/management-listing";
+import type { CatalogListing } from "@/lib/catalog/catalog-listing";
+import { managementListing } from "@/lib/management-api/management-listing";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 

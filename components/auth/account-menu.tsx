@@ -1,5 +1,5 @@
 import { Link } from "@/components/link";
-import type { PortalUser } from "@/lib/auth/session";
+import type { PortalUser } from "@/lib/actors/portal-user";
 import { SignOutButton } from "./sign-out-button";
 
 /** Rendered with the page, so the header has its final width at first paint and the navigation never moves. */

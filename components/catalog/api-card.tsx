@@ -1,7 +1,7 @@
 import { Link } from "@/components/link";
 import type { ReactNode } from "react";
 import { type Guide, guideHref } from "@/lib/catalog/guides";
-import type { CatalogListing } from "@/lib/catalog/management-listing";
+import type { CatalogListing } from "@/lib/catalog/catalog-listing";
 import type { Operation } from "@/lib/catalog/operations";
 import { AccessBadge, CredentialTypeBadge } from "./badges";
 

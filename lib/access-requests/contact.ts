@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { PortalUser } from "../auth/session";
-import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
+import type { PortalUser } from "../actors/portal-user";
+import { clientAddress, retryAfter, sharedThrottle } from "../limiters/throttle";
 import { type DbClient, inTransaction } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";

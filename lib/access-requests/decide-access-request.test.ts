@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { Db } from "../db";
 import { newId } from "../ids";
 import { migratedDatabase } from "../database/migrated-database";

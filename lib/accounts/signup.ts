@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { clientAddress, retryAfter, sharedThrottle } from "../auth/throttle";
+import { clientAddress, retryAfter, sharedThrottle } from "../limiters/throttle";
 import type { Config } from "../config";
 import { type DbClient, inTransaction, type Tx } from "../db";
 import { problem, type ProblemError, zodProblem } from "../http/problem";

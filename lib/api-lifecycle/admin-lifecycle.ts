@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { actorOf } from "../audit/portal-actor";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { Db } from "../db";
 import { zodProblem } from "../http/problem";
 import { deprecate, retire } from "./versions";

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import { type DbClient, inTransaction } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";

@@ -1,4 +1,4 @@
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { Actor } from "./write-audit";
 
 /** How a signed-in user appears in the audit log. */

@@ -4,7 +4,8 @@ import { problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { log } from "../log";
 import { assertSameOrigin } from "./same-origin";
-import { apiUser, currentUser, type PortalUser } from "./session";
+import type { PortalUser } from "../actors/portal-user";
+import { apiUser, currentUser } from "./session";
 
 type RouteContext = { params: Promise<Record<string, string>> };
 type Input<U> = { request: Request; user: U; params: Record<string, string> };

@@ -1,11 +1,10 @@
 import "server-only";
 import { getServerSession } from "next-auth";
 import { notFound, redirect } from "next/navigation";
+import type { PortalUser } from "../actors/portal-user";
 import { db, type Role } from "../db";
 import { problem } from "../http/problem";
 import { authOptions } from "./options";
-
-export type PortalUser = { id: string; email: string; name: string; role: Role };
 
 /**
  * The signed-in user as the database knows them now: role changes and

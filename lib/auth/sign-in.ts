@@ -2,7 +2,7 @@ import "server-only";
 import type { DbClient } from "../db";
 import { newId } from "../ids";
 import { hashPassword, verifyPassword } from "../accounts/passwords";
-import { clientAddress, retryAfter, sharedThrottle } from "./throttle";
+import { clientAddress, retryAfter, sharedThrottle } from "../limiters/throttle";
 
 const FIFTEEN_MINUTES = 15 * 60;
 /** Wrong passwords for one email from one address, and from one address for any email. */

@@ -1,5 +1,5 @@
 import "server-only";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { DbClient } from "../db";
 import { listUserCredentials } from "./credentials";
 

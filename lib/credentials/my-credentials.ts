@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import { config } from "../config";
 import { type DbClient, inTransaction } from "../db";
 import { parseBody, problem, validationProblem } from "../http/problem";

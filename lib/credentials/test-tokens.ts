@@ -1,5 +1,5 @@
 import "server-only";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { Db, DbClient } from "../db";
 import { mintAccessToken } from "../oauth/mint-access-token";
 import type { KeyStore } from "../oauth/signing-keys";

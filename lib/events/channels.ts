@@ -18,5 +18,8 @@ export type Channel = {
   close(): void;
 };
 
+/** The channel of the deliveries to a team's webhook endpoints, whose address is the endpoint's id. */
+export const WEBHOOK_CHANNEL = "webhook";
+
 /** A refusal that no retry can change, such as an SMTP 5xx reply: the delivery fails at once. */
 export class PermanentDeliveryError extends Error {}

@@ -5,8 +5,8 @@ import { newId } from "../ids";
 import { mutedEventTypes } from "./preferences";
 import type { Recipient } from "./recipients";
 import { definitionOf, EVENT_TYPES, type EventPayload, type EventType } from "./registry";
-import { WEBHOOK_CHANNEL } from "../webhooks/deliveries";
-import { subscribedEndpoints } from "../webhooks/subscriptions";
+import { WEBHOOK_CHANNEL } from "./channels";
+import { subscribedEndpoints } from "./webhook-subscriptions";
 
 /** The channels deliveries are made for: email when SMTP_URL is set, none otherwise. */
 export function deliveryChannels(): string[] {

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { DbClient } from "../db";
-import { unsealInvitationToken } from "../teams/invitation-token";
+import { unsealInvitationToken } from "./invitation-token";
 import { activeAdmins, activeUser, apiConsumers, applicationOwner, type Recipient } from "./recipients";
 
 /**
@@ -173,7 +173,7 @@ export const EVENT_TYPES = {
       email: z.string(),
       invitedBy: z.string(),
       expiresAt: z.iso.datetime(),
-      /** the link's token, encrypted (lib/teams/invitation-token.ts); never sent in a webhook */
+      /** the link's token, encrypted (lib/events/invitation-token.ts); never sent in a webhook */
       sealedToken: z.string(),
     }),
     recipients: async (_db, p) => [{ userId: null, email: p.email }],

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Actor } from "../audit/write-audit";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { Db } from "../db";
 import { problem } from "../http/problem";
 import { ACCESS_TOKEN_PATTERN, hashAccessToken } from "../access-tokens/access-tokens";

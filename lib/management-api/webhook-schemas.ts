@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WEBHOOK_EVENT_TYPES } from "../webhooks/event-teams";
+import { WEBHOOK_EVENT_TYPES } from "../events/event-teams";
 
 // The answers of the management API's webhook operations, documented from these schemas; the
 // request bodies are lib/webhooks' own schemas.

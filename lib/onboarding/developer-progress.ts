@@ -1,5 +1,5 @@
 import "server-only";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { Db } from "../db";
 import { teamApplicationsOf } from "../teams/team-access";
 import { myClients } from "../usage/my-usage";

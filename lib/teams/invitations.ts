@@ -8,7 +8,7 @@ import { parseBody, problem } from "../http/problem";
 import { newId } from "../ids";
 import { recordEvent } from "../events/record-event";
 import { hashClientSecret } from "../oauth/client-secrets";
-import { sealInvitationToken } from "./invitation-token";
+import { sealInvitationToken } from "../events/invitation-token";
 import { teamRoleOf } from "./team-access";
 import { hasRole } from "./team-roles";
 import { lockTeam, teamRoleSchema } from "./teams";

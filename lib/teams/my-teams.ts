@@ -1,7 +1,7 @@
 import "server-only";
 import { actorOf } from "../audit/portal-actor";
 import type { Actor } from "../audit/write-audit";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { DbClient, TeamRole } from "../db";
 import { parseBody } from "../http/problem";
 import { inviteMember } from "./invitations";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../prisma/seed";
 import { myAccessRequests } from "../access-requests/list-access-requests";
 import { actorOf } from "../audit/portal-actor";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import {
   createMyCredential,
   issueMyFirstSecret,

@@ -3,10 +3,10 @@ import type { Actor } from "../audit/write-audit";
 import { recordAudit } from "../audit/write-audit";
 import { type DbClient, inTransaction } from "../db";
 import { problem } from "../http/problem";
+import { WEBHOOK_CHANNEL } from "../events/channels";
 import { newId } from "../ids";
 import { endpointFor } from "./endpoints";
 
-export const WEBHOOK_CHANNEL = "webhook";
 const LOG_LENGTH = 50;
 
 type DeliveryRow = {

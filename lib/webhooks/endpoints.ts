@@ -6,7 +6,7 @@ import { type DbClient, inTransaction } from "../db";
 import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { checkOutboundUrl, OutboundError, type OutboundPolicy } from "../outbound/outbound-request";
-import { WEBHOOK_EVENT_TYPES } from "./event-teams";
+import { WEBHOOK_EVENT_TYPES } from "../events/event-teams";
 import { newWebhookSecret } from "./signing";
 import { assertTeamAccess, type WebhookAccess } from "./team-access";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { actorOf } from "../audit/portal-actor";
-import type { PortalUser } from "../auth/session";
+import type { PortalUser } from "../actors/portal-user";
 import type { DbClient } from "../db";
 import { webhookDeliveries } from "./deliveries";
 import { listWebhookEndpoints } from "./endpoints";

@@ -1,9 +1,8 @@
 import "server-only";
 import type { Db } from "../db";
-import { type Channel, type OutgoingDelivery, PermanentDeliveryError } from "../events/channels";
+import { type Channel, type OutgoingDelivery, PermanentDeliveryError, WEBHOOK_CHANNEL } from "../events/channels";
 import { newId } from "../ids";
 import { type OutboundPolicy, outboundRequest } from "../outbound/outbound-request";
-import { WEBHOOK_CHANNEL } from "./deliveries";
 import { unsealWebhookSecret, signatureHeader } from "./signing";
 
 /** One attempt's bounds: a slow or chatty receiver costs a retry, never a stuck worker. */

@@ -7,7 +7,7 @@
 import { hashPassword, randomPassword } from "../../lib/accounts/passwords";
 import { createApi } from "../../lib/api-registry/api-registry";
 import { CLI_ACTOR, recordAudit } from "../../lib/audit/write-audit";
-import type { PortalUser } from "../../lib/auth/session";
+import type { PortalUser } from "../../lib/actors/portal-user";
 import { DEVELOPMENT_AUTH_SECRET } from "../../lib/config";
 import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import { createDb, type Db } from "../../lib/db";

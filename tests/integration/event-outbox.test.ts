@@ -3,7 +3,7 @@ import { submitContact } from "../../lib/access-requests/contact";
 import { approveAccessRequest, rejectAccessRequest } from "../../lib/access-requests/decide-access-request";
 import { signUp } from "../../lib/accounts/signup";
 import { SYSTEM_ACTOR } from "../../lib/audit/write-audit";
-import type { PortalUser } from "../../lib/auth/session";
+import type { PortalUser } from "../../lib/actors/portal-user";
 import { createCredential, ensureApplication, revokeCredential, rotateSecret } from "../../lib/credentials/credentials";
 import { sendSecretExpiryNotices } from "../../lib/credentials/secret-expiry";
 import { migratedDatabase } from "../../lib/database/migrated-database";

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { actorOf } from "../../lib/audit/portal-actor";
 import { SYSTEM_ACTOR } from "../../lib/audit/write-audit";
-import type { PortalUser } from "../../lib/auth/session";
+import type { PortalUser } from "../../lib/actors/portal-user";
 import { config } from "../../lib/config";
 import { createCredential, ensureApplication, rotateSecret } from "../../lib/credentials/credentials";
 import { migratedDatabase } from "../../lib/database/migrated-database";

@@ -4,7 +4,7 @@ import { ApiPageHeader } from "@/components/api-page/api-page-header";
 import { ApiTabs } from "@/components/api-page/api-tabs";
 import { API_TABS, parseTab } from "@/components/api-page/hrefs";
 import { SwaggerReference } from "@/components/swagger/swagger-reference";
-import { managementListing } from "@/lib/catalog/management-listing";
+import { managementListing } from "@/lib/management-api/management-listing";
 import { MANAGEMENT_API_SLUG } from "@/lib/catalog/management-slug";
 import { config } from "@/lib/config";
 import type { SearchParams } from "@/lib/http/search-params";

@@ -3,7 +3,7 @@ import { WebhookTeam } from "@/components/settings/webhook-team";
 import { requireUser } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/registry";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-teams";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/events/event-teams";
 import { myWebhooks } from "@/lib/webhooks/my-webhooks";
 
 export const metadata: Metadata = { title: "Webhooks" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryFailureCounter } from "../limiters/rate-limit-memory";
+import { createMemoryFailureCounter } from "./rate-limit-memory";
 import { clientAddress, retryAfter } from "./throttle";
 
 describe("retryAfter", () => {

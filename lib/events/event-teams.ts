@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { DbClient } from "../db";
-import type { EVENT_TYPES, EventType } from "../events/registry";
+import type { EVENT_TYPES, EventType } from "./registry";
 
 type Payload<Type extends EventType> = z.output<(typeof EVENT_TYPES)[Type]["payload"]>;
 type TeamsOf<Type extends EventType> = (db: DbClient, payload: Payload<Type>) => Promise<string[]>;

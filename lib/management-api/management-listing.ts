@@ -1,21 +1,10 @@
 import "server-only";
 import { ACCESS_TOKEN_SCOPES } from "../access-tokens/scopes";
-import { managementApiDocument } from "../management-api/openapi";
-import { MANAGEMENT_API_BASE } from "../management-api/serve";
-import type { CatalogApi } from "./catalog-api";
-import { MANAGEMENT_API_SLUG } from "./management-slug";
-import { listOperations, type Operation } from "./operations";
-
-/** How the catalog shows an API: what every listed API has, and how callers authenticate when it is not by client credentials. */
-export type CatalogListing = Pick<
-  CatalogApi,
-  "slug" | "name" | "summary" | "description" | "version" | "tags" | "isPublic" | "credentialTypes" | "environments"
-> & {
-  operations: Operation[];
-  guides: CatalogApi["guides"];
-  /** set for an API called with something other than an environment's client credentials */
-  authentication?: string;
-};
+import type { CatalogListing } from "../catalog/catalog-listing";
+import { MANAGEMENT_API_SLUG } from "../catalog/management-slug";
+import { listOperations } from "../catalog/operations";
+import { managementApiDocument } from "./openapi";
+import { MANAGEMENT_API_BASE } from "./serve";
 
 /**
  * The management API as the catalog lists it, described by its own OpenAPI document: it is

@@ -1,11 +1,11 @@
 import "server-only";
 import { config } from "../config";
 import type { Db } from "../db";
-import { outboundPolicy } from "../webhooks/endpoints";
-import { webhookChannel } from "../webhooks/webhook-channel";
-import type { Channel } from "./channels";
-import { startDeliveryWorker, type DeliveryWorker } from "./delivery-worker";
-import { emailChannel } from "./email-channel";
+import { outboundPolicy } from "./endpoints";
+import { webhookChannel } from "./webhook-channel";
+import type { Channel } from "../events/channels";
+import { startDeliveryWorker, type DeliveryWorker } from "../events/delivery-worker";
+import { emailChannel } from "../events/email-channel";
 
 /** The portal process's delivery worker (server.ts starts it): webhooks always, email when SMTP_URL is set. */
 export function startEventDelivery(db: Db): DeliveryWorker {

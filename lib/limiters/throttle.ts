@@ -1,8 +1,8 @@
 import "server-only";
 import { config } from "../config";
-import type { FailureCounter } from "../limiters/rate-limit";
-import { createMemoryFailureCounter } from "../limiters/rate-limit-memory";
-import { connectRedis, createRedisFailureCounter } from "../limiters/rate-limit-redis";
+import type { FailureCounter } from "./rate-limit";
+import { createMemoryFailureCounter } from "./rate-limit-memory";
+import { connectRedis, createRedisFailureCounter } from "./rate-limit-redis";
 import { log } from "../log";
 
 const globalForThrottles = globalThis as unknown as {
