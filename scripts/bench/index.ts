@@ -1,4 +1,4 @@
-// npm run bench: the realistic workload (README, Performance) on SQLite and on
+// npm run bench: the realistic workload (docs/benchmarks.md) on SQLite and on
 // PostgreSQL, against Gatehouse, a hand-written service doing the same work and a
 // bare node:http server, all in one run; then one single read over and over and
 // the token endpoint beside `openssl speed rsa2048`; then the proxy workload

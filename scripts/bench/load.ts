@@ -134,7 +134,7 @@ export function shuffledIndexes(count: number): number[] {
  * whichever happens to be measured last. With `shuffled`, each round takes them in a
  * new random order, so that what a fast contender leaves behind in the load
  * generator and the machine falls on every contender in turn rather than always on
- * the one measured after it (docs/decisions/038).
+ * the one measured after it (docs/benchmarks.md).
  */
 export async function measureInTurns(
   contenders: readonly Contender[],

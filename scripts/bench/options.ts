@@ -11,11 +11,11 @@ export const PROXY_CLIENTS = 50;
 /**
  * The proxy workload's rounds, taken in turns, each in a new random order, by every proxy
  * and the upstream itself (proxy-bench.ts): short rounds, so that more of them fit
- * (docs/decisions/038).
+ * (docs/benchmarks.md, "How the bench samples").
  */
 export const PROXY_ROUNDS = QUICK ? 1 : 6;
 export const PROXY_SECONDS = QUICK ? 3 : 4;
-/** Each streaming figure is the median of this many tries, taken in turns (proxy-streaming.ts, docs/decisions/041). */
+/** Each streaming figure is the median of this many tries, taken in turns (proxy-streaming.ts, docs/benchmarks.md). */
 export const STREAMING_TRIES = QUICK ? 1 : 7;
 export const BENCH_ENV = "sso-qa";
 export const CLIENTS = QUICK ? 50 : 200;

@@ -100,7 +100,7 @@ async function tryOnce({ name, server }: StreamingContender, prefix: string, aut
  * Each contender's streaming figures, each the median of STREAMING_TRIES tries;
  * `prefix` is where the servers' paths start, e.g. `/gw/sso-qa/{api}`. The tries are
  * taken in turns, each turn in a new random order, as the load's rounds are: the
- * machine's drift then falls on every contender alike (docs/decisions/041).
+ * machine's drift then falls on every contender alike (docs/benchmarks.md).
  */
 export async function measureStreamingInTurns(contenders: readonly StreamingContender[], prefix: string, token: string): Promise<Streaming[]> {
   const authorization = `Bearer ${token}`;
