@@ -1,9 +1,9 @@
 import "server-only";
 import type { Logger } from "pino";
+import { refusedWhileDatabaseAway } from "../caching/database-away";
 import { createRefreshedCopy } from "../caching/refreshed-copy";
 import type { DataPlaneStore, EnvironmentRow, OperationDeprecationRow, VersionRow } from "../data-plane/store";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
-import { problem } from "../http/problem";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { createDocumentRoutes } from "./document-routes";
@@ -135,19 +135,12 @@ export function createGatewayDirectory(
 
   const snapshot = createRefreshedCopy(load, { maxAgeMs, refreshAfterMs: options.refreshAfterMs ?? maxAgeMs / 2 });
 
+  const answered = refusedWhileDatabaseAway("gateway directory", log);
   let configured: Snapshot | undefined;
-  let reported: unknown;
 
-  /** The snapshot that answers, whose upstreams are the ones configured; a failed read is logged once, however many calls waited for it. */
+  /** The snapshot that answers, whose upstreams are the ones configured. */
   async function current(): Promise<Snapshot> {
-    let found: Snapshot;
-    try {
-      found = await snapshot.get();
-    } catch (error) {
-      if (error !== reported) log?.warn({ err: error }, "gateway directory: the database did not answer a reload; calls are refused until it does");
-      reported = error;
-      throw problem("not-ready", { detail: "This instance cannot serve requests: database does not answer.", extensions: { down: ["database"] } });
-    }
+    const found = await answered(snapshot.get());
     if (found !== configured) {
       configured = found;
       onUpstreams?.(found.upstreams);

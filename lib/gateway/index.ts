@@ -65,8 +65,8 @@ function buildGateway(): ProcessGateway {
   registerUpstreamGauges(processMetrics().registry, () => upstreams.set.health());
   publishUpstreamHealth(() => upstreams.set.health());
   const directory = createGatewayDirectory(store, { maxAgeMs: gatewayCacheMaxAgeMs, onUpstreams: upstreams.set.configure, log });
-  const states = createCredentialStates({ store, maxAgeMs: gatewayCacheMaxAgeMs });
-  const revocations = createRevocationList({ store, maxAgeMs: gatewayCacheMaxAgeMs });
+  const states = createCredentialStates({ store, maxAgeMs: gatewayCacheMaxAgeMs, log });
+  const revocations = createRevocationList({ store, maxAgeMs: gatewayCacheMaxAgeMs, log });
   const { rateLimiter, failures, seen } = sharedState();
   const keySets = createRemoteKeySets({ policy: { allowPrivate: outboundAllowPrivate } });
   const environmentSlugOf = async (id: string) => (await directory.environmentById(id))?.slug;

@@ -1,5 +1,7 @@
 import "server-only";
 import type { JSONWebKeySet } from "jose";
+import type { Logger } from "pino";
+import { refusedWhileDatabaseAway } from "../caching/database-away";
 import type { CredentialRow, DataPlaneStore } from "../data-plane/store";
 import { credentialOverride } from "../rate-limits/rate-limit-policy";
 
@@ -76,7 +78,8 @@ type Entry = { state: Promise<CredentialState | undefined>; loadedAt: number; re
  * gateway's CPU (decision 007). A reload that finds what the last read found keeps
  * the state it built, so that a busy gateway's old generation does not fill with
  * identical states every `refreshAfterMs` (decision 040). Unknown ids are kept
- * as known ones are, in one bounded map.
+ * as known ones are, in one bounded map. A call that waits for a read the database does not
+ * answer is refused 503 `not-ready` (decision 042).
  */
 export function createCredentialStates(input: {
   store: Pick<DataPlaneStore, "credentials">;
@@ -84,8 +87,10 @@ export function createCredentialStates(input: {
   refreshAfterMs?: number;
   batchMs?: number;
   maxEntries?: number;
+  log?: Pick<Logger, "warn">;
 }): CredentialStates {
   const { store } = input;
+  const answered = refusedWhileDatabaseAway("credential states", input.log);
   const maxAgeMs = input.maxAgeMs ?? 4_000;
   const refreshAfterMs = input.refreshAfterMs ?? maxAgeMs / 2;
   const batchMs = input.batchMs ?? 100;
@@ -109,7 +114,7 @@ export function createCredentialStates(input: {
     const kept = cache.get(clientId);
     if (kept && kept.loadedAt >= notBefore) return kept.state;
     const entry: Entry = { state: Promise.resolve(undefined), loadedAt: performance.now(), read: undefined };
-    entry.state = load(entry, clientId);
+    entry.state = answered(load(entry, clientId));
     cache.delete(clientId);
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
     cache.set(clientId, entry);

@@ -1,6 +1,7 @@
 import "server-only";
 import { config } from "../config";
 import { dataPlane } from "../data-plane/process";
+import { log } from "../log";
 import { createKeyStore, type KeyStore } from "./signing-keys";
 
 const globalForKeys = globalThis as unknown as { gatehouseKeys?: KeyStore };
@@ -11,6 +12,6 @@ const globalForKeys = globalThis as unknown as { gatehouseKeys?: KeyStore };
  */
 export function processKeys(): KeyStore {
   const { authSecret, gatewayCacheMaxAgeMs } = config();
-  globalForKeys.gatehouseKeys ??= createKeyStore({ store: dataPlane().store, authSecret, maxAgeMs: gatewayCacheMaxAgeMs });
+  globalForKeys.gatehouseKeys ??= createKeyStore({ store: dataPlane().store, authSecret, maxAgeMs: gatewayCacheMaxAgeMs, log });
   return globalForKeys.gatehouseKeys;
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import type { Logger } from "pino";
+import { refusedWhileDatabaseAway } from "../caching/database-away";
 import { createRefreshedCopy } from "../caching/refreshed-copy";
 import type { DataPlaneStore } from "../data-plane/store";
 
@@ -11,14 +13,17 @@ export type RevocationList = {
  * Revoked `jti`s, read from the database again in the background past `refreshAfterMs`
  * and waited for past `maxAgeMs`, so a revocation made by another instance takes effect
  * within seconds without a query per request. Rows are deleted once the token they name
- * would have expired anyway.
+ * would have expired anyway. A call that needs the list past `maxAgeMs`, or a revocation,
+ * while the database does not answer is refused 503 `not-ready` (decision 042).
  */
 export function createRevocationList(input: {
   store: Pick<DataPlaneStore, "revokedTokens" | "deleteExpiredRevocations" | "revokeToken">;
   refreshAfterMs?: number;
   maxAgeMs?: number;
+  log?: Pick<Logger, "warn">;
 }): RevocationList {
   const { store } = input;
+  const answered = refusedWhileDatabaseAway("revoked tokens", input.log);
   const maxAgeMs = input.maxAgeMs ?? 4_000;
   let lastPurgeAt = 0;
 
@@ -35,10 +40,10 @@ export function createRevocationList(input: {
 
   return {
     async isRevoked(jti) {
-      return (await revoked.get()).has(jti);
+      return (await answered(revoked.get())).has(jti);
     },
     async revoke({ jti, environmentId, expiresAt }) {
-      await store.revokeToken({ jti, environmentId, expiresAt }, new Date());
+      await answered(store.revokeToken({ jti, environmentId, expiresAt }, new Date()));
       revoked.kept()?.add(jti);
     },
   };

@@ -2,6 +2,8 @@ import "server-only";
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { importJWK, importPKCS8, type JWK } from "jose";
+import type { Logger } from "pino";
+import { refusedWhileDatabaseAway } from "../caching/database-away";
 import type { DataPlaneStore, EnvironmentRow, NewSigningKey } from "../data-plane/store";
 import { newId } from "../ids";
 import { sealWithDerivedKey, unsealWithDerivedKey } from "./derived-keys";
@@ -71,11 +73,13 @@ type Published = { byKid: Map<string, PublishedKey>; loadedAt: number };
 
 /**
  * Keys are read from the database and kept for `maxAgeMs`; an unknown `kid`
- * reloads at most once a second, so random kids cannot hammer the database.
+ * reloads at most once a second, so random kids cannot hammer the database. A call that
+ * waits for a read the database does not answer is refused 503 `not-ready` (decision 042).
  */
-export function createKeyStore(input: { store: KeyStorage; authSecret: string; maxAgeMs?: number }): KeyStore {
+export function createKeyStore(input: { store: KeyStorage; authSecret: string; maxAgeMs?: number; log?: Pick<Logger, "warn"> }): KeyStore {
   const { store, authSecret } = input;
   const maxAgeMs = input.maxAgeMs ?? 5_000;
+  const answered = refusedWhileDatabaseAway("signing keys", input.log);
   let published: Promise<Published> | undefined;
   let lastLoadStartedAt = 0;
   const signing = new Map<string, { key: Promise<SigningKeyInUse>; loadedAt: number }>();
@@ -101,7 +105,7 @@ export function createKeyStore(input: { store: KeyStorage; authSecret: string; m
   async function current(): Promise<Published> {
     const cached = published && (await published.catch(() => undefined));
     if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached;
-    return reload();
+    return answered(reload());
   }
 
   /** The private key, or undefined when it was sealed under another AUTH_SECRET. */
@@ -144,7 +148,7 @@ export function createKeyStore(input: { store: KeyStorage; authSecret: string; m
       // Past its age a key is looked up again before it signs, so a rotation made by another
       // process signs here within maxAgeMs; while the database fails, the key held goes on.
       const loading = loadSigningKey(environmentId);
-      const entry = { key: cached ? loading.catch(() => cached.key) : loading, loadedAt: Date.now() };
+      const entry = { key: cached ? loading.catch(() => cached.key) : answered(loading), loadedAt: Date.now() };
       signing.set(environmentId, entry);
       entry.key.catch(() => signing.delete(environmentId));
       return entry.key;
@@ -152,7 +156,7 @@ export function createKeyStore(input: { store: KeyStorage; authSecret: string; m
     async publishedKey(kid) {
       const found = (await current()).byKid.get(kid);
       if (found || Date.now() - lastLoadStartedAt < 1_000) return found;
-      return (await reload()).byKid.get(kid);
+      return (await answered(reload())).byKid.get(kid);
     },
     async jwks(environmentId) {
       const keys = [...(await current()).byKid.values()].filter((key) => key.environmentId === environmentId);

@@ -14,7 +14,7 @@ import type { Db } from "../../lib/db";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
-import { accessToken, newCredential, openDb, registerProxyApi } from "./gateway-support";
+import { accessToken, basic, newCredential, openDb, registerProxyApi, tokenRequest } from "./gateway-support";
 
 const ENV = "sso-qa";
 /** The bound under test: short, so that the quiet spells are fractions of a second. */
@@ -168,41 +168,98 @@ async function postgresRelay(serverUrl: string): Promise<{ port: number; cut(): 
   };
 }
 
-describe.each(PROCESSES)("a call on $name while its database does not answer", ({ env, nodeArgs }) => {
+/** A server of the process `entry` names, whose PostgreSQL is reached through a relay that the test can cut, with `db` on the database itself. */
+async function serverBehindRelay(entry: (typeof PROCESSES)[number], maxAgeMs: number) {
+  const serverUrl = POSTGRES_SERVER_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
+  const database = await createPostgresDatabase(serverUrl);
+  cleanups.push(() => database.drop());
+  const relay = await postgresRelay(serverUrl);
+  const relayed = new URL(database.url);
+  relayed.host = `127.0.0.1:${relay.port}`;
+  const server = await startServer({
+    database: { url: relayed.toString(), drop: async () => undefined },
+    env: { ...entry.env, GATEWAY_CACHE_MAX_AGE_MS: String(maxAgeMs) },
+    nodeArgs: entry.nodeArgs,
+  });
+  cleanups.push(() => server.stop());
+  const db = openDb({ ...server, databaseUrl: database.url });
+  cleanups.push(() => db.$disconnect());
+  return { server, db, relay };
+}
+
+/** What every call past the bound gets while the database does not answer. */
+async function expectNotReady(response: Response, server: TestServer, requestId?: string): Promise<void> {
+  expect(response.status).toBe(503);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  expect(await response.json()).toMatchObject({
+    type: `${server.url}/problems/not-ready`,
+    status: 503,
+    detail: "This instance cannot serve requests: database does not answer.",
+    ...(requestId ? { requestId } : {}),
+    down: ["database"],
+  });
+}
+
+describe.each(PROCESSES)("a call on $name while its database does not answer", (entry) => {
   it("is refused 503 not-ready past the bound, not answered from the last configuration, and served again once the database answers", {
     timeout: 120_000,
   }, async () => {
-    const serverUrl = POSTGRES_SERVER_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
-    const database = await createPostgresDatabase(serverUrl);
-    cleanups.push(() => database.drop());
-    const relay = await postgresRelay(serverUrl);
-    const relayed = new URL(database.url);
-    relayed.host = `127.0.0.1:${relay.port}`;
-    const server = await startServer({
-      database: { url: relayed.toString(), drop: async () => undefined },
-      env: { ...env, GATEWAY_CACHE_MAX_AGE_MS: String(MAX_AGE_MS) },
-      nodeArgs,
-    });
-    cleanups.push(() => server.stop());
-    const db = openDb({ ...server, databaseUrl: database.url });
-    cleanups.push(() => db.$disconnect());
+    const { server, db, relay } = await serverBehindRelay(entry, MAX_AGE_MS);
     await registerProxyApi(db, { slug: "steady", upstream: await upstream("steady"), isPublic: true });
     await served(server, "steady/orders");
 
     relay.cut();
     await quietSpell();
-    const refused = await call(server, "steady/orders", { "x-request-id": "database-away-1" });
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get("content-type")).toBe("application/problem+json");
-    expect(await refused.json()).toMatchObject({
-      type: `${server.url}/problems/not-ready`,
-      status: 503,
-      detail: "This instance cannot serve requests: database does not answer.",
-      requestId: "database-away-1",
-      down: ["database"],
-    });
+    await expectNotReady(await call(server, "steady/orders", { "x-request-id": "database-away-1" }), server, "database-away-1");
 
     relay.restore();
     await expect.poll(async () => (await call(server, "steady/orders")).status, { timeout: 10_000, interval: 200 }).toBe(200);
+  });
+});
+
+/**
+ * Long enough that the directory, the signing keys and a client's state, read just before the
+ * database goes away, stay within it for the calls that follow, so that what those calls
+ * read first is the revocation list or an unseen client's state.
+ */
+const LONG_MAX_AGE_MS = 10_000;
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe.each(PROCESSES)("a call on $name that reads credentials or revocations while its database does not answer", (entry) => {
+  it("is refused 503 not-ready, the outage logged once per copy, and served again once the database answers", { timeout: 120_000 }, async () => {
+    const { server, db, relay } = await serverBehindRelay(entry, LONG_MAX_AGE_MS);
+    await registerProxyApi(db, { slug: "guarded", upstream: await upstream("guarded") });
+    await registerProxyApi(db, { slug: "open", upstream: await upstream("open"), isPublic: true });
+    const [known, unseen] = [await newCredential(db, ENV), await newCredential(db, ENV)];
+    await served(server, "open/orders");
+    const token = await accessToken(server, ENV, known);
+    expect((await fetch(`${server.url}/gw/${ENV}/.well-known/jwks.json`)).status).toBe(200);
+
+    relay.cut();
+    const bearer = { authorization: `Bearer ${token}` };
+    const protectedCalls = await Promise.all([
+      call(server, "guarded/orders", { ...bearer, "x-request-id": "revocations-away-1" }),
+      call(server, "guarded/orders", bearer),
+    ]);
+    await expectNotReady(protectedCalls[0]!, server, "revocations-away-1");
+    await expectNotReady(protectedCalls[1]!, server);
+    const tokenCall = () =>
+      tokenRequest(server, ENV, { headers: { authorization: basic(unseen.clientId, unseen.clientSecret) }, body: "grant_type=client_credentials" });
+    const tokenCalls = await Promise.all([tokenCall(), tokenCall()]);
+    for (const refused of tokenCalls) await expectNotReady(refused, server);
+    const revocation = await fetch(`${server.url}/gw/${ENV}/oauth2/revoke`, {
+      method: "POST",
+      headers: { authorization: basic(known.clientId, known.clientSecret), "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${token}`,
+    });
+    await expectNotReady(revocation, server);
+    const output = await server.settledOutput();
+    expect(count(output, "revoked tokens: the database does not answer")).toBe(1);
+    expect(count(output, "credential states: the database does not answer")).toBe(1);
+
+    relay.restore();
+    await expect.poll(async () => (await call(server, "guarded/orders", bearer)).status, { timeout: 10_000, interval: 200 }).toBe(200);
+    expect((await tokenCall()).status).toBe(200);
   });
 });
