@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import type { QueryListener } from "./query-listener";
+import type { RowShape } from "./sqlite";
 import { postgresIsoTime } from "./time";
 
 const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;
@@ -9,7 +10,7 @@ function parseType(types: typeof pg.types, oid: number, format?: "text" | "binar
   return oid === TIMESTAMP_WITHOUT_TIME_ZONE ? postgresIsoTime : types.getTypeParser(oid, format);
 }
 
-export type PostgresQuery = <Row extends object>(sql: string, values: readonly unknown[]) => Promise<{ rows: Row[]; rowCount: number }>;
+export type PostgresQuery = <Row extends object>(sql: string, values: readonly unknown[], shape?: RowShape) => Promise<{ rows: Row[]; rowCount: number }>;
 
 /** A pool of connections to Gatehouse's database, for the gateway's queries; times come back as ISO 8601 text. */
 export type PostgresConnection = {
@@ -48,17 +49,18 @@ export function openPostgres(
     return pool;
   });
   const names = new Map<string, string>();
-  const run = async <Row extends object>(client: pg.Pool | pg.PoolClient, sql: string, values: readonly unknown[]) => {
+  const run = async <Row extends object>(client: pg.Pool | pg.PoolClient, sql: string, values: readonly unknown[], shape: RowShape = "objects") => {
     onQuery?.(sql, [...values]);
     let name = names.get(sql);
     if (!name) names.set(sql, (name = `gatehouse_${names.size}`));
-    const { rows, rowCount } = await client.query<Row>({ name, text: sql, values: [...values] });
+    const query: pg.QueryConfig & { rowMode?: "array" } = { name, text: sql, values: [...values], rowMode: shape === "arrays" ? "array" : undefined };
+    const { rows, rowCount } = await client.query<Row>(query);
     return { rows, rowCount: rowCount ?? 0 };
   };
   return {
     dialect: "postgresql",
     // Once pg has loaded, a query goes straight to the pool, with no promise of the load in between.
-    query: (sql, values) => (pool ? run(pool, sql, values) : opened.then((loaded) => run(loaded, sql, values))),
+    query: (sql, values, shape) => (pool ? run(pool, sql, values, shape) : opened.then((loaded) => run(loaded, sql, values, shape))),
     async transaction(work) {
       const client = await (pool ?? (await opened)).connect();
       try {
