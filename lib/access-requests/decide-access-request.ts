@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { PortalUser } from "../actors/portal-user";
 import { config } from "../config";
 import { type DbClient, inTransaction, type Tx } from "../db";
+import { withSavepoint } from "../database/savepoint";
 import { problem, type ProblemError, zodProblem } from "../http/problem";
 import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
@@ -130,21 +131,20 @@ async function provision(tx: Tx, request: ProvisionedRequest, ownerId: string, a
  * PostgreSQL a failed statement would otherwise abort the whole transaction.
  */
 async function notifyApproval(tx: Tx, environment: { id: string; name: string }, clientId: string, apiName: string | undefined) {
-  await tx.$executeRaw`SAVEPOINT approval_notice`;
   try {
-    await createNotifications({
-      db: tx,
-      environmentId: environment.id,
-      recipients: { clientIds: [clientId] },
-      title: `Access approved in ${environment.name}`,
-      body: `${apiName ? `Access to ${apiName}` : "Your credential"} in ${environment.name} was approved. Generate the first secret under Settings → Client Credentials.`,
-      category: "account",
-      severity: "info",
-      link: `${config().publicUrl}/settings/credentials`,
-    });
-    await tx.$executeRaw`RELEASE SAVEPOINT approval_notice`;
+    await withSavepoint(tx, () =>
+      createNotifications({
+        db: tx,
+        environmentId: environment.id,
+        recipients: { clientIds: [clientId] },
+        title: `Access approved in ${environment.name}`,
+        body: `${apiName ? `Access to ${apiName}` : "Your credential"} in ${environment.name} was approved. Generate the first secret under Settings → Client Credentials.`,
+        category: "account",
+        severity: "info",
+        link: `${config().publicUrl}/settings/credentials`,
+      }),
+    );
   } catch (error) {
-    await tx.$executeRaw`ROLLBACK TO SAVEPOINT approval_notice`;
     log.error({ err: error, clientId }, "approval notification failed");
   }
 }

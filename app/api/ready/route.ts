@@ -1,3 +1,4 @@
+import { pingDatabase } from "@/lib/database/ping";
 import { db } from "@/lib/db";
 import { processDependencies, readinessResponse } from "@/lib/readiness";
 
@@ -5,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 export function GET(request: Request): Promise<Response> {
   return readinessResponse(
-    processDependencies(() => db().$queryRawUnsafe("SELECT 1")),
+    processDependencies(() => pingDatabase(db())),
     request,
   );
 }
