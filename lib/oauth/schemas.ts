@@ -27,14 +27,17 @@ const clientSecret = z
   .max(200)
   .meta({ description: "Your client secret (`gsk_…`), for `client_secret_post`. Never put it in the URL.", format: "password" });
 
-// Empty examples: Swagger UI sends every field it fills in, and an assertion beside a client secret is refused.
-const clientAssertionType = z
-  .literal(CLIENT_ASSERTION_TYPE)
-  .meta({ description: "For `private_key_jwt` and workload identity federation: always the RFC 7523 JWT bearer type.", example: "" });
-const clientAssertion = z.string().min(1).max(MAX_TOKEN_LENGTH).meta({
+// Swagger UI sends every field it fills in, and an assertion beside a client secret is refused, so these
+// fields' examples are empty; the token endpoint reads an empty parameter as omitted (RFC 6749 §3.2), and
+// their schemas say so, so that each example is valid under its own schema.
+const clientAssertionType = z.enum([CLIENT_ASSERTION_TYPE, ""]).meta({
+  description: "For `private_key_jwt` and workload identity federation: always the RFC 7523 JWT bearer type. Empty is the same as omitted.",
+  example: "",
+});
+const clientAssertion = z.string().max(MAX_TOKEN_LENGTH).meta({
   example: "",
   description:
-    "For `private_key_jwt`: a JWT signed with one of your keys, `iss` and `sub` your client ID, `aud` the token endpoint, a `jti` and an `exp` at most 5 minutes ahead. For a federated credential: your platform's ID token, with `client_id`.",
+    "For `private_key_jwt`: a JWT signed with one of your keys, `iss` and `sub` your client ID, `aud` the token endpoint, a `jti` and an `exp` at most 5 minutes ahead. For a federated credential: your platform's ID token, with `client_id`. Empty is the same as omitted.",
 });
 
 /** The fields of client authentication, one method per request: a secret (Basic or in the body) or a client assertion. */

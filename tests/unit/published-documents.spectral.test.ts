@@ -24,7 +24,7 @@ afterAll(async () => {
   await fixture?.close();
 });
 
-describe("published OpenAPI documents against Spectral's OWASP ruleset (.spectral.yaml)", () => {
+describe("published OpenAPI documents against Spectral's spectral:oas and OWASP rulesets (.spectral.yaml)", () => {
   it("every document the catalog serves, per API and environment, has no errors", async () => {
     const apis = await listCatalogApis(fixture.db);
     const views = apis.flatMap((api) => api.environments.map((env) => ({ api, env })));
@@ -56,5 +56,16 @@ describe("published OpenAPI documents against Spectral's OWASP ruleset (.spectra
     };
     const diagnostics = await lintDocument(spectral, unbounded, path.resolve("published", "proxy", "unbounded.openapi.json"));
     expect(diagnostics.filter((d) => d.severity === ERROR).map((d) => d.code)).toContain("owasp:api4:2023-string-limit");
+  });
+
+  it("loads Stoplight's OpenAPI rules, which refuse an example its own schema does not allow", async () => {
+    const contradicted = {
+      openapi: "3.1.0",
+      info: { title: "Contradicted", version: "1.0.0" },
+      paths: {},
+      components: { schemas: { Kind: { type: "string", const: "fixed", maxLength: 10, example: "" } } },
+    };
+    const diagnostics = await lintDocument(spectral, contradicted, path.resolve("published", "proxy", "contradicted.openapi.json"));
+    expect(diagnostics.filter((d) => d.severity === ERROR).map((d) => d.code)).toContain("oas3-valid-schema-example");
   });
 });
