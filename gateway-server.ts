@@ -1,7 +1,7 @@
 // Gateway-only entry (`npm run start:gateway`): the data plane without the portal,
-// to scale out behind a load balancer beside one full instance (README, "Scale out
-// the gateway"). Applies migrations and seeds an empty database like `npm start`,
-// in a thread that then ends, then serves /gw/**, RFC 8414's metadata path,
+// to scale out behind a load balancer beside one full instance (docs/scaling-out.md).
+// Applies migrations and seeds an empty database like `npm start`, in a thread that
+// then ends, then serves /gw/**, RFC 8414's metadata path,
 // /api/health and /api/ready; loads no Next, React, next-auth or Prisma client.
 import "./server/check-config";
 import { config } from "./lib/config";

@@ -7,9 +7,9 @@ import { firstGetOperation, listOperations } from "./operations";
 const LOCAL = { tokenEndpoint: "http://localhost:3000/gw/sso-qa/oauth2/token", serverUrl: "http://localhost:3000/gw/sso-qa/notifications" };
 
 describe("code samples", () => {
-  it("are the ones the README shows", () => {
+  it("are the ones the README shows, reading GATEHOUSE_URL", () => {
     const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
-    for (const sample of codeSamples({ ...LOCAL, operation: { method: "GET", path: "/v1/notifications" } })) {
+    for (const sample of codeSamples({ ...LOCAL, gatehouseUrl: "http://localhost:3000", operation: { method: "GET", path: "/v1/notifications" } })) {
       expect(readme).toContain(sample.code);
     }
   });

@@ -15,6 +15,12 @@ export type SampleCall = {
   operation: Pick<Operation, "method" | "path" | "bodyExample">;
   /** client_secret when left out */
   authentication?: SampleAuthentication;
+  /**
+   * The origin the URLs start with, when the sample is to read it from GATEHOUSE_URL with this as
+   * the default (the README's samples, run against whichever port the reader chose); the portal
+   * leaves it out and writes its own URLs in full.
+   */
+  gatehouseUrl?: string;
 };
 
 /** What a sample reads from the environment to authenticate; a private key is read from a file, never pasted into the environment. */
@@ -23,8 +29,8 @@ const CREDENTIAL_VARIABLES: Record<SampleAuthentication, string[]> = {
   private_key_jwt: ["CLIENT_ID", "PRIVATE_KEY_FILE"],
 };
 
-/** A URL as literal text and path parameters, each read from an environment variable of its own. */
-type UrlPart = { text: string } | { variable: string };
+/** A URL as literal text, path parameters each read from an environment variable of its own, and the origin read from GATEHOUSE_URL. */
+type UrlPart = { text: string } | { variable: string } | { origin: string };
 
 export const SAMPLE_LANGUAGES: { language: SampleLanguage; label: string }[] = [
   { language: "curl", label: "curl" },
@@ -32,8 +38,10 @@ export const SAMPLE_LANGUAGES: { language: SampleLanguage; label: string }[] = [
   { language: "python", label: "Python 3" },
 ];
 
-function urlParts(serverUrl: string, path: string): UrlPart[] {
-  return `${serverUrl}${path}`
+function urlParts(serverUrl: string, path: string, gatehouseUrl?: string): UrlPart[] {
+  const url = `${serverUrl}${path}`;
+  if (gatehouseUrl && url.startsWith(gatehouseUrl)) return [{ origin: gatehouseUrl }, ...urlParts(url.slice(gatehouseUrl.length), "")];
+  return url
     .split(/(\{[^}]+\})/)
     .filter((part) => part !== "")
     .map((part) =>
@@ -57,46 +65,71 @@ function requiredVariables(parts: UrlPart[], authentication: SampleAuthenticatio
   return [...CREDENTIAL_VARIABLES[authentication], ...variablesOf(parts)];
 }
 
-/** "A and B", "A, B and C": the environment variables a sample reads. */
-function needs(parts: UrlPart[], authentication: SampleAuthentication): string {
+/** "A and B in the environment", "A, B and C …": the environment variables a sample reads. */
+function needs(parts: UrlPart[], authentication: SampleAuthentication, gatehouseUrl: string | undefined): string {
   const names = requiredVariables(parts, authentication);
   const list = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return authentication === "private_key_jwt" ? `${list} (your RSA private key, PEM, for RS256)` : list;
+  const variables = authentication === "private_key_jwt" ? `${list} (your RSA private key, PEM, for RS256)` : list;
+  return `${variables} in the environment${gatehouseUrl ? `, and GATEHOUSE_URL unless Gatehouse is at ${gatehouseUrl}` : ""}`;
 }
 
 function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The shell lines that set TOKEN_RESPONSE. */
+/** Text as it stands inside a double-quoted shell string. */
+function doubleQuoted(value: string): string {
+  return value.replace(/["$`\\]/g, "\\$&");
+}
+
+const variableName = (part: { variable: string } | { origin: string }) => ("variable" in part ? part.variable : "GATEHOUSE_URL");
+
+/** A URL as one shell word: its text single-quoted, or, when it starts with GATEHOUSE_URL, one double-quoted string that reads. */
+function shellUrl(parts: UrlPart[]): string {
+  if (parts.some((part) => "origin" in part)) {
+    return `"${parts.map((part) => ("text" in part ? doubleQuoted(part.text) : `\${${variableName(part)}}`)).join("")}"`;
+  }
+  return parts.map((part) => ("text" in part ? shellQuote(part.text) : `"$${variableName(part)}"`)).join("");
+}
+
+/** The shell lines that stop the sample when a variable it needs is unset, then default GATEHOUSE_URL. */
+function shellPreamble(required: string[], gatehouseUrl: string | undefined): string[] {
+  const checks = required.map((name) => `[ -n "$${name}" ] || { echo 'Set ${name} in the environment' >&2; exit 1; }`);
+  return gatehouseUrl ? [...checks, `GATEHOUSE_URL="\${GATEHOUSE_URL:-${doubleQuoted(gatehouseUrl)}}"`] : checks;
+}
+
+/**
+ * The shell lines that set TOKEN_RESPONSE, or stop the sample when curl got no answer at all
+ * (connection refused, unknown host), which curl has already explained on stderr.
+ */
 function curlTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string[] {
   if (authentication === "client_secret") {
-    return [`TOKEN_RESPONSE=$(curl -sS -X POST ${shellQuote(tokenEndpoint)} \\`, `  -u "$CLIENT_ID:$CLIENT_SECRET" \\`, `  -d grant_type=client_credentials)`];
+    return [`TOKEN_RESPONSE=$(curl -sS -X POST ${tokenEndpoint} \\`, `  -u "$CLIENT_ID:$CLIENT_SECRET" \\`, `  -d grant_type=client_credentials) || exit 1`];
   }
   return [
     `b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }`,
     `NOW=$(date +%s)`,
     `HEADER=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)`,
     `CLAIMS=$(printf '{"iss":"%s","sub":"%s","aud":"%s","jti":"%s","iat":%s,"exp":%s}' \\`,
-    `  "$CLIENT_ID" "$CLIENT_ID" ${shellQuote(tokenEndpoint)} "$(openssl rand -hex 16)" "$NOW" "$((NOW + 60))" | b64url)`,
+    `  "$CLIENT_ID" "$CLIENT_ID" ${tokenEndpoint} "$(openssl rand -hex 16)" "$NOW" "$((NOW + 60))" | b64url)`,
     `SIGNATURE=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$PRIVATE_KEY_FILE" | b64url) || exit 1`,
-    `TOKEN_RESPONSE=$(curl -sS -X POST ${shellQuote(tokenEndpoint)} \\`,
+    `TOKEN_RESPONSE=$(curl -sS -X POST ${tokenEndpoint} \\`,
     `  -d grant_type=client_credentials \\`,
     `  -d client_assertion_type=${CLIENT_ASSERTION_TYPE} \\`,
-    `  -d "client_assertion=$HEADER.$CLAIMS.$SIGNATURE")`,
+    `  -d "client_assertion=$HEADER.$CLAIMS.$SIGNATURE") || exit 1`,
   ];
 }
 
-function curlSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret" }: SampleCall): string {
-  const url = urlParts(serverUrl, operation.path)
-    .map((part) => ("text" in part ? shellQuote(part.text) : `"$${part.variable}"`))
-    .join("");
+function curlSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret", gatehouseUrl }: SampleCall): string {
+  const parts = urlParts(serverUrl, operation.path, gatehouseUrl);
+  const url = shellUrl(parts);
   const body =
     operation.bodyExample === undefined ? [] : [`  -H 'Content-Type: application/json'`, `  --data-raw ${shellQuote(JSON.stringify(operation.bodyExample))}`];
   const call = [`curl -sS --fail-with-body -X ${operation.method} ${url}`, `  -H "Authorization: Bearer $ACCESS_TOKEN"`, ...body].join(" \\\n");
   return [
-    `# Needs ${needs(urlParts(serverUrl, operation.path), authentication)} in the environment.`,
-    ...curlTokenRequest(tokenEndpoint, authentication),
+    `# Needs ${needs(parts, authentication, gatehouseUrl)}.`,
+    ...shellPreamble(requiredVariables(parts, authentication), gatehouseUrl),
+    ...curlTokenRequest(shellUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication),
     `ACCESS_TOKEN=$(printf '%s' "$TOKEN_RESPONSE" | sed -n 's/.*"access_token":"\\([^"]*\\)".*/\\1/p')`,
     // Without a token the sample stops with the token endpoint's answer instead of calling the API anonymously.
     `if [ -z "$ACCESS_TOKEN" ]; then`,
@@ -113,11 +146,18 @@ function curlSample({ tokenEndpoint, serverUrl, operation, authentication = "cli
   ].join("\n");
 }
 
+/** A URL as a JavaScript expression. */
+function javascriptUrl(parts: UrlPart[]): string {
+  return parts
+    .map((part) => ("text" in part ? JSON.stringify(part.text) : "variable" in part ? `encodeURIComponent(process.env.${part.variable})` : "GATEHOUSE_URL"))
+    .join(" + ");
+}
+
 /** The lines that post to the token endpoint, as `tokenResponse`. */
 function javascriptTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string {
   if (authentication === "client_secret") {
     return `  const basic = Buffer.from(\`\${process.env.CLIENT_ID}:\${process.env.CLIENT_SECRET}\`).toString("base64");
-  const tokenResponse = await fetch(${JSON.stringify(tokenEndpoint)}, {
+  const tokenResponse = await fetch(${tokenEndpoint}, {
     method: "POST",
     headers: { authorization: \`Basic \${basic}\`, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "client_credentials" }),
@@ -126,20 +166,21 @@ function javascriptTokenRequest(tokenEndpoint: string, authentication: SampleAut
   return `  // private_key_jwt (RFC 7523): a JWT for this one request, signed with your private key.
   const now = Math.floor(Date.now() / 1000);
   const part = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const claims = { iss: process.env.CLIENT_ID, sub: process.env.CLIENT_ID, aud: ${JSON.stringify(tokenEndpoint)}, jti: randomUUID(), iat: now, exp: now + 60 };
+  const claims = { iss: process.env.CLIENT_ID, sub: process.env.CLIENT_ID, aud: ${tokenEndpoint}, jti: randomUUID(), iat: now, exp: now + 60 };
   const unsigned = \`\${part({ alg: "RS256", typ: "JWT" })}.\${part(claims)}\`;
   const key = createPrivateKey(readFileSync(process.env.PRIVATE_KEY_FILE));
   const assertion = \`\${unsigned}.\${sign("sha256", Buffer.from(unsigned), key).toString("base64url")}\`;
-  const tokenResponse = await fetch(${JSON.stringify(tokenEndpoint)}, {
+  const tokenResponse = await fetch(${tokenEndpoint}, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: ${JSON.stringify(CLIENT_ASSERTION_TYPE)}, client_assertion: assertion }),
   });`;
 }
 
-function javascriptSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret" }: SampleCall): string {
-  const parts = urlParts(serverUrl, operation.path);
-  const url = parts.map((part) => ("text" in part ? JSON.stringify(part.text) : `encodeURIComponent(process.env.${part.variable})`)).join(" + ");
+function javascriptSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret", gatehouseUrl }: SampleCall): string {
+  const parts = urlParts(serverUrl, operation.path, gatehouseUrl);
+  const url = javascriptUrl(parts);
+  const origin = gatehouseUrl ? `\nconst GATEHOUSE_URL = process.env.GATEHOUSE_URL || ${JSON.stringify(gatehouseUrl)};\n` : "";
   const required = requiredVariables(parts, authentication)
     .map((name) => JSON.stringify(name))
     .join(", ");
@@ -153,7 +194,7 @@ function javascriptSample({ tokenEndpoint, serverUrl, operation, authentication 
       : `\n    headers: { authorization: \`Bearer \${access_token}\`, "content-type": "application/json" },\n    body: JSON.stringify(${JSON.stringify(operation.bodyExample)}),`;
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder belongs to the generated JavaScript, not to this file
   const headers = operation.bodyExample === undefined ? "\n    headers: { authorization: `Bearer ${access_token}` }," : "";
-  return `// Runs with plain \`node\` 20+; needs ${needs(parts, authentication)} in the environment.
+  return `// Runs with plain \`node\` 20+; needs ${needs(parts, authentication, gatehouseUrl)}.
 // Every failure ends in one line on stderr and exit code 1, without a stack trace.
 ${imports}function fail(message) {
   console.error(message);
@@ -163,9 +204,9 @@ ${imports}function fail(message) {
 for (const name of [${required}]) {
   if (!process.env[name]) fail(\`Set \${name} in the environment\`);
 }
-
+${origin}
 async function main() {
-${javascriptTokenRequest(tokenEndpoint, authentication)}
+${javascriptTokenRequest(javascriptUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication)}
   if (!tokenResponse.ok) fail(\`The token endpoint refused: \${await tokenResponse.text()}\`);
   const { access_token } = await tokenResponse.json();
 
@@ -179,12 +220,21 @@ ${javascriptTokenRequest(tokenEndpoint, authentication)}
 main().catch((error) => fail(error.cause?.message ?? error.message));`;
 }
 
+/** A URL as a Python expression. */
+function pythonUrl(parts: UrlPart[]): string {
+  return parts
+    .map((part) =>
+      "text" in part ? JSON.stringify(part.text) : "variable" in part ? `urllib.parse.quote(os.environ["${part.variable}"], safe="")` : "GATEHOUSE_URL",
+    )
+    .join(" + ");
+}
+
 /** The lines that build `token_request`. */
 function pythonTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string {
   if (authentication === "client_secret") {
     return `basic = base64.b64encode(f"{os.environ['CLIENT_ID']}:{os.environ['CLIENT_SECRET']}".encode()).decode()
 token_request = urllib.request.Request(
-    ${JSON.stringify(tokenEndpoint)},
+    ${tokenEndpoint},
     data=urllib.parse.urlencode({"grant_type": "client_credentials"}).encode(),
     headers={"Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
 )`;
@@ -195,13 +245,13 @@ def b64url(data):
 
 
 now = int(time.time())
-claims = {"iss": os.environ["CLIENT_ID"], "sub": os.environ["CLIENT_ID"], "aud": ${JSON.stringify(tokenEndpoint)}, "jti": uuid.uuid4().hex, "iat": now, "exp": now + 60}
+claims = {"iss": os.environ["CLIENT_ID"], "sub": os.environ["CLIENT_ID"], "aud": ${tokenEndpoint}, "jti": uuid.uuid4().hex, "iat": now, "exp": now + 60}
 unsigned = b64url(json.dumps({"alg": "RS256", "typ": "JWT"}).encode()) + "." + b64url(json.dumps(claims).encode())
 signed = subprocess.run(["openssl", "dgst", "-sha256", "-sign", os.environ["PRIVATE_KEY_FILE"]], input=unsigned.encode(), capture_output=True)
 if signed.returncode != 0:
     sys.exit(f"openssl could not sign with PRIVATE_KEY_FILE: {signed.stderr.decode().strip()}")
 token_request = urllib.request.Request(
-    ${JSON.stringify(tokenEndpoint)},
+    ${tokenEndpoint},
     data=urllib.parse.urlencode(
         {"grant_type": "client_credentials", "client_assertion_type": ${JSON.stringify(CLIENT_ASSERTION_TYPE)}, "client_assertion": f"{unsigned}.{b64url(signed.stdout)}"}
     ).encode(),
@@ -209,18 +259,19 @@ token_request = urllib.request.Request(
 )`;
 }
 
-function pythonSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret" }: SampleCall): string {
-  const parts = urlParts(serverUrl, operation.path);
+function pythonSample({ tokenEndpoint, serverUrl, operation, authentication = "client_secret", gatehouseUrl }: SampleCall): string {
+  const parts = urlParts(serverUrl, operation.path, gatehouseUrl);
   const required = requiredVariables(parts, authentication)
     .map((name) => JSON.stringify(name))
     .join(", ");
   const keyImports = authentication === "private_key_jwt" ? "\nimport subprocess" : "";
   const keyModules = authentication === "private_key_jwt" ? "\nimport time" : "";
   const uuidImport = authentication === "private_key_jwt" ? "\nimport uuid" : "";
-  const url = parts.map((part) => ("text" in part ? JSON.stringify(part.text) : `urllib.parse.quote(os.environ["${part.variable}"], safe="")`)).join(" + ");
+  const url = pythonUrl(parts);
+  const origin = gatehouseUrl ? `\nGATEHOUSE_URL = os.environ.get("GATEHOUSE_URL") or ${JSON.stringify(gatehouseUrl)}\n` : "";
   const body = operation.bodyExample === undefined ? "" : `\n    data=${JSON.stringify(JSON.stringify(operation.bodyExample))}.encode(),`;
   const contentType = operation.bodyExample === undefined ? "" : `, "Content-Type": "application/json"`;
-  return `# Python 3 standard library only; needs ${needs(parts, authentication)} in the environment.
+  return `# Python 3 standard library only; needs ${needs(parts, authentication, gatehouseUrl)}.
 # Every failure ends in one line on stderr and exit code 1, without a traceback.
 import base64
 import json
@@ -233,7 +284,7 @@ import urllib.request${uuidImport}
 for name in [${required}]:
     if not os.environ.get(name):
         sys.exit(f"Set {name} in the environment")
-
+${origin}
 
 def answer(request, refuser):
     try:
@@ -245,7 +296,7 @@ def answer(request, refuser):
         sys.exit(f"{request.full_url}: {error.reason}")
 
 
-${pythonTokenRequest(tokenEndpoint, authentication)}
+${pythonTokenRequest(pythonUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication)}
 access_token = json.loads(answer(token_request, "The token endpoint"))["access_token"]
 
 request = urllib.request.Request(

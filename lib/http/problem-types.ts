@@ -190,7 +190,7 @@ export const PROBLEMS = {
     title: "Metrics token required",
     status: 401,
     explanation: "The metrics of this Gatehouse are read with the bearer token its operators set in `METRICS_TOKEN`.",
-    advice: "Send `Authorization: Bearer <METRICS_TOKEN>`, as the scrape example in the README does.",
+    advice: "Send `Authorization: Bearer <METRICS_TOKEN>`, as the scrape example in docs/metrics-and-tracing.md does.",
   },
   unauthenticated: {
     title: "Sign in first",

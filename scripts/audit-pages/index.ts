@@ -1,4 +1,4 @@
-// npm run audit:pages: Lighthouse against the built portal (README, "Page speed"). It starts the
+// npm run audit:pages: Lighthouse against the built portal (docs/benchmarks.md, "Page speed"). It starts the
 // production server itself, audits each page AUDIT_RUNS times (5 by default, the number Lighthouse's own variability guide
 // recommends for a median) in turns, and prints
 // the medians and which targets are met. A missed target is reported, not an error: the exit code

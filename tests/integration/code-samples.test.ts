@@ -11,7 +11,7 @@ import { codeSamples, type SampleAuthentication, type SampleLanguage } from "../
 import { listOperations, type Operation } from "../../lib/catalog/operations";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
-import { startServer, type TestServer } from "../support/server";
+import { freePort, startServer, type TestServer } from "../support/server";
 import { newCredential, newKeyCredential, openDb } from "./gateway-support";
 
 const run = promisify(execFile);
@@ -68,10 +68,17 @@ async function runSample(language: SampleLanguage, code: string, env: Record<str
 /** A Python traceback or a JavaScript stack frame. */
 const STACK_TRACE = /Traceback|^ {4}at /m;
 
-function samplesFor(method: string, path: string, authentication?: SampleAuthentication) {
+function samplesFor(method: string, path: string, authentication?: SampleAuthentication, gatehouseUrl?: string) {
   const operation = operations.find((item) => item.method === method && item.path === path)!;
   expect(operation).toBeDefined();
-  return codeSamples({ tokenEndpoint: `${server.url}/gw/sso-qa/oauth2/token`, serverUrl: `${server.url}/gw/sso-qa/notifications`, operation, authentication });
+  const origin = gatehouseUrl ?? server.url;
+  return codeSamples({
+    tokenEndpoint: `${origin}/gw/sso-qa/oauth2/token`,
+    serverUrl: `${origin}/gw/sso-qa/notifications`,
+    operation,
+    authentication,
+    gatehouseUrl,
+  });
 }
 
 describe("code samples", () => {
@@ -126,11 +133,42 @@ describe("code samples", () => {
     expect(stderr).not.toMatch(STACK_TRACE);
   });
 
-  it.each(LANGUAGES)("%s without CLIENT_ID and CLIENT_SECRET exits 1 without a stack trace", async (language) => {
+  it.each(LANGUAGES)("%s without CLIENT_ID and CLIENT_SECRET says to set them and exits 1 without a stack trace", async (language) => {
     const sample = samplesFor("GET", "/v1/notifications").find((item) => item.language === language)!;
-    const { code, stderr } = await runSample(language, sample.code, { CLIENT_ID: "", CLIENT_SECRET: "" });
+    const { code, stdout, stderr } = await runSample(language, sample.code, { CLIENT_ID: "", CLIENT_SECRET: "" });
     expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("Set CLIENT_ID in the environment");
     expect(stderr).not.toMatch(STACK_TRACE);
+  });
+
+  describe("as the README writes them, for http://localhost:3000", () => {
+    const readmeSamples = () => samplesFor("GET", "/v1/notifications", undefined, "http://localhost:3000");
+
+    it.each(LANGUAGES)("%s calls the gateway GATEHOUSE_URL names", async (language) => {
+      const sample = readmeSamples().find((item) => item.language === language)!;
+      const { code, stdout, stderr } = await runSample(language, sample.code, {
+        CLIENT_ID: client.clientId,
+        CLIENT_SECRET: client.clientSecret,
+        GATEHOUSE_URL: server.url,
+      });
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      expect(JSON.parse(stdout).items.map((item: { id: string }) => item.id)).toEqual([notificationId]);
+    });
+
+    it.each(LANGUAGES)("%s says the connection was refused when nothing listens at GATEHOUSE_URL, and exits 1", async (language) => {
+      const sample = readmeSamples().find((item) => item.language === language)!;
+      const { code, stdout, stderr } = await runSample(language, sample.code, {
+        CLIENT_ID: client.clientId,
+        CLIENT_SECRET: client.clientSecret,
+        GATEHOUSE_URL: `http://127.0.0.1:${await freePort()}`,
+      });
+      expect(code).toBe(1);
+      expect(stdout).toBe("");
+      expect(stderr).toMatch(/ECONNREFUSED|Connection refused|Failed to connect|Couldn't connect/);
+      expect(stderr).not.toContain("The token endpoint refused");
+      expect(stderr).not.toMatch(STACK_TRACE);
+    });
   });
 
   describe("with private_key_jwt", () => {

@@ -133,12 +133,12 @@ describe("configuration from .env only", () => {
 
   it("runs the README's first call, which stops with the token endpoint's answer when the secret is wrong", async () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const recipe = /### Call an API[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const script = /## Call an API\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
     const { clientId, clientSecret } = seededClient("sso-qa");
-    const script = recipe.replaceAll("http://localhost:3000", `http://127.0.0.1:${port}`);
-    const called = await run("sh", ["-c", script], { env: { ...BARE_ENV, NODE_ENV: "production", CLIENT_ID: clientId, CLIENT_SECRET: clientSecret } });
+    const env = { ...BARE_ENV, NODE_ENV: "production" as const, GATEHOUSE_URL: `http://127.0.0.1:${port}`, CLIENT_ID: clientId };
+    const called = await run("sh", ["-c", script], { env: { ...env, CLIENT_SECRET: clientSecret } });
     expect(JSON.parse(called.stdout)).toHaveProperty("items");
-    const failed = await run("sh", ["-c", script], { env: { ...BARE_ENV, NODE_ENV: "production", CLIENT_ID: clientId, CLIENT_SECRET: "gsk_wrong" } }).then(
+    const failed = await run("sh", ["-c", script], { env: { ...env, CLIENT_SECRET: "gsk_wrong" } }).then(
       () => undefined,
       (error: { code: number; stdout: string; stderr: string }) => error,
     );

@@ -1,11 +1,14 @@
 // private_key_jwt (RFC 7523) at the token endpoint, with openid-client as an independent client.
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { promisify } from "node:util";
+import { exportJWK, exportPKCS8, generateKeyPair, type JWK, SignJWT } from "jose";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
@@ -287,5 +290,26 @@ describe("private_key_jwt", () => {
     const both = await call("/credentials", { application: "Keys twice", environment: "platform-dev", jwks: { keys: [publicJwk] }, jwksUri: keyServerUrl });
     expect(both.status).toBe(400);
     expect((await both.json()).errors).toEqual([expect.objectContaining({ field: "jwksUri" })]);
+  });
+
+  it("gets a token with the documented openid-client sample from a gateway on this machine, over http", async () => {
+    const page = readFileSync(join(import.meta.dirname, "..", "..", "docs", "machine-credentials.md"), "utf8");
+    const sample = /With a library[\s\S]*?```js\n([\s\S]*?)```/.exec(page)![1]!;
+    const rsa = await generateKeyPair("RS256", { extractable: true });
+    const directory = await mkdtemp(join(tmpdir(), "openid-client-sample-"));
+    try {
+      const keyFile = join(directory, "client-key.pem");
+      await writeFile(keyFile, await exportPKCS8(rsa.privateKey));
+      const jwk = { ...(await exportJWK(rsa.publicKey)), kid: "ci-1", alg: "RS256", use: "sig" };
+      const { clientId } = await newKeyCredential(db, "platform-dev", { jwks: { keys: [jwk] } });
+      // --eval resolves the sample's imports from the working directory, this project's node_modules.
+      const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", sample], {
+        cwd: join(import.meta.dirname, "..", ".."),
+        env: { ...process.env, GATEHOUSE_URL: server.url, CLIENT_ID: clientId, PRIVATE_KEY_FILE: keyFile },
+      });
+      expect(decodeJwtPart(stdout.trim(), 1)).toMatchObject({ client_id: clientId, iss: `${server.url}/gw/platform-dev` });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

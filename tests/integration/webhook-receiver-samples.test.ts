@@ -1,4 +1,4 @@
-// The README's receivers, run as they are printed: each accepts a delivery signed by the
+// The documented receivers (docs/teams-email-webhooks.md), run as they are printed: each accepts a delivery signed by the
 // portal and refuses one signed with another secret.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,13 +22,15 @@ import { inheritedEnv } from "../support/child-env";
 import { freePort } from "../support/server";
 
 const LOCAL = { allowPrivate: true };
-const README = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
-const SECTION = README.slice(README.indexOf("\n## Webhooks\n"), README.indexOf("\n## ", README.indexOf("\n## Webhooks\n") + 1));
+const PAGE = readFileSync(join(import.meta.dirname, "..", "..", "docs", "teams-email-webhooks.md"), "utf8");
+const WEBHOOKS = PAGE.indexOf("\n## Webhooks\n");
+const NEXT_SECTION = PAGE.indexOf("\n## ", WEBHOOKS + 1);
+const SECTION = PAGE.slice(WEBHOOKS, NEXT_SECTION === -1 ? undefined : NEXT_SECTION);
 
 function sample(language: "js" | "python"): string {
   const fence = "```";
   const match = new RegExp(`${fence}${language}\\n([\\s\\S]*?)${fence}`).exec(SECTION);
-  if (!match) throw new Error(`no ${language} sample under README "Webhooks"`);
+  if (!match) throw new Error(`no ${language} sample under "Webhooks" in docs/teams-email-webhooks.md`);
   return match[1]!;
 }
 
@@ -72,7 +74,7 @@ async function startSample(command: string, file: string, secret: string) {
 describe.each([
   { language: "js" as const, command: process.execPath, file: "receiver.mjs" },
   { language: "python" as const, command: "python3", file: "receiver.py" },
-])("the README's $language receiver", ({ language, command, file }) => {
+])("the documented $language receiver", ({ language, command, file }) => {
   it("accepts a delivery signed with its secret and answers 401 to one signed with another", async () => {
     const owner = await db.user.create({
       data: { id: newId("usr"), email: `${language}@example.test`, name: language, role: "DEVELOPER", passwordHash: "unused" },
