@@ -2,6 +2,7 @@ import { getToken } from "next-auth/jwt";
 import { type NextRequest, NextResponse } from "next/server";
 import { CALLBACK_URL_COOKIES, safeRedirectUrl } from "./lib/auth/return-path";
 import { brandImageOrigin } from "./lib/brand-image";
+import { separateGatewayOrigin } from "./lib/catalog/environment-urls";
 import { config as appConfig } from "./lib/config";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "./lib/http/security-headers";
 
@@ -60,7 +61,13 @@ export async function proxy(request: NextRequest) {
   const https = appConfig().publicUrl.startsWith("https://");
   const { brand } = appConfig();
   const imageOrigins = [brandImageOrigin(brand.logo), brandImageOrigin(brand.favicon)].filter((origin) => origin !== undefined);
-  const csp = contentSecurityPolicy(newNonce(), { development: process.env.NODE_ENV === "development", https, imageOrigins });
+  const gatewayOrigin = separateGatewayOrigin(appConfig().publicUrl);
+  const csp = contentSecurityPolicy(newNonce(), {
+    development: process.env.NODE_ENV === "development",
+    https,
+    imageOrigins,
+    connectOrigins: gatewayOrigin ? [gatewayOrigin] : [],
+  });
   const rewrite = request.nextUrl.pathname.startsWith("/api/auth/") ? repairCallbackUrls(request) : undefined;
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", csp);

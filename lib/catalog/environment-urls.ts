@@ -10,6 +10,14 @@ export function gatewayUrl(publicUrl: string, envSlug: string): string {
   return `${config().gatewayPublicUrl ?? publicUrl}/gw/${envSlug}`;
 }
 
+/** The gateway's own origin when GATEWAY_PUBLIC_URL names another than the portal's `publicUrl`; undefined when they share one. */
+export function separateGatewayOrigin(publicUrl: string): string | undefined {
+  const gateway = config().gatewayPublicUrl;
+  if (gateway === undefined) return undefined;
+  const origin = new URL(gateway).origin;
+  return origin === new URL(publicUrl).origin ? undefined : origin;
+}
+
 export function tokenEndpointUrl(publicUrl: string, envSlug: string): string {
   return `${gatewayUrl(publicUrl, envSlug)}/oauth2/token`;
 }

@@ -13,6 +13,7 @@ import type { GatewayMetrics, UpstreamFailure } from "../metrics/gateway-metrics
 import { isTokenServicePath, type TokenService } from "../oauth/token-service";
 import type { GatewayTracer } from "../tracing/tracer";
 import type { Authenticated, Authenticator } from "./authenticate";
+import type { Cors } from "./cors";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
 import type { GatewayDirectory, GatewayApi, GatewayEnvironment } from "./directory";
 import { UNDECLARED_ROUTE } from "./document-routes";
@@ -50,6 +51,8 @@ export type GatewayDeps = {
   publicUrl: string;
   /** spans of requests, exported; undefined when tracing is not configured */
   tracer?: GatewayTracer;
+  /** CORS for the portal's origin; undefined when the gateway shares that origin */
+  cors?: Cors;
 };
 
 function notFound(detail: string): ProblemError {
@@ -239,7 +242,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     let response: PlainResponse;
     try {
       path = canonicalPath(url.pathname);
-      response = await route(request, url, path, requestId, trace, outcome);
+      response = deps.cors?.preflight(request) ?? (await route(request, url, path, requestId, trace, outcome));
       Object.assign(response.headers, outcome.headers);
       if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
       response.headers["x-request-id"] = requestId;
@@ -256,6 +259,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const latencyMs = performance.now() - startedAt;
     // Upstream answers included: a browser must not guess a type the API did not declare.
     response.headers["x-content-type-options"] = "nosniff";
+    deps.cors?.expose(request, response);
     const at = new Date();
     const record = (status: number) => {
       metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", status, latencyMs / 1000);

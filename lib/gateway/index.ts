@@ -1,4 +1,5 @@
 import "server-only";
+import { separateGatewayOrigin } from "../catalog/environment-urls";
 import { config } from "../config";
 import { createNotificationStore } from "../data-plane/notifications-for-connection";
 import { dataPlane } from "../data-plane/process";
@@ -30,6 +31,7 @@ import { createGatewayDirectory } from "./directory";
 import { createGateway, type Gateway } from "./handler";
 import { createUpstreams } from "./proxy";
 import { createRequestRecorder } from "./request-log";
+import { createPortalCors } from "./cors";
 
 type SharedState = { rateLimiter: RateLimiter; failures: FailureCounter; seen: SeenOnce };
 
@@ -107,6 +109,7 @@ function buildGateway(): ProcessGateway {
     addressOf,
     publicUrl,
     tracer,
+    cors: separateGatewayOrigin(publicUrl) === undefined ? undefined : createPortalCors(new URL(publicUrl).origin),
   });
   return {
     serve,

@@ -22,6 +22,12 @@ describe("security headers", () => {
     expect(csp).toContain("img-src 'self' data: blob: https://cdn.example.com;");
   });
 
+  it("let scripts connect to the portal and to the gateway's own origin when it has one, and no others", () => {
+    expect(contentSecurityPolicy("abc", { development: false, https: true })).toContain("connect-src 'self';");
+    const csp = contentSecurityPolicy("abc", { development: false, https: true, connectOrigins: ["https://api.example.com"] });
+    expect(csp).toContain("connect-src 'self' https://api.example.com;");
+  });
+
   it("mints a fresh 128-bit nonce each time", () => {
     expect(newNonce()).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(newNonce()).not.toBe(newNonce());

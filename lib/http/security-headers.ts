@@ -4,16 +4,21 @@
  * script ('strict-dynamic'), so no inline or injected script runs. Styles may be
  * inline: Swagger UI and React set style attributes. `next dev` also needs eval
  * for its refresh runtime; production never does. Images load from the portal itself, or
- * from `imageOrigins`: those of a logo or favicon its operators gave as a URL.
+ * from `imageOrigins`: those of a logo or favicon its operators gave as a URL. Scripts connect
+ * to the portal itself, or to `connectOrigins`: the gateway's, when it has one of its own, for
+ * the Reference's "try it".
  */
-export function contentSecurityPolicy(nonce: string, options: { development: boolean; https: boolean; imageOrigins?: readonly string[] }): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  options: { development: boolean; https: boolean; imageOrigins?: readonly string[]; connectOrigins?: readonly string[] },
+): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${options.development ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     ["img-src 'self' data: blob:", ...(options.imageOrigins ?? [])].join(" "),
     "font-src 'self' data:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...(options.connectOrigins ?? [])].join(" "),
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
