@@ -132,7 +132,9 @@ describe("listing and cancelling pending invitations", () => {
     const toBob = await invite("carol", teamId, "bob", "member");
     const listed = await people.dave.client.get(`/api/portal/teams/${teamId}/invitations`);
     expect(await listed.json()).toEqual({
-      invitations: [{ id: toBob.id, email: people.bob.email, role: "member", expiresAt: expect.any(String), createdAt: expect.any(String), invitedBy: people.carol.email }],
+      invitations: [
+        { id: toBob.id, email: people.bob.email, role: "member", expiresAt: expect.any(String), createdAt: expect.any(String), invitedBy: people.carol.email },
+      ],
     });
     await expectProblem(await people.erin.client.get(`/api/portal/teams/${teamId}/invitations`), 403, "team-role-required");
     await expectProblem(await people.erin.client.send("DELETE", `/api/portal/teams/${teamId}/invitations/${toBob.id}`), 403, "team-role-required");
@@ -198,8 +200,16 @@ describe("personal teams", () => {
     const created = await api("bob", "/credentials", { method: "POST", body: { application: "Bob Private", environment: "platform-dev" } });
     expect(created.status).toBe(201);
     const personal = `team_personal_${people.bob.id}`;
-    await expectProblem(await people.bob.client.post(`/api/portal/teams/${personal}/invitations`, { email: people.carol.email, role: "owner" }), 409, "personal-team");
-    await expectProblem(await api("bob", `/teams/${personal}/members`, { method: "POST", body: { email: people.carol.email, role: "owner" } }), 409, "personal-team");
+    await expectProblem(
+      await people.bob.client.post(`/api/portal/teams/${personal}/invitations`, { email: people.carol.email, role: "owner" }),
+      409,
+      "personal-team",
+    );
+    await expectProblem(
+      await api("bob", `/teams/${personal}/members`, { method: "POST", body: { email: people.carol.email, role: "owner" } }),
+      409,
+      "personal-team",
+    );
     expect(await db.teamInvitation.count({ where: { teamId: personal } })).toBe(0);
   });
 
@@ -236,7 +246,11 @@ describe("a removed member hears nothing more of the team's applications", () =>
 
     expect((await people.erin.client.send("DELETE", `/api/portal/teams/${teamId}/members/${people.bob.id}`)).status).toBe(200);
     expect((await rotate()).status).toBe(201);
-    const events = await db.outboxEvent.findMany({ where: { type: "credential.rotated", clientId }, include: { deliveries: true }, orderBy: { occurredAt: "asc" } });
+    const events = await db.outboxEvent.findMany({
+      where: { type: "credential.rotated", clientId },
+      include: { deliveries: true },
+      orderBy: { occurredAt: "asc" },
+    });
     expect(events).toHaveLength(2);
     expect(events[1]?.deliveries).toEqual([]);
   });

@@ -57,7 +57,11 @@ describe("unknown fields", () => {
         }),
       ["trust.algorithms"],
     ],
-    ["POST /api/portal/tokens", () => developer.post("/api/portal/tokens", { name: "CI", scopes: ["teams:read"], expiresInDays: 7, userId: "usr_x" }), ["userId"]],
+    [
+      "POST /api/portal/tokens",
+      () => developer.post("/api/portal/tokens", { name: "CI", scopes: ["teams:read"], expiresInDays: 7, userId: "usr_x" }),
+      ["userId"],
+    ],
     ["PUT /api/portal/email-preferences", () => developer.put("/api/portal/email-preferences", { receive: [], everything: true }), ["everything"]],
     [
       "POST /api/portal/admin/users",
