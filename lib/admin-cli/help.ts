@@ -18,8 +18,8 @@ export function commandHelp(group: string, action: string, commands: CommandGrou
 export function fullHelp(groups: [string, CommandGroup][]): string {
   return [
     USAGE,
-    "Every command names the database it acts on (DATABASE_URL from the environment, then .env);",
-    "with --json it prints one JSON object whose `database` says the same.",
+    "Commands act on DATABASE_URL (from the environment, then .env). With --json every command prints",
+    "one JSON object whose `database` names it; in text, every command but `config` prints it first.",
     "",
     ...groups.map(([name, commands]) => `${groupHelp(name, commands)}\n`),
   ].join("\n");
