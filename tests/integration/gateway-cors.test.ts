@@ -106,6 +106,17 @@ describe.each(PROCESSES)("CORS on $name with a gateway origin of its own", ({ en
     expect(refused.headers.get("access-control-allow-origin")).toBe(portalOrigin);
   });
 
+  it.runIf(nodeArgs === undefined)("lets the portal's pages connect to the gateway's origin and to no other", async () => {
+    const page = await fetch(`${server.url}/apis`);
+    expect(page.status).toBe(200);
+    const connect = page.headers
+      .get("content-security-policy")
+      ?.split(";")
+      .map((directive) => directive.trim())
+      .find((directive) => directive.startsWith("connect-src"));
+    expect(connect).toBe(`connect-src 'self' ${GATEWAY_ORIGIN}`);
+  });
+
   it("gives another origin no CORS header of its own, for a preflight or a call", async () => {
     const asked = await preflight(server, "guarded/orders", OTHER_ORIGIN, "GET", "authorization");
     expect(asked.status).not.toBe(204);
