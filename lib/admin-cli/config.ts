@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { type ParsedArgs, UsageError } from "./args";
 import { type CommandGroup, command, Report } from "./command";
 import { CommandFailed } from "./args";
+import type { ConfigError } from "../config-file/read-config-file";
 
 /** `-f FILE`, as decK and kubectl take it, or `--file FILE`. */
 function fileOf(args: ParsedArgs, required: boolean): string | undefined {
@@ -23,17 +24,21 @@ async function planFor(args: ParsedArgs) {
     import("../config-file/gateway-state"),
     import("../config-file/apply-desired"),
   ]);
-  const fail = (errors: { path: string; line: number | null; message: string }[]): never => {
+  const fail = (errors: ConfigError[]): never => {
     errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-    const lines = errors.map((error) => `${file}${error.line === null ? "" : `:${error.line}`}: ${error.path ? `${error.path}: ` : ""}${error.message}`);
+    const at = (error: ConfigError) => `${error.line === null ? "" : `:${error.line}`}${error.column === undefined ? "" : `:${error.column}`}`;
+    const lines = errors.map((error) => `${file}${at(error)}: ${error.path ? `${error.path}: ` : ""}${error.message}`);
     throw new CommandFailed(new Report(`${file} has ${errors.length} error(s); nothing was changed:\n${lines.join("\n")}`, { file, errors }));
   };
   const read = await readConfigFile(file, { root: args.flags.get("root") });
-  if (!read.ok) return fail(read.errors);
-  const desired = desiredState(read.file, read.documents, read.guides);
-  const { changes, problems } = await planDesired(db(), desired, args.flags.has("prune"));
-  if (problems.length > 0) fail(problems.map((problem) => read.errorAt(problem.path, problem.message)));
-  return { file, desired, changes, files: read.files, db: db() };
+  // A file with errors is still planned, as far as it passed, so that one run lists them all.
+  const [checked, errors] = read.ok ? [read, []] : [read.partial, read.errors];
+  if (!checked) return fail(errors);
+  const desired = desiredState(checked.file, checked.documents, checked.guides);
+  const { changes, problems } = await planDesired(db(), desired, args.flags.has("prune"), checked.namedEnvironments);
+  errors.push(...problems.map((problem) => checked.errorAt(problem.path, problem.message)));
+  if (errors.length > 0) fail(errors);
+  return { file, desired, changes, files: checked.files, db: db() };
 }
 
 async function changesReport(file: string, changes: Awaited<ReturnType<typeof planFor>>["changes"], verb: string, extra: Record<string, unknown>) {

@@ -26,9 +26,14 @@ export async function planContext(db: DbClient, desired: GatewayState, prune: bo
 }
 
 /** The plan that makes the database match `desired`, against the database as it is. */
-export async function planDesired(db: DbClient, desired: GatewayState, prune: boolean): Promise<{ changes: ConfigChange[]; problems: PlanProblem[] }> {
+export async function planDesired(
+  db: DbClient,
+  desired: GatewayState,
+  prune: boolean,
+  namedEnvironments?: ReadonlySet<string>,
+): Promise<{ changes: ConfigChange[]; problems: PlanProblem[] }> {
   const [current, context] = await Promise.all([currentState(db), planContext(db, desired, prune)]);
-  return planChanges(current, desired, context);
+  return planChanges(current, desired, { ...context, namedEnvironments });
 }
 
 /**

@@ -18,6 +18,8 @@ export type PlanContext = {
   /** the client ids of active credentials, which alone can trust an issuer */
   activeClients: ReadonlySet<string>;
   prune: boolean;
+  /** environments the file names in entries that failed its schema: known, and never reported as left out */
+  namedEnvironments?: ReadonlySet<string>;
 };
 
 /** JSON with every object's keys in order: PostgreSQL's jsonb keeps them in an order of its own. */
@@ -104,7 +106,8 @@ export function planChanges(current: GatewayState, desired: GatewayState, contex
     ),
   ];
   const fileEnvironments = new Set(desired.environments.map((env) => env.slug));
-  const known = new Set([...fileEnvironments, ...(context.prune ? [] : current.environments.map((env) => env.slug))]);
+  const named = context.namedEnvironments ?? new Set<string>();
+  const known = new Set([...fileEnvironments, ...named, ...(context.prune ? [] : current.environments.map((env) => env.slug))]);
   desired.apis.forEach((api, index) => {
     if (context.builtInApis.has(api.slug))
       problems.push({ path: ["apis", index, "slug"], message: `"${api.slug}" is a built-in API, which the file cannot configure` });
@@ -126,7 +129,7 @@ export function planChanges(current: GatewayState, desired: GatewayState, contex
   ];
   for (const change of changes) {
     const credentials = context.credentialsByEnvironment.get(change.slug) ?? 0;
-    if (change.kind === "environment" && change.action === "delete" && credentials > 0) {
+    if (change.kind === "environment" && change.action === "delete" && credentials > 0 && !named.has(change.slug)) {
       problems.push({
         path: ["environments"],
         message: `environment "${change.slug}" is not in the file but has ${credentials} credential(s); keep it in the file or revoke and delete them first`,

@@ -1,34 +1,45 @@
 import { realpath } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, extname } from "node:path";
 import { type Document, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { checkOpenApiDocument, checkOpenApiValue, type OpenApiCheck } from "../api-registry/openapi-check";
 import { type Guide, guideSchema } from "../catalog/guides";
 import { type ConfigApi, type ConfigFile, configFileSchema } from "./config-file-schema";
+import { jsonSyntaxError } from "./json-syntax";
+import { salvage } from "./salvage";
 import { CONFIG_FILE_MAX_BYTES, capText, errorCode, type ReferencedFile, readCapped, readReferencedFile } from "./referenced-file";
 
 export type ConfigPath = readonly (string | number)[];
 
 /** One thing wrong with the file, where it is. */
-export type ConfigError = { path: string; line: number | null; message: string };
+export type ConfigError = { path: string; line: number | null; column?: number; message: string };
 
 /** `apis[0].environments.sso-qa.targets[1].url` */
 export function formatPath(path: ConfigPath): string {
   return path.map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`)).join("");
 }
 
+/** A file read and checked, or, when it has errors, what of it passed (lib/config-file/salvage.ts). */
+export type CheckedConfig = {
+  file: ConfigFile;
+  documents: Map<string, string | null>;
+  /** each API's guides with their Markdown read, for the APIs whose entry lists guides */
+  guides: Map<string, Guide[]>;
+  /** every file the configuration file names, once each, by path */
+  files: ReferencedFile[];
+  errorAt: (path: ConfigPath, message: string) => ConfigError;
+  /** every environment slug the file names, the entries that did not pass included */
+  namedEnvironments: ReadonlySet<string>;
+};
+
 export type ReadConfig =
+  | ({ ok: true } & CheckedConfig)
   | {
-      ok: true;
-      file: ConfigFile;
-      documents: Map<string, string | null>;
-      /** each API's guides with their Markdown read, for the APIs whose entry lists guides */
-      guides: Map<string, Guide[]>;
-      /** every file the configuration file names, once each, by path */
-      files: ReferencedFile[];
-      errorAt: (path: ConfigPath, message: string) => ConfigError;
-    }
-  | { ok: false; errors: ConfigError[] };
+      ok: false;
+      errors: ConfigError[];
+      /** what passed, for the checks against the database to run in the same pass; none when the text is not YAML or JSON */
+      partial?: CheckedConfig;
+    };
 
 function zodErrors(error: z.ZodError, errorAt: (path: ConfigPath, message: string) => ConfigError): ConfigError[] {
   return error.issues.flatMap((issue) => {
@@ -116,6 +127,9 @@ export async function readConfigFile(path: string, options: { root?: string } = 
   if (typeof text !== "string") return { ok: false, errors: [{ path: "", line: null, message: text.error }] };
   const folders = await foldersOf(path, options.root);
   if ("error" in folders) return { ok: false, errors: [{ path: "", line: null, message: folders.error }] };
+  // YAML reads JSON too, but words a JSON mistake in its own terms.
+  const jsonError = extname(path).toLowerCase() === ".json" ? jsonSyntaxError(text) : undefined;
+  if (jsonError) return { ok: false, errors: [{ path: "", ...jsonError, message: `not valid JSON: ${jsonError.message}` }] };
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   if (document.errors.length > 0) {
@@ -124,20 +138,24 @@ export async function readConfigFile(path: string, options: { root?: string } = 
       errors: document.errors.map((error) => ({ path: "", line: error.linePos?.[0]?.line ?? null, message: error.message.split("\n")[0]! })),
     };
   }
-  const errorAt = (at: ConfigPath, message: string): ConfigError => {
+  const inFile = (at: ConfigPath, message: string): ConfigError => {
     const offset = offsetOf(document, at);
     return { path: formatPath(at), line: offset === undefined ? null : lines.linePos(offset).line, message };
   };
-  const parsed = configFileSchema.safeParse(document.toJS() ?? {});
-  if (!parsed.success) return { ok: false, errors: zodErrors(parsed.error, errorAt) };
+  const raw = document.toJS() ?? {};
+  const parsed = configFileSchema.safeParse(raw);
+  const salvaged = parsed.success ? undefined : salvage(raw);
+  const file = parsed.success ? parsed.data : salvaged!.file;
+  const errorAt = salvaged ? (at: ConfigPath, message: string) => inFile(salvaged.pathInFile(at), message) : inFile;
+  const namedEnvironments = salvaged?.namedEnvironments ?? new Set(file.environments.map((env) => env.slug));
 
-  const errors: ConfigError[] = [];
+  const errors: ConfigError[] = parsed.success ? [] : zodErrors(parsed.error, inFile);
   const documents = new Map<string, string | null>();
   const guides = new Map<string, Guide[]>();
   const files = new Map<string, ReferencedFile>();
   const readFile = fileReader(folders, files);
   await Promise.all(
-    parsed.data.apis.map(async (api, index) => {
+    file.apis.map(async (api, index) => {
       if (!api.guides) return;
       const read = await Promise.all(api.guides.map((guide) => readGuide(guide, readFile)));
       read.forEach((result, at) => {
@@ -158,12 +176,12 @@ export async function readConfigFile(path: string, options: { root?: string } = 
     else errors.push(...checked.errors.map((error) => errorAt(at, `${error.pointer || "(document)"}: ${error.message}`)));
   };
   await Promise.all(
-    parsed.data.apis.flatMap((api, index) => [
+    file.apis.flatMap((api, index) => [
       readDocument(api.slug, api.openapi, ["apis", index, "openapi"]),
       ...(api.versions ?? []).map((version, at) => readDocument(`${api.slug} ${version.version}`, version.openapi, ["apis", index, "versions", at, "openapi"])),
     ]),
   );
-  if (errors.length > 0) return { ok: false, errors };
   const listed = [...files.values()].sort((a, b) => a.path.localeCompare(b.path));
-  return { ok: true, file: parsed.data, documents, guides, files: listed, errorAt };
+  const checked = { file, documents, guides, files: listed, errorAt, namedEnvironments };
+  return errors.length > 0 ? { ok: false, errors, partial: checked } : { ok: true, ...checked };
 }

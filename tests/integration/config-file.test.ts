@@ -135,15 +135,27 @@ apis:
           - url: ftp://127.0.0.1:4202
       nowhere:
         targets: [{ url: "http://127.0.0.1:4203" }]
+  - slug: ledger
+    name: Ledger
+    summary: The shop's books
+    version: 1.0.0
+    visibility: public
+    openapi: ./missing.yaml
+    environments:
+      sso-qa:
+        targets: [{ url: "http://127.0.0.1:4204" }]
 `,
     );
     const run = await config("apply", "-f", path);
     expect(run.code).toBe(1);
+    // One run lists every error: the shape's, the files' and the references', each where it is.
+    expect(run.stdout).toContain(`${path} has 4 error(s); nothing was changed:\n`);
     expect(run.stdout).toContain(`${path}:11: apis[0].colour: unknown field`);
     expect(run.stdout).toContain(`${path}:16: apis[0].environments.new-env.targets[1].url: Enter an http(s) URL`);
-    expect(run.stdout).toContain("nothing was changed");
+    expect(run.stdout).toContain(`${path}:17: apis[0].environments.nowhere: there is no environment "nowhere"`);
+    expect(run.stdout).toMatch(new RegExp(`${path}:24: apis\\[1\\]\\.openapi: .*missing\\.yaml`));
 
-    // Once the shape is right, references are checked before anything is written.
+    // With the shape right, the references are still checked before anything is written.
     const unknownEnvironment = await config(
       "apply",
       "-f",
@@ -153,6 +165,15 @@ apis:
     expect(unknownEnvironment.stdout).toMatch(/unknown-env\.yaml:16: apis\[0\]\.environments\.nowhere: there is no environment "nowhere"/);
     expect({ apis: await db.api.count(), audits: await configAudits() }).toEqual(before);
     expect(await db.environment.count({ where: { slug: "new-env" } })).toBe(0);
+  });
+
+  it("words a .json file's syntax error as JSON's, at its line and column", async () => {
+    const path = file("broken.json", '{\n  "apis": [],\n  "environments": \n}\n');
+    const run = await config("apply", "-f", path);
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: `${path} has 1 error(s); nothing was changed:\n${path}:4:1: not valid JSON: expected a value, found "}"\n`,
+    });
   });
 
   it("reads the OpenAPI document from a path beside the file, creates environments, and proxies through them", async () => {
