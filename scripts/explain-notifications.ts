@@ -4,8 +4,6 @@
 // (TEST_POSTGRES_URL also selects the PostgreSQL server.) Exits 1 when a plan scans the table or sorts.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import Database from "better-sqlite3";
-import pg from "pg";
 import { sqlitePath } from "../lib/database-url";
 import type { Db } from "../lib/db";
 import { PrismaClient } from "../lib/generated/prisma/sqlite/client";
@@ -14,17 +12,19 @@ import { getNotification } from "../lib/notifications/get-notification";
 import { listNotifications } from "../lib/notifications/list-notifications";
 import { listNotificationsQuerySchema } from "../lib/notifications/schemas";
 import type { NotificationStore } from "../lib/data-plane/notifications";
-import { openDriver } from "../lib/data-plane/connection";
+import { type DriverConnection, openDriver } from "../lib/data-plane/connection";
 import { createNotificationStore } from "../lib/data-plane/notifications-for-connection";
+import { explainPlan, insertSampleNotifications, type NotificationSample } from "../lib/data-plane/plan-check-queries";
 import { createPostgresDatabase, createSqliteDatabase, type TestDatabase } from "../lib/database/test-databases";
 import { applyMigrations } from "../lib/database/migrations";
 
-const TOTAL_ROWS = 1_000_000;
-const CLIENTS = 100;
-/** The client under test holds half of all rows, so a plan that scans its range would show. */
-const HEAVY_CLIENT = "gci_heavy";
-const ENVIRONMENT = "env_explain";
-const NEWEST = Date.parse("2026-01-01T00:00:00.000Z");
+const SAMPLE: NotificationSample = {
+  environmentId: "env_explain",
+  heavyClientId: "gci_heavy",
+  clients: 100,
+  total: 1_000_000,
+  newest: new Date("2026-01-01T00:00:00.000Z"),
+};
 
 type CapturedQuery = { sql: string; params: unknown[] };
 type Dialect = {
@@ -46,79 +46,39 @@ function capturing<T extends { $on(event: "query", listener: (event: { query: st
   return client;
 }
 
-async function sqliteDialect(database: TestDatabase): Promise<Dialect> {
-  const path = sqlitePath(database.url);
-  const raw = new Database(path);
-  raw.exec(
-    `INSERT INTO "Environment" (id, slug, name, "credentialType", "updatedAt") VALUES ('${ENVIRONMENT}', 'explain', 'Explain', 'PLATFORM', '2026-01-01T00:00:00.000+00:00')`,
-  );
-  raw.exec(`
-    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${TOTAL_ROWS})
-    INSERT INTO "Notification" (id, "environmentId", "clientId", title, body, category, severity, status, "createdAt", "updatedAt")
-    SELECT printf('ntf_%010d', i), '${ENVIRONMENT}',
-           CASE WHEN i % 2 = 0 THEN '${HEAVY_CLIENT}' ELSE 'gci_' || (i % ${CLIENTS}) END,
-           'Notification ' || i, '', 'system', 'info',
-           CASE i % 3 WHEN 0 THEN 'unread' WHEN 1 THEN 'read' ELSE 'archived' END,
-           strftime('%Y-%m-%dT%H:%M:%f+00:00', ${NEWEST / 1000} - i * 5, 'unixepoch'),
-           strftime('%Y-%m-%dT%H:%M:%f+00:00', ${NEWEST / 1000} - i * 5, 'unixepoch')
-    FROM n`);
-  raw.exec("ANALYZE");
-  const captured: CapturedQuery[] = [];
-  const db = capturing(new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path }), log: [{ emit: "event", level: "query" }] }), captured);
+/**
+ * The script's two connections to `database`: the gateway's, whose statements are reported
+ * into `captured`, and one that fills it and explains them, as a batch writer, which
+ * checkpoints SQLite's write-ahead log while it fills.
+ */
+async function openDialect(name: string, database: TestDatabase, db: Db, captured: CapturedQuery[]): Promise<Dialect> {
+  const filler = openDriver(database.url, { batchWriter: true });
+  await insertSampleNotifications(filler, SAMPLE);
   const connection = openDriver(database.url, { onQuery: (sql, params) => captured.push({ sql, params }) });
-  const store = createNotificationStore(connection);
   return {
-    name: "SQLite",
+    name,
     db,
-    store,
+    store: createNotificationStore(connection),
     captured,
-    async explain({ sql, params }) {
-      const rows = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as never[])) as { detail: string }[];
-      return rows.map((row) => row.detail);
-    },
+    explain: ({ sql, params }) => explainPlan(filler, sql, params),
     async close() {
       await db.$disconnect();
-      await connection.close();
-      raw.close();
+      await Promise.all([connection, filler].map((opened: DriverConnection) => opened.close()));
     },
   };
 }
 
-async function postgresDialect(database: TestDatabase): Promise<Dialect> {
-  const raw = new pg.Client({ connectionString: database.url });
-  await raw.connect();
-  await raw.query(
-    `INSERT INTO "Environment" (id, slug, name, "credentialType", "updatedAt") VALUES ('${ENVIRONMENT}', 'explain', 'Explain', 'PLATFORM', now())`,
-  );
-  await raw.query(`
-    INSERT INTO "Notification" (id, "environmentId", "clientId", title, body, category, severity, status, "createdAt", "updatedAt")
-    SELECT 'ntf_' || lpad(i::text, 10, '0'), '${ENVIRONMENT}',
-           CASE WHEN i % 2 = 0 THEN '${HEAVY_CLIENT}' ELSE 'gci_' || (i % ${CLIENTS}) END,
-           'Notification ' || i, '', 'system', 'info',
-           (ARRAY['unread', 'read', 'archived'])[i % 3 + 1]::"NotificationStatus",
-           to_timestamp(${NEWEST / 1000} - i * 5), to_timestamp(${NEWEST / 1000} - i * 5)
-    FROM generate_series(1, ${TOTAL_ROWS}) AS i`);
-  await raw.query(`ANALYZE "Notification"`);
+function sqliteDialect(database: TestDatabase): Promise<Dialect> {
+  const captured: CapturedQuery[] = [];
+  const path = sqlitePath(database.url);
+  const db = capturing(new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path }), log: [{ emit: "event", level: "query" }] }), captured);
+  return openDialect("SQLite", database, db, captured);
+}
+
+function postgresDialect(database: TestDatabase): Promise<Dialect> {
   const captured: CapturedQuery[] = [];
   const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: database.url }), log: [{ emit: "event", level: "query" }] });
-  const db = capturing(client, captured) as unknown as Db;
-  const connection = openDriver(database.url, { onQuery: (sql, params) => captured.push({ sql, params }) });
-  const store = createNotificationStore(connection);
-  return {
-    name: "PostgreSQL",
-    db,
-    store,
-    captured,
-    async explain({ sql, params }) {
-      const result = await raw.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
-      return result.rows.map((row: Record<string, string>) => row["QUERY PLAN"]!);
-    },
-    async close() {
-      await db.$disconnect();
-      await connection.close();
-      await raw.end();
-    },
-  };
+  return openDialect("PostgreSQL", database, capturing(client, captured) as unknown as Db, captured);
 }
 
 /** A plan is good when it reads the notification index (or the primary key) and neither scans the table nor sorts. */
@@ -134,7 +94,7 @@ function problemsOf(plan: string[]): string[] {
 }
 
 async function check(dialect: Dialect): Promise<boolean> {
-  const owner = { environmentId: ENVIRONMENT, clientId: HEAVY_CLIENT };
+  const owner = { environmentId: SAMPLE.environmentId, clientId: SAMPLE.heavyClientId };
   const cases: [string, () => Promise<unknown>][] = [
     ["first page of 20", () => listNotifications({ store: dialect.store, ...owner, query: listNotificationsQuerySchema.parse({}) })],
     [
@@ -175,7 +135,7 @@ async function run(name: string, create: () => Promise<TestDatabase>, open: (dat
     await applyMigrations(database.url);
     const startedAt = performance.now();
     const dialect = await open(database);
-    console.log(`${name}: inserted ${TOTAL_ROWS.toLocaleString("en")} notifications in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+    console.log(`${name}: inserted ${SAMPLE.total.toLocaleString("en")} notifications in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
     try {
       return await check(dialect);
     } finally {
