@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { config } from "./lib/config";
 import { db } from "./lib/db";
+import { readEnvFile } from "./lib/env-file";
 import { nodeHeaders } from "./lib/http/node-message";
 import { requestIdFrom } from "./lib/http/request-id";
 import { accessLog, log } from "./lib/log";
@@ -20,7 +21,7 @@ import { printSeedReport, type SeedReport } from "./prisma/seed-report";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
 import { type Portal, startPortal } from "./server/portal";
 import { prepareDatabase } from "./server/prepare-database";
-import { checkRedis, startupBanner, startupFailure } from "./server/start-up";
+import { checkRedis, cliPublicUrl, reservePort, startupBanner, startupFailure } from "./server/start-up";
 
 function ensureBuild(): void {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
@@ -51,14 +52,19 @@ function servePortal(portal: Portal) {
 let seedReport: SeedReport = [];
 
 async function main(): Promise<void> {
+  // Next's first run announces that it collects usage data; Gatehouse opts out, for the build
+  // it may start and the portal's thread, which inherit it, unless the operator set it (.env included).
   const { port, publicUrl } = config();
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+  const reserved = await reservePort(port);
   await checkRedis(config().redisUrl);
   seedReport = await prepareDatabase();
   ensureBuild();
   const portal = await startPortal({ dir: projectRoot(), publicPort: port, log });
   const server = createGatehouseServer({ publicUrl, other: servePortal(portal) });
+  await reserved.release();
   await listen(server, port);
-  console.log(startupBanner(config(), "portal and gateway"));
+  console.log(startupBanner({ ...config(), cliPublicUrl: cliPublicUrl(process.env, readEnvFile()) }, "portal and gateway"));
   printSeedReport(seedReport);
   log.info({ port, publicUrl }, `Gatehouse is listening on port ${port}`);
   const metricsServer = startMetricsListener(log);

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { parseEnv } from "node:util";
+
 /**
  * Adds the variables of `.env` in the working directory to `process.env`,
  * without replacing any the process environment already has. `config()` calls
@@ -10,5 +13,15 @@ export function loadEnvFile(path = ".env"): void {
     process.loadEnvFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+/** The variables `.env` in the working directory sets, without adding them to `process.env`. */
+export function readEnvFile(path = ".env"): Record<string, string> {
+  try {
+    return parseEnv(readFileSync(path, "utf8")) as Record<string, string>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return {};
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startupBanner } from "./start-up";
+import { cliPublicUrl, startupBanner } from "./start-up";
 
 const SETTINGS = { databaseUrl: "file:./data/gatehouse.db", redisUrl: undefined };
 
@@ -12,5 +12,28 @@ describe("startupBanner", () => {
     const scaledOut = startupBanner({ ...SETTINGS, port: 3911, publicUrl: "http://localhost:3910" }, "gateway only");
     expect(scaledOut).toContain("gateway only        http://localhost:3911  (port 3911)");
     expect(scaledOut).toContain("public URL          http://localhost:3910");
+  });
+});
+
+describe("where the admin CLI looks for the public URL", () => {
+  const env = { AUTH_SECRET: "a-secret-of-32-characters-or-more-for-tests", PORT: "3100" };
+
+  it("says to set PORT and PUBLIC_URL in .env when PORT is given only on the command line", () => {
+    const cli = cliPublicUrl(env, {});
+    expect(cli).toBe("http://localhost:3000");
+    const banner = startupBanner({ ...SETTINGS, port: 3100, publicUrl: "http://localhost:3100", cliPublicUrl: cli }, "portal and gateway");
+    expect(banner).toContain(
+      "admin CLI           reads PORT and PUBLIC_URL from .env, so its links name http://localhost:3000: set them in .env to name http://localhost:3100",
+    );
+  });
+
+  it("says nothing when .env gives the CLI the same public URL", () => {
+    for (const envFile of [{ PORT: "3100" }, { PUBLIC_URL: "http://localhost:3100/" }] as Record<string, string>[]) {
+      const cli = cliPublicUrl(env, envFile);
+      expect(cli).toBe("http://localhost:3100");
+      expect(startupBanner({ ...SETTINGS, port: 3100, publicUrl: "http://localhost:3100", cliPublicUrl: cli }, "portal and gateway")).not.toContain(
+        "admin CLI",
+      );
+    }
   });
 });

@@ -1,5 +1,6 @@
+import { createServer } from "node:net";
 import { Redis } from "ioredis";
-import type { Config } from "../lib/config";
+import { type Config, ConfigError, parseConfig } from "../lib/config";
 import { databaseLabel } from "../lib/database-label";
 
 /** A start-up step failed for a reason the operator can fix; the message says how, in one line. */
@@ -47,18 +48,52 @@ export function portTakenMessage(port: number): string {
 }
 
 /**
+ * Holds `port` through the steps before serving, so that a port another process holds ends
+ * start-up before the database is seeded: the demo accounts' passwords, printed once when
+ * they are seeded, are then printed by a start that serves. `release` hands the port over.
+ */
+export async function reservePort(port: number): Promise<{ release: () => Promise<void> }> {
+  const holder = createServer();
+  await new Promise<void>((resolve, reject) => {
+    holder.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new StartupError(portTakenMessage(port)) : error));
+    holder.listen(port, () => resolve());
+  });
+  return { release: () => new Promise((resolve) => holder.close(() => resolve())) };
+}
+
+/**
+ * The public URL the admin CLI works out, which invitation links and `config export`'s
+ * `$schema` name: like this process, but with PORT and PUBLIC_URL from `.env` only, since
+ * an operator's shell rarely has the ones given on `npm start`'s command line.
+ */
+export function cliPublicUrl(env: Record<string, string | undefined>, envFile: Record<string, string>): string | undefined {
+  try {
+    return parseConfig({ ...env, PORT: envFile.PORT, PUBLIC_URL: envFile.PUBLIC_URL }).publicUrl;
+  } catch (error) {
+    // A PORT or PUBLIC_URL in .env that this process's own overrode: the CLI's start names it.
+    if (error instanceof ConfigError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * What the operator needs to know once the server listens; never passwords. It leads with
  * this process's own port: processes of one deployment share PUBLIC_URL (a gateway-only
  * process on 3001 behind the same public URL as the full instance on 3000), which is
- * shown apart when it is not this process's own address.
+ * shown apart when it is not this process's own address. When the admin CLI would work out
+ * another public URL (`cliPublicUrl`), one line says where to set it.
  */
-export function startupBanner(settings: Pick<Config, "port" | "publicUrl" | "databaseUrl" | "redisUrl">, serves: string): string {
+export function startupBanner(settings: Pick<Config, "port" | "publicUrl" | "databaseUrl" | "redisUrl"> & { cliPublicUrl?: string }, serves: string): string {
   const ownUrl = `http://localhost:${settings.port}`;
+  const cliUrl = settings.cliPublicUrl;
   return [
     "",
     "Gatehouse",
     `  ${serves.padEnd(18)}  ${ownUrl}  (port ${settings.port})`,
     ...(settings.publicUrl === ownUrl ? [] : [`  public URL          ${settings.publicUrl}`]),
+    ...(cliUrl === undefined || cliUrl === settings.publicUrl
+      ? []
+      : [`  admin CLI           reads PORT and PUBLIC_URL from .env, so its links name ${cliUrl}: set them in .env to name ${settings.publicUrl}`]),
     `  database            ${databaseLabel(settings.databaseUrl)}`,
     `  Redis               ${settings.redisUrl ? redisLabel(settings.redisUrl) : "not used: rate limits are counted per instance"}`,
     "",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SERVER_NODE_ARGS } from "../../server/server-command";
 import { createSqliteDatabase } from "../../lib/database/test-databases";
-import { freePort } from "../support/server";
+import { freePort, startServer, type TestServer } from "../support/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -74,20 +74,23 @@ describe("start-up errors", () => {
     expect(result.stderr).toContain("unset REDIS_URL");
   });
 
-  it("a port that is taken, after printing the demo accounts it just seeded", { timeout: 120_000 }, async () => {
+  it("a port that is taken, before seeding: the next start, on a free port, prints the demo accounts", { timeout: 120_000 }, async () => {
     const database = createSqliteDatabase();
     const port = await freePort();
     const holder: Server = createServer();
     await new Promise<void>((resolve) => holder.listen(port, resolve));
+    let served: TestServer | undefined;
     try {
       const result = await failedStart({ PORT: String(port), DATABASE_URL: database.url });
       expect(result.code).toBe(1);
       expectOneLine(result.stderr, `Port ${port} is already in use. Stop the process that holds it, or set PORT`);
-      expect(result.stdout).toContain("Gatehouse demo data");
+      expect(result.stdout).not.toContain("Gatehouse demo data");
       expect(result.stderr).not.toMatch(/\n\s+at /);
+      served = await startServer({ database });
+      expect(served.output()).toContain("Gatehouse demo data");
     } finally {
       holder.close();
-      await database.drop();
+      await (served ? served.stop() : database.drop());
     }
   });
 });
