@@ -19,11 +19,41 @@ const TRUST_FIELDS: { name: TrustField; label: string; placeholder: string }[] =
   { name: "subject", label: "Subject, exact or with * for any characters", placeholder: "repo:acme/billing:ref:refs/heads/main" },
 ];
 
-/** The form's fields as the route's body: the trust fields, when any is filled, as one `trust` object. */
+const filled = (value: FormDataEntryValue | undefined) => typeof value === "string" && value.trim() !== "";
+
+/** The key set as typed: its JSON when it parses, else the text, which the route refuses naming the field. */
+function keySet(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The form's fields as the route's JSON body, the one the management API takes: the expiry a number,
+ * the key set parsed, blank optional fields left out, and the trust fields, when any is filled, as one
+ * `trust` object.
+ */
 function bodyOf(data: FormData): Record<string, unknown> {
-  const { "trust-issuer": issuer, "trust-audience": audience, "trust-subject": subject, ...rest } = Object.fromEntries(data);
-  const trusted = [issuer, audience, subject].some((value) => typeof value === "string" && value.trim() !== "");
-  return trusted ? { ...rest, trust: { issuer, audience, subject } } : rest;
+  const {
+    "trust-issuer": issuer,
+    "trust-audience": audience,
+    "trust-subject": subject,
+    team,
+    jwks,
+    jwksUri,
+    expiresInDays,
+    ...rest
+  } = Object.fromEntries(data);
+  return {
+    ...rest,
+    expiresInDays: Number(expiresInDays ?? 0),
+    ...(filled(team) ? { team } : {}),
+    ...(filled(jwks) ? { jwks: keySet(String(jwks)) } : {}),
+    ...(filled(jwksUri) ? { jwksUri } : {}),
+    ...([issuer, audience, subject].some(filled) ? { trust: { issuer, audience, subject } } : {}),
+  };
 }
 
 export function NewCredentialForm({

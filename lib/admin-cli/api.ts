@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { CommandFailed, noPositionals, type ParsedArgs, requiredFlag, UsageError } from "./args";
+import { CommandFailed, dateFlag, noPositionals, requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 import { asUsageError } from "./problem-usage";
 
@@ -23,15 +23,6 @@ const validate = command({ usage: "api validate <file>", summary: "Validates an 
     args.json ? { file, valid: false, errors: result.errors } : `${file} is not a valid OpenAPI document:\n${describeOpenApiErrors(result.errors)}`,
   );
 });
-
-/** A date flag: `2027-06-30` (midnight UTC) or an ISO 8601 time. */
-function dateFlag(args: ParsedArgs, name: string): Date | undefined {
-  const value = args.flags.get(name);
-  if (value === undefined) return undefined;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} must be an ISO 8601 date or time, e.g. 2027-06-30`);
-  return date;
-}
 
 const LIFECYCLE_FLAGS = { version: "--version", operation: "--operation", sunset: "--sunset", api: "--api" };
 

@@ -47,6 +47,15 @@ export function requiredFlag(args: ParsedArgs, name: string): string {
 }
 
 /** Rejects flags a command does not know, so typos fail loudly. */
+/** A date flag: `2027-06-30` (midnight UTC) or an ISO 8601 time. */
+export function dateFlag(args: ParsedArgs, name: string): Date | undefined {
+  const value = args.flags.get(name);
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} must be an ISO 8601 date or time, e.g. 2027-06-30`);
+  return date;
+}
+
 export function allowOnly(args: ParsedArgs, names: string[]): void {
   for (const name of args.flags.keys()) {
     if (name !== "json" && name !== "help" && !names.includes(name)) throw new UsageError(`unknown option --${name}`);

@@ -1,18 +1,10 @@
 import { readFileSync } from "node:fs";
-import type { ClientKeys } from "../credentials/client-keys";
-import { noPositionals, requiredFlag, UsageError } from "./args";
+import { dateFlag, noPositionals, requiredFlag, UsageError } from "./args";
 import { type CommandGroup, command } from "./command";
 import { asUsageError } from "./problem-usage";
 
-function parseExpiry(value: string | undefined): Date | undefined {
-  if (value === undefined) return undefined;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new UsageError("--expires must be an ISO 8601 date or time");
-  return date;
-}
-
 /** The client's public keys from --jwks-file or --jwks-uri, for private_key_jwt; none for a credential with a secret. */
-function keysFrom(flags: Map<string, string>): ClientKeys | undefined {
+function keysFrom(flags: Map<string, string>): { jwks: unknown } | { jwksUri: string } | undefined {
   const file = flags.get("jwks-file");
   const uri = flags.get("jwks-uri");
   if (file !== undefined && uri !== undefined) throw new UsageError("give --jwks-file or --jwks-uri, not both");
@@ -45,25 +37,23 @@ const create = command(
     const scopeFlag = args.flags.get("scope");
     const scopes = scopeFlag === undefined ? undefined : scopeFlag.split(/\s+/).filter(Boolean);
     if (scopes?.length === 0) throw new UsageError("--scope needs at least one scope");
-    const expiresAt = parseExpiry(args.flags.get("expires"));
+    const secretExpiresAt = dateFlag(args, "expires");
     const keys = keysFrom(args.flags);
-    const [{ db }, { CLI_ACTOR }, { createCredential, ensureApplication }] = await Promise.all([
+    const [{ db }, { CLI_ACTOR }, { createNewCredential }] = await Promise.all([
       import("../db"),
       import("../audit/write-audit"),
-      import("../credentials/credentials"),
+      import("../credentials/new-credential"),
     ]);
     const ownerEmail = args.flags.get("owner");
     const owner = ownerEmail ? await db().user.findUnique({ where: { email: ownerEmail.toLowerCase() } }) : null;
     if (ownerEmail && !owner) throw new UsageError(`--owner: no user "${ownerEmail}"`);
     const teamName = args.flags.get("team");
     const team = teamName === undefined ? undefined : await (await import("./team")).teamByName(teamName);
+    if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
+    const input = { application: appName, environment: envSlug, team: team?.id, ...keys };
     const { credential, secret } = await asUsageError(
-      async () => {
-        if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
-        const application = await ensureApplication({ db: db(), actor: CLI_ACTOR, ownerId: owner?.id ?? null, teamId: team?.id, name: appName });
-        return createCredential({ db: db(), actor: CLI_ACTOR, applicationId: application.id, envSlug, scopes, secretExpiresAt: expiresAt, keys });
-      },
-      { name: "--app", scopes: "--scope", expiresAt: "--expires", jwks: "--jwks-file", jwksUri: "--jwks-uri" },
+      () => createNewCredential({ db: db(), input, by: { operator: CLI_ACTOR, ownerId: owner?.id ?? null, scopes, secretExpiresAt } }),
+      { application: "--app", name: "--app", scopes: "--scope", expiresAt: "--expires", jwks: "--jwks-file", jwksUri: "--jwks-uri", team: "--team" },
     );
     return {
       clientId: credential.clientId,

@@ -18,7 +18,10 @@ const publicJwkSchema = z
 export const MAX_CLIENT_KEYS = 10;
 
 export const clientJwksSchema = z
-  .object({ keys: z.array(publicJwkSchema).min(1, "needs at least one key").max(MAX_CLIENT_KEYS, `holds at most ${MAX_CLIENT_KEYS} keys`) })
+  .object(
+    { keys: z.array(publicJwkSchema).min(1, "needs at least one key").max(MAX_CLIENT_KEYS, `holds at most ${MAX_CLIENT_KEYS} keys`) },
+    { error: 'must be a JSON Web Key Set, {"keys": [...]}' },
+  )
   .meta({ description: "The client's public keys (RFC 7517 JWKS) for `private_key_jwt`; private members are refused." });
 
 export const jwksUriSchema = z

@@ -1,14 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import type { PortalUser } from "../actors/portal-user";
-import { config } from "../config";
-import { type DbClient, inTransaction } from "../db";
-import { parseBody, problem, validationProblem } from "../http/problem";
-import { checkOutboundUrl, OutboundError } from "../outbound/outbound-request";
+import { parseBody, problem } from "../http/problem";
 import {
   type CredentialSummary,
-  createCredential,
-  ensureApplication,
   findCredential,
   issueSecret,
   listUserCredentials,
@@ -18,69 +13,12 @@ import {
   trustIssuer,
 } from "./credentials";
 import { actorOf } from "../audit/portal-actor";
-import { type ClientKeys, type Trust, trustSchema } from "./client-keys";
+import { trustSchema } from "./client-keys";
 import type { Actor } from "../audit/write-audit";
-import type { TeamRole } from "../db";
+import type { DbClient, TeamRole } from "../db";
 import { requireTeamRole, teamApplicationsOf } from "../teams/team-access";
-import { ensurePersonalTeam } from "../teams/teams";
-
-/** A secret that expires in this many days, or never. */
-const expiresInDaysSchema = z.preprocess(
-  (value) => (value === undefined || value === "" ? 0 : Number(value)),
-  z.union([z.literal(0), z.literal(30), z.literal(90), z.literal(365)], { message: "Choose never, 30, 90 or 365 days" }),
-);
-
-const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-
-/** A JWKS as an object (the management API) or as JSON text (the portal's form). */
-const jwksInputSchema = z.preprocess((value) => {
-  const given = blankToUndefined(value);
-  if (typeof given !== "string") return given;
-  try {
-    return JSON.parse(given);
-  } catch {
-    return given;
-  }
-}, z.record(z.string(), z.unknown(), { message: 'Paste a JSON Web Key Set, {"keys": [...]}' }).optional());
-
-export const newCredentialSchema = z
-  .strictObject({
-    application: z.string().trim().min(1, "Name the application").max(100, "Keep the name under 100 characters"),
-    environment: z.string().trim().min(1, "Choose an environment").max(100),
-    expiresInDays: expiresInDaysSchema,
-    /** the id of one of the user's teams where they are an admin; the personal team when absent */
-    team: z.string().trim().max(100).optional(),
-    jwks: jwksInputSchema,
-    jwksUri: z.preprocess(blankToUndefined, z.string().trim().max(2048).optional()),
-    trust: trustSchema.optional(),
-  })
-  .refine((input) => input.jwks === undefined || input.jwksUri === undefined, {
-    message: "Give your public keys inline or by URL, not both",
-    path: ["jwksUri"],
-  })
-  .refine((input) => input.trust === undefined || (input.jwks === undefined && input.jwksUri === undefined), {
-    message: "Trust an issuer or give public keys, not both",
-    path: ["trust"],
-  });
-
-function keysOf(input: { jwks?: Record<string, unknown>; jwksUri?: string; trust?: Trust }): ClientKeys | undefined {
-  if (input.trust !== undefined) return { trust: input.trust };
-  if (input.jwks !== undefined) return { jwks: input.jwks };
-  if (input.jwksUri !== undefined) return { jwksUri: input.jwksUri };
-  return undefined;
-}
-
-/**
- * Refuses a URL the server would fetch (a trusted issuer, a `jwks_uri`) that the outbound policy
- * forbids (https, public addresses, unless OUTBOUND_ALLOW_PRIVATE=1), naming `field`: a
- * developer's URL is checked when given, as a webhook's is; the operator's CLI and file are
- * checked when the URL is fetched.
- */
-async function checkFetchedUrl(url: string, field: string): Promise<void> {
-  await checkOutboundUrl(url, { allowPrivate: config().outboundAllowPrivate }).catch((error: unknown) => {
-    throw error instanceof OutboundError ? validationProblem([{ in: "body", field, message: error.message }]) : error;
-  });
-}
+import { checkFetchedUrl } from "./fetched-url";
+import { expiresInDaysSchema, expiryFrom } from "./new-credential-schema";
 
 export const rotateSchema = z.strictObject({
   graceHours: z.coerce
@@ -92,10 +30,6 @@ export const rotateSchema = z.strictObject({
 });
 
 export const firstSecretSchema = z.strictObject({ expiresInDays: expiresInDaysSchema });
-
-function expiryFrom(days: number): Date | null {
-  return days > 0 ? new Date(Date.now() + days * 24 * 60 * 60 * 1000) : null;
-}
 
 /** What the signed-in user's actions on a credential of one of their teams take. */
 type OwnCredentialAction = { db: DbClient; user: PortalUser; clientId: string };
@@ -133,46 +67,6 @@ export async function myApplications({ db, user }: { db: DbClient; user: PortalU
     team: { ...team, role: members[0]?.role ?? "member" },
     credentials: credentials.filter((credential) => credential.application.id === application.id),
   }));
-}
-
-/**
- * The team a new credential's application goes to: the one chosen, else the user's personal team.
- * Either way the user must be an admin there, as for every change of a team's applications, so a
- * personal team shared before sharing was refused cannot take credentials for someone it removed.
- */
-async function teamForNewApplication(db: DbClient, user: PortalUser, actor: Actor, chosen: string | undefined): Promise<string> {
-  const teamId = chosen ?? (await ensurePersonalTeam({ db, actor, user })).id;
-  const message = chosen ? "You are in no such team" : "You are no longer a member of your personal team: name a team";
-  await requireTeamRole({ db, teamId, userId: user.id, needed: "admin", notFound: () => validationProblem([{ in: "body", field: "team", message }]) });
-  return teamId;
-}
-
-/** Self-service only: environments that need approval go through Contact Us. */
-/** `actor` names who acted when it is not the user in person, e.g. one of their access tokens. */
-export async function createMyCredential({ db, user, input, actor = actorOf(user) }: { db: DbClient; user: PortalUser; input: unknown; actor?: Actor }) {
-  const data = parseBody(newCredentialSchema, input);
-  const environment = await db.environment.findUnique({ where: { slug: data.environment } });
-  if (!environment) throw validationProblem([{ in: "body", field: "environment", message: "There is no such environment" }]);
-  if (!environment.selfService) {
-    throw problem("approval-required", {
-      detail: `Credentials for ${environment.name} need an administrator's approval: ask through Contact Us.`,
-      errors: [{ in: "body", field: "environment", message: `${environment.name} needs approval: ask through Contact Us` }],
-    });
-  }
-  if (data.trust) await checkFetchedUrl(data.trust.issuer, "trust.issuer");
-  if (data.jwksUri) await checkFetchedUrl(data.jwksUri, "jwksUri");
-  return inTransaction(db, async (tx) => {
-    const teamId = await teamForNewApplication(tx, user, actor, data.team);
-    const application = await ensureApplication({ db: tx, actor, ownerId: user.id, teamId, name: data.application });
-    return createCredential({
-      db: tx,
-      actor,
-      applicationId: application.id,
-      envSlug: environment.slug,
-      secretExpiresAt: expiryFrom(data.expiresInDays),
-      keys: keysOf(data),
-    });
-  });
 }
 
 export async function rotateMySecret({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {

@@ -2,7 +2,9 @@ import "server-only";
 import { approveAccessRequest, rejectAccessRequest } from "../access-requests/decide-access-request";
 import { accessRequestQueue } from "../access-requests/list-access-requests";
 import { rotateSecret } from "../credentials/credentials";
-import { createMyCredential, myApplications, ownCredentialOrThrow, revokeMyCredential, trustMyIssuer } from "../credentials/my-credentials";
+import { myApplications, ownCredentialOrThrow, revokeMyCredential, trustMyIssuer } from "../credentials/my-credentials";
+import { createNewCredential } from "../credentials/new-credential";
+import { newCredentialSchema } from "../credentials/new-credential-schema";
 import { listEnvironments } from "../environments/environments";
 import { myClients } from "../usage/my-usage";
 import { usageReport } from "../usage/usage-report";
@@ -15,7 +17,6 @@ import {
   accessRequestListSchema,
   accessRequestStatusQuerySchema,
   applicationListSchema,
-  createCredentialBodySchema,
   createdCredentialSchema,
   credentialListSchema,
   credentialSchema,
@@ -84,13 +85,10 @@ export const MANAGEMENT_OPERATIONS = [
     summary: "Create a credential",
     description:
       "Creates the application in the team given (where you need the admin role), or in your personal team, when it has none of that name. The answer holds the client secret, shown once.",
-    requestBody: jsonBody(createCredentialBodySchema),
+    requestBody: jsonBody(newCredentialSchema),
     responses: () => ({ "201": jsonAnswer("The credential and its first secret.", createdCredentialSchema) }),
     problems: [{ ...INVALID, description: "The body is not valid, or you are in no team of the id given as `team`." }, TEAM_ROLE],
-    handle: async ({ db, caller, body }) => {
-      const input = parse(createCredentialBodySchema, body, "body");
-      return ok(await createMyCredential({ db, user: caller.user, input, actor: caller.actor }), 201);
-    },
+    handle: async ({ db, caller, body }) => ok(await createNewCredential({ db, input: body, by: { user: caller.user, actor: caller.actor } }), 201),
   }),
   operation({
     id: "rotateCredentialSecret",

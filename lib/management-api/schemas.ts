@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clientJwksSchema, jwksUriSchema, trustSchema } from "../credentials/client-keys";
+import { trustSchema } from "../credentials/client-keys";
 import { MAX_ROTATION_GRACE_SECONDS } from "../credentials/credentials";
 
 // Request bodies are validated with these schemas and documented from them; responses are documented from the output schemas.
@@ -11,37 +11,6 @@ export const rotateSecretBodySchema = z
       .min(0)
       .max(MAX_ROTATION_GRACE_SECONDS)
       .meta({ format: "int32", description: "How long the previous secret keeps working, in seconds (0 ends it now, at most 24 hours).", example: 3600 }),
-  })
-  .strict();
-
-export const createCredentialBodySchema = z
-  .object({
-    application: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .meta({ description: "The application's name; created when you have none of that name.", example: "billing-ci" }),
-    environment: z.string().trim().min(1).max(100).meta({ description: "The slug of a self-service environment.", example: "sandbox" }),
-    team: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .optional()
-      .meta({ description: "The id of a team where you have the admin role, which owns the application; left out, your personal team." }),
-    expiresInDays: z
-      .union([z.literal(0), z.literal(30), z.literal(90), z.literal(365)])
-      .default(0)
-      .meta({ description: "When the secret expires: 0 (never), 30, 90 or 365 days." }),
-    jwks: clientJwksSchema.optional().meta({ description: "Your public keys for `private_key_jwt`: the credential then has no secret. Not with `jwksUri`." }),
-    jwksUri: jwksUriSchema
-      .optional()
-      .meta({ description: "Where you publish your public keys for `private_key_jwt`: the credential then has no secret. Not with `jwks`." }),
-    trust: trustSchema.optional().meta({
-      description:
-        "An external OIDC issuer whose ID tokens the client authenticates with (workload identity federation): the credential then has no secret. Not with `jwks` or `jwksUri`.",
-    }),
   })
   .strict();
 

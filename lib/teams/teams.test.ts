@@ -3,14 +3,8 @@ import { seed } from "../../prisma/seed";
 import { myAccessRequests } from "../access-requests/list-access-requests";
 import { actorOf } from "../audit/portal-actor";
 import type { PortalUser } from "../actors/portal-user";
-import {
-  createMyCredential,
-  issueMyFirstSecret,
-  myApplications,
-  ownCredentialOrThrow,
-  revokeMyCredential,
-  rotateMySecret,
-} from "../credentials/my-credentials";
+import { issueMyFirstSecret, myApplications, ownCredentialOrThrow, revokeMyCredential, rotateMySecret } from "../credentials/my-credentials";
+import { createNewCredential } from "../credentials/new-credential";
 import { migratedDatabase } from "../database/migrated-database";
 import type { Db, TeamRole } from "../db";
 import { newId } from "../ids";
@@ -49,7 +43,11 @@ async function teamWithRoles() {
   for (const role of ["admin", "member"] as const) {
     await db.teamMember.create({ data: { teamId: team.id, userId: members[role].id, role } });
   }
-  const { credential } = await createMyCredential({ db, user: owner, input: { application: "Shared App", environment: "platform-dev", team: team.id } });
+  const { credential } = await createNewCredential({
+    db,
+    input: { application: "Shared App", environment: "platform-dev", team: team.id },
+    by: { user: owner },
+  });
   return { team, members, outsider: await newUser("outsider"), clientId: credential.clientId };
 }
 
@@ -59,7 +57,7 @@ describe("personal teams", () => {
   it("are made with a user's first application, with the user as owner, and hold it", async () => {
     const user = await newUser("first");
     expect(await db.team.findUnique({ where: { id: personalTeamId(user.id) } })).toBeNull();
-    const { credential } = await createMyCredential({ db, user, input: { application: "Mine", environment: "platform-dev" } });
+    const { credential } = await createNewCredential({ db, input: { application: "Mine", environment: "platform-dev" }, by: { user } });
     const team = await db.team.findUniqueOrThrow({ where: { id: personalTeamId(user.id) }, include: { members: true, applications: true } });
     expect(team).toMatchObject({
       name: user.email,
@@ -75,7 +73,7 @@ describe("personal teams", () => {
         credentials: [expect.objectContaining({ clientId: credential.clientId })],
       }),
     ]);
-    await createMyCredential({ db, user, input: { application: "Mine 2", environment: "platform-dev" } });
+    await createNewCredential({ db, input: { application: "Mine 2", environment: "platform-dev" }, by: { user } });
     expect(await db.team.count({ where: { members: { some: { userId: user.id } } } })).toBe(1);
   });
 });
@@ -112,10 +110,13 @@ describe("roles on a team's credentials", () => {
   it("let admins and owners create credentials in the team, not members or outsiders", async () => {
     const { team, members, outsider } = await teamWithRoles();
     const input = (application: string) => ({ application, environment: "platform-dev", team: team.id });
-    const { credential } = await createMyCredential({ db, user: members.admin, input: input("Admin's") });
+    const { credential } = await createNewCredential({ db, input: input("Admin's"), by: { user: members.admin } });
     expect(credential.application.teamId).toBe(team.id);
-    await expect(createMyCredential({ db, user: members.member, input: input("Member's") })).rejects.toMatchObject({ status: 403, code: "team-role-required" });
-    await expect(createMyCredential({ db, user: outsider, input: input("Outsider's") })).rejects.toMatchObject({
+    await expect(createNewCredential({ db, input: input("Member's"), by: { user: members.member } })).rejects.toMatchObject({
+      status: 403,
+      code: "team-role-required",
+    });
+    await expect(createNewCredential({ db, input: input("Outsider's"), by: { user: outsider } })).rejects.toMatchObject({
       status: 400,
       code: "validation-failed",
       errors: [{ in: "body", field: "team", message: "You are in no such team" }],

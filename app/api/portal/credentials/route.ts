@@ -1,10 +1,11 @@
 import { json, portalRoute } from "@/lib/auth/portal-route";
-import { createMyCredential, myApplications } from "@/lib/credentials/my-credentials";
+import { myApplications } from "@/lib/credentials/my-credentials";
+import { createNewCredential } from "@/lib/credentials/new-credential";
 import { db } from "@/lib/db";
 
 export const GET = portalRoute(async ({ user }) => json({ applications: await myApplications({ db: db(), user }) }));
 
 export const POST = portalRoute(async ({ request, user }) => {
-  const { credential, secret } = await createMyCredential({ db: db(), user, input: await request.json().catch(() => null) });
+  const { credential, secret } = await createNewCredential({ db: db(), input: await request.json().catch(() => null), by: { user } });
   return json({ credential, secret }, 201);
 });
