@@ -113,6 +113,31 @@ describe("config apply", { timeout: 120_000 }, () => {
     expect(await config("apply", "-f", file("printed.yaml", printed.stdout))).toMatchObject({ code: 0, stdout: "no changes\n" });
   });
 
+  it("brings the file back in line with export after a version added from the CLI, so diff finds no changes", async () => {
+    const path = file(
+      "books.yaml",
+      `apis:
+  - slug: books
+    name: Books
+    summary: The shop's books
+    version: 1.0.0
+    visibility: public
+    environments:
+      sso-qa:
+        targets: [{ url: "http://127.0.0.1:4301" }]
+`,
+    );
+    expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "changed:\n  create api books\n" });
+    const v2 = file("books-v2.yaml", DOCUMENT.replace("title: Catalog", "title: Books").replace("/v1/items", "/v2/items"));
+    const added = await runAdmin(server.databaseUrl, "api", "version", "add", "--api", "books", "--version", "v2", "--openapi", v2, "--status", "current");
+    expect(added.code).toBe(0);
+    expect((await config("diff", "-f", path)).stdout).toMatch(/^would change:\n {2}update api books: /);
+
+    expect((await config("export", "-f", path)).code).toBe(0);
+    expect(await config("diff", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
+    expect(await config("apply", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
+  });
+
   it("changes nothing when the file has errors, and names each by its path and line", async () => {
     const before = { apis: await db.api.count(), audits: await configAudits() };
     const path = file(
