@@ -1,5 +1,6 @@
 import { AdminAction } from "@/components/admin/admin-action";
 import { AdminForm } from "@/components/admin/admin-form";
+import { DataTable } from "@/components/data-table";
 import type { ListedVersion } from "@/lib/api-lifecycle/versions";
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : "—");
@@ -15,72 +16,50 @@ export function ApiVersions({ slug, versions }: { slug: string; versions: Listed
       <p className="text-sm text-slate-700">
         {`Each version is served at /gw/{environment}/${slug}/{version}/... Before its sunset, every answer of a deprecated version or operation carries Deprecation, Sunset and Link headers; after it, and once retired, calls answer 410.`}
       </p>
-      <div className="relative overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-slate-300">
-              <th scope="col" className="py-2 pr-4">
-                Version
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Status
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Released
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Deprecated
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Sunset
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Deprecated operations
-              </th>
-              <th scope="col" className="py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {versions.map((version) => (
-              <tr key={version.id} className="border-b border-slate-200 align-top">
-                <th scope="row" className="py-2 pr-4 font-mono">
-                  {version.version}
-                </th>
-                <td className="py-2 pr-4">{version.status}</td>
-                <td className="py-2 pr-4">{day(version.releasedAt)}</td>
-                <td className="py-2 pr-4">{version.status === "deprecated" || version.status === "retired" ? day(version.deprecatedAt) : "—"}</td>
-                <td className="py-2 pr-4">{day(version.sunsetAt)}</td>
-                <td className="py-2 pr-4">
-                  {version.operationDeprecations.length === 0 ? (
-                    "—"
-                  ) : (
-                    <ul>
-                      {version.operationDeprecations.map((operation) => (
-                        <li key={operation.id} className="font-mono">
-                          {`${operation.method} ${operation.path}`}
-                          <span className="font-sans text-slate-700">{` since ${day(operation.deprecatedAt)}${operation.sunsetAt ? `, sunset ${day(operation.sunsetAt)}` : ""}`}</span>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
-                <td className="py-2">
-                  {version.status === "retired" ? null : (
-                    <AdminAction
-                      action={`/api/portal/admin/apis/${slug}/retire`}
-                      body={{ version: version.version }}
-                      label={`Retire ${version.version}`}
-                      confirm={`Retire ${version.version}? Its calls will answer 410 at once.`}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={`Versions of ${slug}`}
+        rows={versions}
+        rowKey={(version) => version.id}
+        columns={[
+          { header: "Version", rowHeader: true, className: "font-mono", cell: (version) => version.version },
+          { header: "Status", cell: (version) => version.status },
+          { header: "Released", cell: (version) => day(version.releasedAt) },
+          {
+            header: "Deprecated",
+            cell: (version) => (version.status === "deprecated" || version.status === "retired" ? day(version.deprecatedAt) : "—"),
+          },
+          { header: "Sunset", cell: (version) => day(version.sunsetAt) },
+          {
+            header: "Deprecated operations",
+            cell: (version) =>
+              version.operationDeprecations.length === 0 ? (
+                "—"
+              ) : (
+                <ul>
+                  {version.operationDeprecations.map((operation) => (
+                    <li key={operation.id} className="font-mono">
+                      {`${operation.method} ${operation.path}`}
+                      <span className="font-sans text-slate-700">{` since ${day(operation.deprecatedAt)}${operation.sunsetAt ? `, sunset ${day(operation.sunsetAt)}` : ""}`}</span>
+                    </li>
+                  ))}
+                </ul>
+              ),
+          },
+          {
+            header: "Actions",
+            hideHeader: true,
+            cell: (version) =>
+              version.status === "retired" ? null : (
+                <AdminAction
+                  action={`/api/portal/admin/apis/${slug}/retire`}
+                  body={{ version: version.version }}
+                  label={`Retire ${version.version}`}
+                  confirm={`Retire ${version.version}? Its calls will answer 410 at once.`}
+                />
+              ),
+          },
+        ]}
+      />
       {open.length > 0 ? (
         <>
           <h3 className="text-lg font-semibold">Deprecate a version or an operation</h3>

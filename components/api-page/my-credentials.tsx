@@ -1,4 +1,5 @@
 import { Link } from "@/components/link";
+import { DataTable } from "@/components/data-table";
 import { currentUser } from "@/lib/auth/session";
 import type { CatalogApi, CatalogEnvironment } from "@/lib/catalog/catalog-api";
 import { myApiCredentials } from "@/lib/credentials/api-credentials";
@@ -49,42 +50,23 @@ export async function MyCredentials({ api, env, envParam }: { api: CatalogApi; e
     );
   }
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[32rem] text-left text-sm">
-        <caption className="sr-only">{`Your credentials for ${api.name} in ${env.name}`}</caption>
-        <thead className="border-b border-slate-300 text-slate-700">
-          <tr>
-            <th scope="col" className="py-2 pr-4">
-              Application
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Client ID
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Status
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Secret expires
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Last used
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {credentials.map((credential) => (
-            <tr key={credential.clientId} className="border-b border-slate-200">
-              <td className="py-2 pr-4">{credential.application}</td>
-              <td className="break-all py-2 pr-4 font-mono">{credential.clientId}</td>
-              <td className="py-2 pr-4">{credential.status === "ACTIVE" ? "Active" : "Revoked"}</td>
-              <td className="py-2 pr-4">
-                {!credential.hasSecret ? "No secret yet" : credential.secretExpiresAt ? formatLongDate(credential.secretExpiresAt) : "Never"}
-              </td>
-              <td className="py-2 pr-4">{credential.lastUsedAt ? formatLongDate(credential.lastUsedAt) : "Never"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div>
+      <DataTable
+        caption={`Your credentials for ${api.name} in ${env.name}`}
+        minWidth="32rem"
+        rows={credentials}
+        rowKey={(credential) => credential.clientId}
+        columns={[
+          { header: "Application", cell: (credential) => credential.application },
+          { header: "Client ID", className: "break-all font-mono", cell: (credential) => credential.clientId },
+          { header: "Status", cell: (credential) => (credential.status === "ACTIVE" ? "Active" : "Revoked") },
+          {
+            header: "Secret expires",
+            cell: (credential) => (!credential.hasSecret ? "No secret yet" : credential.secretExpiresAt ? formatLongDate(credential.secretExpiresAt) : "Never"),
+          },
+          { header: "Last used", cell: (credential) => (credential.lastUsedAt ? formatLongDate(credential.lastUsedAt) : "Never") },
+        ]}
+      />
       <p className="mt-2 text-sm text-slate-700">
         Rotate, revoke or generate secrets under{" "}
         <Link href="/settings/credentials" className={LINK}>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { DataTable } from "@/components/data-table";
 import { SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
 
@@ -49,54 +50,29 @@ export function AccessTokenList({ tokens }: { tokens: Token[] }) {
       {tokens.length === 0 ? (
         <p className="text-slate-700">You have no access tokens yet.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-300">
-                <th scope="col" className="py-2 pr-4">
-                  Name
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Ends in
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Scopes
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Status
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Expires
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Last used
-                </th>
-                <th scope="col" className="py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.map((token) => (
-                <tr key={token.id} className="border-b border-slate-200 align-top">
-                  <td className="py-2 pr-4 font-medium">{token.name}</td>
-                  <td className="py-2 pr-4 font-mono">…{token.hint}</td>
-                  <td className="py-2 pr-4 font-mono">{token.scopes.join(" ")}</td>
-                  <td className="py-2 pr-4">{status(token)}</td>
-                  <td className="py-2 pr-4">{day(token.expiresAt)}</td>
-                  <td className="py-2 pr-4">{day(token.lastUsedAt)}</td>
-                  <td className="py-2">
-                    {status(token) === "Active" ? (
-                      <button type="button" onClick={() => revoke(token)} className={SECONDARY_BUTTON_CLASS} aria-label={`Revoke ${token.name}`}>
-                        Revoke
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Your access tokens"
+          rows={tokens}
+          rowKey={(token) => token.id}
+          columns={[
+            { header: "Name", className: "font-medium", cell: (token) => token.name },
+            { header: "Ends in", className: "font-mono", cell: (token) => `…${token.hint}` },
+            { header: "Scopes", className: "font-mono", cell: (token) => token.scopes.join(" ") },
+            { header: "Status", cell: status },
+            { header: "Expires", cell: (token) => day(token.expiresAt) },
+            { header: "Last used", cell: (token) => day(token.lastUsedAt) },
+            {
+              header: "Actions",
+              hideHeader: true,
+              cell: (token) =>
+                status(token) === "Active" ? (
+                  <button type="button" onClick={() => revoke(token)} className={SECONDARY_BUTTON_CLASS} aria-label={`Revoke ${token.name}`}>
+                    Revoke
+                  </button>
+                ) : null,
+            },
+          ]}
+        />
       )}
     </section>
   );

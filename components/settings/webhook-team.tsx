@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { DataTable } from "@/components/data-table";
 import { BUTTON_CLASS, Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
 
@@ -90,45 +91,47 @@ export function WebhookTeam({ team, eventTypes }: { team: Team; eventTypes: Even
               </button>
             </div>
           ) : null}
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Deliveries to {endpoint.url}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                {manages ? <th scope="col">Replay</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {endpoint.deliveries.map((delivery) => (
-                <tr key={delivery.id} className="border-t border-slate-100 align-top">
-                  <td>
+          <DataTable
+            caption={`Deliveries to ${endpoint.url}`}
+            rows={endpoint.deliveries}
+            rowKey={(delivery) => delivery.id}
+            columns={[
+              {
+                header: "Event",
+                cell: (delivery) => (
+                  <>
                     <code>{delivery.type}</code> {new Date(delivery.occurredAt).toUTCString()}
-                  </td>
-                  <td>{delivery.status}</td>
-                  <td>
-                    {delivery.attempts.map((attempt) => (
-                      <div key={attempt.at}>
-                        {attempt.statusCode ?? "no answer"} in {attempt.durationMs} ms{attempt.error ? `: ${attempt.error}` : ""}
-                      </div>
-                    ))}
-                  </td>
-                  {manages ? (
-                    <td>
-                      <button
-                        type="button"
-                        className={SECONDARY_BUTTON_CLASS}
-                        onClick={() => act(`${base(endpoint)}/deliveries/${encodeURIComponent(delivery.id)}/replay`, "POST")}
-                      >
-                        Replay
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { header: "Status", cell: (delivery) => delivery.status },
+              {
+                header: "Attempts",
+                cell: (delivery) =>
+                  delivery.attempts.map((attempt) => (
+                    <div key={attempt.at}>
+                      {attempt.statusCode ?? "no answer"} in {attempt.durationMs} ms{attempt.error ? `: ${attempt.error}` : ""}
+                    </div>
+                  )),
+              },
+              ...(manages
+                ? [
+                    {
+                      header: "Replay",
+                      cell: (delivery: Delivery) => (
+                        <button
+                          type="button"
+                          className={SECONDARY_BUTTON_CLASS}
+                          onClick={() => act(`${base(endpoint)}/deliveries/${encodeURIComponent(delivery.id)}/replay`, "POST")}
+                        >
+                          Replay
+                        </button>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
         </article>
       ))}
       {manages ? (

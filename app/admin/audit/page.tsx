@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { DataTable } from "@/components/data-table";
 import { requireAdmin } from "@/lib/auth/session";
 import { recentAuditEvents } from "@/lib/audit/read-audit-log";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
@@ -27,47 +28,26 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: P
           Filter
         </button>
       </form>
-      <div className="relative overflow-x-auto">
-        <table className="w-full min-w-[40rem] border-collapse bg-white text-left text-sm">
-          <caption className="sr-only">Newest events first</caption>
-          <thead>
-            <tr className="border-b border-slate-300">
-              <th scope="col" className="p-2">
-                When (UTC)
-              </th>
-              <th scope="col" className="p-2">
-                Who
-              </th>
-              <th scope="col" className="p-2">
-                Action
-              </th>
-              <th scope="col" className="p-2">
-                Target
-              </th>
-              <th scope="col" className="p-2">
-                Details
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((event) => (
-              <tr key={event.id} className="border-b border-slate-200 align-top">
-                <td className="whitespace-nowrap p-2">{event.at.toISOString().slice(0, 19).replace("T", " ")}</td>
-                <td className="p-2">{event.actorLabel}</td>
-                <td className="p-2">
-                  <code>{event.action}</code>
-                </td>
-                <td className="p-2">
-                  {event.targetType} <code className="break-all">{event.targetId}</code>
-                </td>
-                <td className="p-2">
-                  <code className="break-all text-xs">{event.details ? JSON.stringify(event.details) : ""}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Newest events first"
+        minWidth="40rem"
+        rows={events}
+        rowKey={(event) => event.id}
+        columns={[
+          { header: "When (UTC)", className: "whitespace-nowrap", cell: (event) => event.at.toISOString().slice(0, 19).replace("T", " ") },
+          { header: "Who", cell: (event) => event.actorLabel },
+          { header: "Action", cell: (event) => <code>{event.action}</code> },
+          {
+            header: "Target",
+            cell: (event) => (
+              <>
+                {event.targetType} <code className="break-all">{event.targetId}</code>
+              </>
+            ),
+          },
+          { header: "Details", cell: (event) => <code className="break-all text-xs">{event.details ? JSON.stringify(event.details) : ""}</code> },
+        ]}
+      />
     </div>
   );
 }

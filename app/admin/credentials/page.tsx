@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { Link } from "@/components/link";
 import { AdminAction } from "@/components/admin/admin-action";
 import { AdminForm } from "@/components/admin/admin-form";
+import { DataTable } from "@/components/data-table";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { listAllCredentials } from "@/lib/credentials/credentials";
@@ -38,63 +39,43 @@ export default async function AdminCredentialsPage() {
           ]}
         />
       </section>
-      <div className="relative overflow-x-auto">
-        <table className="w-full min-w-[40rem] border-collapse bg-white text-left text-sm">
-          <caption className="sr-only">Every credential</caption>
-          <thead>
-            <tr className="border-b border-slate-300">
-              <th scope="col" className="p-2">
-                Client ID
-              </th>
-              <th scope="col" className="p-2">
-                Application
-              </th>
-              <th scope="col" className="p-2">
-                Owner
-              </th>
-              <th scope="col" className="p-2">
-                Environment
-              </th>
-              <th scope="col" className="p-2">
-                Status
-              </th>
-              <th scope="col" className="p-2">
-                Last used
-              </th>
-              <th scope="col" className="p-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {credentials.map((credential) => (
-              <tr key={credential.clientId} className="border-b border-slate-200">
-                <td className="p-2">
-                  <Link href={`/admin/credentials/${credential.clientId}`} className="underline">
-                    <code>{credential.clientId}</code>
-                  </Link>
-                </td>
-                <td className="p-2">{credential.application.name}</td>
-                <td className="p-2">{credential.application.ownerId ? emails.get(credential.application.ownerId) : "none"}</td>
-                <td className="p-2">{credential.environment.name}</td>
-                <td className="p-2">
-                  {credential.status === "ACTIVE" ? `Active (${credential.secrets.length} secret${credential.secrets.length === 1 ? "" : "s"})` : "Revoked"}
-                </td>
-                <td className="p-2">{when(credential.lastUsedAt)}</td>
-                <td className="p-2">
-                  {credential.status === "ACTIVE" ? (
-                    <AdminAction
-                      action={`/api/portal/admin/credentials/${credential.clientId}/revoke`}
-                      label="Revoke"
-                      confirm={`Revoke ${credential.clientId}? Its secrets and tokens stop working at once.`}
-                    />
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Every credential"
+        minWidth="40rem"
+        rows={credentials}
+        rowKey={(credential) => credential.clientId}
+        columns={[
+          {
+            header: "Client ID",
+            cell: (credential) => (
+              <Link href={`/admin/credentials/${credential.clientId}`} className="underline">
+                <code>{credential.clientId}</code>
+              </Link>
+            ),
+          },
+          { header: "Application", cell: (credential) => credential.application.name },
+          { header: "Owner", cell: (credential) => (credential.application.ownerId ? emails.get(credential.application.ownerId) : "none") },
+          { header: "Environment", cell: (credential) => credential.environment.name },
+          {
+            header: "Status",
+            cell: (credential) =>
+              credential.status === "ACTIVE" ? `Active (${credential.secrets.length} secret${credential.secrets.length === 1 ? "" : "s"})` : "Revoked",
+          },
+          { header: "Last used", cell: (credential) => when(credential.lastUsedAt) },
+          {
+            header: "Actions",
+            hideHeader: true,
+            cell: (credential) =>
+              credential.status === "ACTIVE" ? (
+                <AdminAction
+                  action={`/api/portal/admin/credentials/${credential.clientId}/revoke`}
+                  label="Revoke"
+                  confirm={`Revoke ${credential.clientId}? Its secrets and tokens stop working at once.`}
+                />
+              ) : null,
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { AdminAction } from "@/components/admin/admin-action";
 import { AdminForm } from "@/components/admin/admin-form";
+import { DataTable } from "@/components/data-table";
 import { requireAdmin } from "@/lib/auth/session";
 import { listUsers } from "@/lib/accounts/users";
 import { db } from "@/lib/db";
@@ -14,58 +15,42 @@ export default async function AdminUsersPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">Users and roles</h1>
-      <div className="relative overflow-x-auto">
-        <table className="w-full min-w-[36rem] border-collapse bg-white text-left text-sm">
-          <caption className="sr-only">Users</caption>
-          <thead>
-            <tr className="border-b border-slate-300">
-              <th scope="col" className="p-2">
-                Email
-              </th>
-              <th scope="col" className="p-2">
-                Name
-              </th>
-              <th scope="col" className="p-2">
-                Role
-              </th>
-              <th scope="col" className="p-2">
-                Sign-in
-              </th>
-              <th scope="col" className="p-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr key={user.id} className="border-b border-slate-200">
-                <td className="p-2">{user.email}</td>
-                <td className="p-2">{user.name}</td>
-                <td className="p-2">{user.role}</td>
-                <td className="p-2">{user.disabledAt ? "Disabled" : user.ssoSubject ? "Global SSO" : "Password"}</td>
-                <td className="flex flex-wrap gap-2 p-2">
-                  {user.id === admin.id ? (
-                    <span className="text-slate-600">You</span>
-                  ) : (
-                    <>
-                      <AdminAction
-                        action={`/api/portal/admin/users/${user.id}`}
-                        body={{ role: user.role === "ADMIN" ? "DEVELOPER" : "ADMIN" }}
-                        label={user.role === "ADMIN" ? `Make ${user.email} a developer` : `Make ${user.email} an admin`}
-                      />
-                      <AdminAction
-                        action={`/api/portal/admin/users/${user.id}`}
-                        body={{ disabled: !user.disabledAt }}
-                        label={user.disabledAt ? `Enable ${user.email}` : `Disable ${user.email}`}
-                      />
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Users"
+        minWidth="36rem"
+        rows={users}
+        rowKey={(user) => user.id}
+        columns={[
+          { header: "Email", cell: (user) => user.email },
+          { header: "Name", cell: (user) => user.name },
+          { header: "Role", cell: (user) => user.role },
+          { header: "Sign-in", cell: (user) => (user.disabledAt ? "Disabled" : user.ssoSubject ? "Global SSO" : "Password") },
+          {
+            header: "Actions",
+            hideHeader: true,
+            cell: (user) => (
+              <div className="flex flex-wrap gap-2">
+                {user.id === admin.id ? (
+                  <span className="text-slate-600">You</span>
+                ) : (
+                  <>
+                    <AdminAction
+                      action={`/api/portal/admin/users/${user.id}`}
+                      body={{ role: user.role === "ADMIN" ? "DEVELOPER" : "ADMIN" }}
+                      label={user.role === "ADMIN" ? `Make ${user.email} a developer` : `Make ${user.email} an admin`}
+                    />
+                    <AdminAction
+                      action={`/api/portal/admin/users/${user.id}`}
+                      body={{ disabled: !user.disabledAt }}
+                      label={user.disabledAt ? `Enable ${user.email}` : `Disable ${user.email}`}
+                    />
+                  </>
+                )}
+              </div>
+            ),
+          },
+        ]}
+      />
       <section aria-labelledby="new-user" className="space-y-2">
         <h2 id="new-user" className="text-lg font-semibold">
           New user

@@ -1,0 +1,65 @@
+import type { ReactNode } from "react";
+
+/** One column: its header, what each row shows in it, and whether the header is for screen readers only (an actions column). */
+export type DataColumn<Row> = {
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** the cell names its row (`<th scope="row">`), as a version names its line */
+  rowHeader?: boolean;
+  hideHeader?: boolean;
+  className?: string;
+};
+
+/**
+ * The portal's table of records, the one the admin console and the settings pages share: a caption
+ * for screen readers, column headers with `scope="col"`, and a row per record,
+ * scrolling sideways on a narrow screen.
+ */
+export function DataTable<Row>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  minWidth,
+}: {
+  caption: string;
+  columns: DataColumn<Row>[];
+  rows: Row[];
+  rowKey: (row: Row) => string;
+  /** the width below which the table scrolls rather than squeezes, e.g. "40rem" */
+  minWidth?: `${number}rem`;
+}) {
+  return (
+    <div className="relative overflow-x-auto">
+      <table className="w-full border-collapse bg-white text-left text-sm" style={minWidth ? { minWidth } : undefined}>
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr className="border-b border-slate-300">
+            {columns.map((column) => (
+              <th key={column.header} scope="col" className="p-2">
+                {column.hideHeader ? <span className="sr-only">{column.header}</span> : column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className="border-b border-slate-200 align-top">
+              {columns.map((column) =>
+                column.rowHeader ? (
+                  <th key={column.header} scope="row" className={`p-2 ${column.className ?? ""}`}>
+                    {column.cell(row)}
+                  </th>
+                ) : (
+                  <td key={column.header} className={`p-2 ${column.className ?? ""}`}>
+                    {column.cell(row)}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
