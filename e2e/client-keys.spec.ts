@@ -56,7 +56,7 @@ test("a developer creates a credential trusting an OIDC issuer: no secret, and t
   await developer.getByRole("button", { name: "Create credential" }).click();
   await expect(developer.getByText(/which is not a public address/)).toBeVisible();
 
-  const issuer = "https://203.0.113.10/e2e-issuer";
+  const issuer = "https://93.184.215.14/e2e-issuer";
   await developer.getByLabel("Issuer URL (https)").fill(issuer);
   await developer.getByRole("button", { name: "Create credential" }).click();
   const status = developer.getByRole("status").filter({ hasText: "It has no secret" });

@@ -18,7 +18,7 @@ test("a team owner adds a webhook endpoint under Settings → Webhooks, sees its
   await team.getByRole("button", { name: "Add endpoint" }).click();
   await expect(team.getByText(/which is not a public address/)).toBeVisible();
 
-  const url = "https://203.0.113.10/e2e-hooks";
+  const url = "https://93.184.215.14/e2e-hooks";
   await team.getByLabel("URL").fill(url);
   await team.getByRole("checkbox", { name: /credential\.created/ }).uncheck();
   await team.getByRole("button", { name: "Add endpoint" }).click();
