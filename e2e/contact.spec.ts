@@ -16,6 +16,10 @@ test("a visitor sees each field's error next to it, then a confirmation", async 
   for (const [field, message] of expected) {
     await expect(page.getByLabel(field, { exact: true })).toHaveAccessibleDescription(new RegExp(message));
   }
+  // The hint says the fields are marked below, so it stands above the first of them.
+  const hint = page.getByRole("alert").filter({ hasText: "Check the fields marked below." });
+  const [hintBox, topicBox] = [await hint.boundingBox(), await page.getByLabel("Topic").boundingBox()];
+  expect(hintBox!.y).toBeLessThan(topicBox!.y);
   await page.getByLabel("API").selectOption({ label: "Notifications API" });
   await page.getByLabel("Environment").selectOption({ label: "Platform Production" });
   await page.getByLabel("Application", { exact: true }).fill("Visitor App");

@@ -46,6 +46,11 @@ export function AdminForm({
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2">
+      {message.text ? (
+        <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-800 sm:col-span-2" : "text-sm text-red-700 sm:col-span-2"}>
+          {message.text}
+        </p>
+      ) : null}
       {fields.map((field) => {
         const id = `${action.replaceAll("/", "-")}-${field.name}`;
         const common = {
@@ -76,11 +81,6 @@ export function AdminForm({
         );
       })}
       <div className="space-y-2 sm:col-span-2">
-        {message.text ? (
-          <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-800" : "text-sm text-red-700"}>
-            {message.text}
-          </p>
-        ) : null}
         <button type="submit" disabled={pending} className={BUTTON_CLASS}>
           {submitLabel}
         </button>

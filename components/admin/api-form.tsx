@@ -116,6 +116,11 @@ export function ApiForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4 rounded-lg border border-slate-200 bg-white p-6">
+      {message.text ? (
+        <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-800" : "text-sm text-red-700"}>
+          {message.text}
+        </p>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         {text("name", "Name")}
         {text("slug", "Slug", { hint: "Path under the gateway: /gw/{env}/{slug}", disabled: editing })}
@@ -242,11 +247,6 @@ export function ApiForm({
       ) : (
         <p className="text-sm text-slate-700">This built-in API generates its OpenAPI document from code.</p>
       )}
-      {message.text ? (
-        <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-800" : "text-sm text-red-700"}>
-          {message.text}
-        </p>
-      ) : null}
       <button type="submit" disabled={pending} className={BUTTON_CLASS}>
         {editing ? "Save API" : "Create API"}
       </button>

@@ -36,6 +36,11 @@ export function SignupForm({ passwordMinLength }: { passwordMinLength: number })
   const described = (name: string) => (fieldErrors[name] ? { "aria-invalid": true, "aria-describedby": `signup-${name}-error` } : {});
   return (
     <form onSubmit={submit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
       <Field id="signup-email" label="Email" error={fieldErrors.email}>
         <input id="signup-email" name="email" type="email" autoComplete="email" required className={INPUT_CLASS} {...described("email")} />
       </Field>
@@ -55,11 +60,6 @@ export function SignupForm({ passwordMinLength }: { passwordMinLength: number })
           className={INPUT_CLASS}
         />
       </Field>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
       <button type="submit" disabled={pending} className={`w-full ${BUTTON_CLASS}`}>
         Sign up
       </button>

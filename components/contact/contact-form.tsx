@@ -56,6 +56,11 @@ export function ContactForm({ choices, signedIn, initial }: Props) {
   const describedBy = (id: string) => (errors[id] ? `${id}-error` : undefined);
   return (
     <form onSubmit={submit} noValidate className="space-y-4 rounded-lg border border-slate-200 bg-white p-6">
+      {message ? (
+        <p role="alert" className="text-sm text-red-700">
+          {message}
+        </p>
+      ) : null}
       <Field id="topic" label="Topic" error={errors.topic}>
         <select id="topic" name="topic" defaultValue={initial.topic || "CREDENTIALS"} aria-describedby={describedBy("topic")} className={INPUT_CLASS}>
           {TOPICS.map((topic) => (
@@ -115,11 +120,6 @@ export function ContactForm({ choices, signedIn, initial }: Props) {
       <Field id="message" label="Message" error={errors.message}>
         <textarea id="message" name="message" rows={5} maxLength={4000} aria-describedby={describedBy("message")} className={INPUT_CLASS} />
       </Field>
-      {message ? (
-        <p role="alert" className="text-sm text-red-700">
-          {message}
-        </p>
-      ) : null}
       <button type="submit" disabled={pending} className={BUTTON_CLASS}>
         Send
       </button>

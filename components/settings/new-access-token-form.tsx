@@ -55,6 +55,11 @@ export function NewAccessTokenForm({ scopes }: { scopes: { scope: string; descri
         </section>
       ) : null}
       <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 sm:items-start">
+        {message ? (
+          <p role="alert" className="text-sm text-red-700 sm:col-span-2">
+            {message}
+          </p>
+        ) : null}
         <Field id="token-name" label="Name" error={errors.name} hint="What the token is for, e.g. the CI pipeline that uses it.">
           <input
             id="token-name"
@@ -89,11 +94,6 @@ export function NewAccessTokenForm({ scopes }: { scopes: { scope: string; descri
             </p>
           ) : null}
         </fieldset>
-        {message ? (
-          <p role="alert" className="text-sm text-red-700 sm:col-span-2">
-            {message}
-          </p>
-        ) : null}
         <div className="sm:col-span-2">
           <button type="submit" disabled={pending} className={BUTTON_CLASS}>
             Create token

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Role } from "../db";
+import { readJson } from "../http/json-body";
 import { problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { log } from "../log";
@@ -8,7 +9,19 @@ import type { PortalUser } from "../actors/portal-user";
 import { apiUser, currentUser } from "./session";
 
 type RouteContext = { params: Promise<Record<string, string>> };
-type Input<U> = { request: Request; user: U; params: Record<string, string> };
+/**
+ * The portal's forms send OpenAPI documents of up to 2 MB as JSON strings, which escaping
+ * makes longer; past this a body is refused with 413 before it is parsed.
+ */
+export const PORTAL_MAX_BODY_BYTES = 5_000_000;
+
+type Input<U> = {
+  request: Request;
+  user: U;
+  params: Record<string, string>;
+  /** the body as JSON, read as /api/v1 reads it (413, 400 "is not valid JSON"); null when there is none */
+  body: () => Promise<unknown>;
+};
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -18,7 +31,8 @@ function wrap<U>(resolveUser: () => Promise<U>, handler: (input: Input<U>) => Pr
     try {
       if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
       const user = await resolveUser();
-      const response = await handler({ request, user, params: await context.params });
+      const body = async () => (await readJson(request, PORTAL_MAX_BODY_BYTES)) ?? null;
+      const response = await handler({ request, user, params: await context.params, body });
       response.headers.set("cache-control", "no-store");
       return response;
     } catch (error) {

@@ -29,11 +29,29 @@ function environmentLines(apis: ListedApi[], publicUrl: string): string[] {
   );
 }
 
+/** The management API, which the portal serves itself, in no environment. */
+type ManagementApi = { name: string; summary: string; documentUrl: string };
+
+function managementLine(api: ManagementApi): string {
+  return `- [${linkText(api.name)}](${api.documentUrl}): ${oneLine(api.summary)} (OpenAPI document; needs a personal access token)`;
+}
+
 /**
  * The portal for language models, in the llms.txt format (https://llmstxt.org): a title, a
- * one-line summary, each API's OpenAPI document with its summary, the APIs' Markdown guides, and the environments.
+ * one-line summary, each API's OpenAPI document with its summary, the management API's last,
+ * the APIs' Markdown guides, and the environments.
  */
-export function llmsTxt({ apis, publicUrl, portalName }: { apis: ListedApi[]; publicUrl: string; portalName: string }): string {
+export function llmsTxt({
+  apis,
+  management,
+  publicUrl,
+  portalName,
+}: {
+  apis: ListedApi[];
+  management: ManagementApi;
+  publicUrl: string;
+  portalName: string;
+}): string {
   const guides = apis.flatMap((api) => guideLines(api, publicUrl));
   return [
     `# ${portalName} developer portal`,
@@ -41,11 +59,13 @@ export function llmsTxt({ apis, publicUrl, portalName }: { apis: ListedApi[]; pu
     `> ${apis.length === 1 ? "1 API" : `${apis.length} APIs`} served through the ${portalName} gateway, each with its OpenAPI document.`,
     "",
     "Protected APIs take an OAuth 2.0 access token (client credentials grant) from the token endpoint of the environment they are called in; public APIs take none. " +
-      "Each OpenAPI document names one environment's gateway as its server, the API's first environment unless `?env=` names another.",
+      "Each OpenAPI document names one environment's gateway as its server, the API's first environment unless `?env=` names another. " +
+      "The management API is the portal's own, for scripts and CI: it takes a personal access token.",
     "",
     "## APIs",
     "",
     ...apis.map((api) => apiLine(api, publicUrl)),
+    managementLine(management),
     "",
     ...(guides.length > 0 ? ["## Guides", "", ...guides, ""] : []),
     "## Environments",

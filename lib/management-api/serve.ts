@@ -1,7 +1,8 @@
 import "server-only";
 import { recordAudit } from "../audit/write-audit";
 import { db } from "../db";
-import { queryObject, readJsonObject } from "../notifications/http";
+import { readJsonObject } from "../http/json-body";
+import { queryObject } from "../notifications/http";
 import { problem, problemResponse, toProblem } from "../http/problem";
 import { requestIdFrom } from "../http/request-id";
 import { log } from "../log";

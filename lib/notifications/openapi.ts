@@ -3,7 +3,7 @@ import { jsonSchema, operationPaths, problemExample } from "../built-in-apis/ope
 import { CORS_NOTE } from "../http/cors-note";
 import type { ProblemCode } from "../http/problem-types";
 import { MAX_REQUEST_ID_LENGTH } from "../http/request-id";
-import { MAX_BODY_BYTES } from "./http";
+import { MAX_BODY_BYTES } from "../http/json-body";
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from "./openapi-responses";
 import { NOTIFICATION_OPERATIONS, NOTIFICATIONS_READ_SCOPE, NOTIFICATIONS_WRITE_SCOPE } from "./operations";
 import { NOTIFICATION_EXAMPLE, MAX_PAGE_SIZE, notificationIdSchema, notificationListSchema, notificationSchema, updateNotificationBodySchema } from "./schemas";

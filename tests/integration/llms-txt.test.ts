@@ -36,7 +36,12 @@ describe("/llms.txt", () => {
   it("links every API an anonymous visitor sees to its OpenAPI document, with its one-line summary", async () => {
     const text = await (await fetch(`${server.url}/llms.txt`)).text();
     const apis = links(text, "APIs");
-    expect(apis.map((api) => api.name)).toEqual(["Global SSO Access Token", "Notifications API", "Platform Access Token"]);
+    expect(apis.map((api) => api.name)).toEqual(["Global SSO Access Token", "Notifications API", "Platform Access Token", "Gatehouse Management API"]);
+    expect(apis.at(-1)).toEqual({
+      name: "Gatehouse Management API",
+      url: `${server.url}/api/v1/openapi.json`,
+      notes: "Your applications, credentials and usage, for scripts and CI. (OpenAPI document; needs a personal access token)",
+    });
     const notifications = apis.find((api) => api.name === "Notifications API")!;
     expect(notifications.url).toBe(`${server.url}/apis/notifications/openapi.json`);
     expect(notifications.notes).toBe("List, read and update the notifications sent to your client application. (OpenAPI document; needs a bearer token)");

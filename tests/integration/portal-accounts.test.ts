@@ -170,6 +170,18 @@ describe("Contact Us and the access-request queue", () => {
     expect(fields).toEqual(["api", "application", "email", "environment", "message", "name"]);
   });
 
+  it("reads the body as /api/v1 does: 400 naming a body that is not JSON, 413 for a body too large", async () => {
+    const post = (body: string) =>
+      fetch(`${server.url}/api/portal/contact`, { method: "POST", headers: { origin: server.url, "content-type": "application/json" }, body });
+    const notJson = await post("topic=API_ACCESS");
+    expect(notJson.status).toBe(400);
+    expect(notJson.headers.get("content-type")).toBe("application/problem+json");
+    expect((await notJson.json()).errors).toEqual([{ in: "body", field: "", message: "is not valid JSON" }]);
+    const tooLarge = await post(" ".repeat(20_000_000));
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toMatchObject({ status: 413, detail: "The request body exceeds 5000000 bytes." });
+  });
+
   it("stores a signed-in request, shows it only to its requester, and provisions on approval", async () => {
     const sent = await developer.post("/api/portal/contact", {
       topic: "CREDENTIALS",

@@ -3,7 +3,6 @@ import { config } from "@/lib/config";
 import { signUp } from "@/lib/accounts/signup";
 import { db } from "@/lib/db";
 
-export const POST = publicPortalRoute(async ({ request }) => {
-  const body = await request.json().catch(() => null);
-  return json(await signUp({ db: db(), input: body, mode: config().signup, headers: request.headers }), 202);
+export const POST = publicPortalRoute(async ({ request, body }) => {
+  return json(await signUp({ db: db(), input: await body(), mode: config().signup, headers: request.headers }), 202);
 });

@@ -3,6 +3,6 @@ import { actorOf } from "@/lib/audit/portal-actor";
 import { json, portalRoute } from "@/lib/auth/portal-route";
 import { db } from "@/lib/db";
 
-export const POST = portalRoute(async ({ request, user }) =>
-  json(await createAccessToken({ db: db(), actor: actorOf(user), owner: user, input: await request.json().catch(() => null) }), 201),
+export const POST = portalRoute(async ({ body, user }) =>
+  json(await createAccessToken({ db: db(), actor: actorOf(user), owner: user, input: await body() }), 201),
 );

@@ -8,6 +8,4 @@ export const GET = portalRoute(async ({ request, user }) => {
   return json({ endpoints: await listWebhookEndpoints({ db: db(), actor: actorOf(user), teamId }) });
 });
 
-export const POST = portalRoute(async ({ request, user }) =>
-  json(await createWebhookEndpoint({ db: db(), actor: actorOf(user), input: await request.json().catch(() => null) }), 201),
-);
+export const POST = portalRoute(async ({ user, body }) => json(await createWebhookEndpoint({ db: db(), actor: actorOf(user), input: await body() }), 201));

@@ -5,7 +5,6 @@ import { db } from "@/lib/db";
 
 export const GET = portalRoute(async () => json({ items: await listAllCredentials({ db: db() }) }), { role: "ADMIN" });
 
-export const POST = portalRoute(
-  async ({ request, user }) => json(await issueCredentialFor({ db: db(), admin: user, input: await request.json().catch(() => null) }), 201),
-  { role: "ADMIN" },
-);
+export const POST = portalRoute(async ({ body, user }) => json(await issueCredentialFor({ db: db(), admin: user, input: await body() }), 201), {
+  role: "ADMIN",
+});

@@ -3,13 +3,13 @@ import { json, portalRoute } from "@/lib/auth/portal-route";
 import { db } from "@/lib/db";
 import { deleteWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
-export const PATCH = portalRoute(async ({ request, user, params }) =>
+export const PATCH = portalRoute(async ({ body, user, params }) =>
   json({
     endpoint: await updateWebhookEndpoint({
       db: db(),
       actor: actorOf(user),
       endpointId: params.endpointId ?? "",
-      input: await request.json().catch(() => null),
+      input: await body(),
     }),
   }),
 );

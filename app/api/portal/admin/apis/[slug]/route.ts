@@ -3,6 +3,6 @@ import { updateApi } from "@/lib/api-registry/api-registry";
 import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) => json(await updateApi({ db: db(), admin: user, slug: params.slug ?? "", input: await request.json().catch(() => null) })),
+  async ({ body, user, params }) => json(await updateApi({ db: db(), admin: user, slug: params.slug ?? "", input: await body() })),
   { role: "ADMIN" },
 );

@@ -3,7 +3,6 @@ import { changeUser } from "@/lib/accounts/users";
 import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) =>
-    json(await changeUser({ db: db(), admin: user, userId: params.id ?? "", input: await request.json().catch(() => null) })),
+  async ({ body, user, params }) => json(await changeUser({ db: db(), admin: user, userId: params.id ?? "", input: await body() })),
   { role: "ADMIN" },
 );

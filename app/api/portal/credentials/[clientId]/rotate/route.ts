@@ -2,6 +2,6 @@ import { json, portalRoute } from "@/lib/auth/portal-route";
 import { rotateMySecret } from "@/lib/credentials/my-credentials";
 import { db } from "@/lib/db";
 
-export const POST = portalRoute(async ({ request, user, params }) =>
-  json(await rotateMySecret({ db: db(), user, clientId: params.clientId ?? "", input: await request.json().catch(() => null) }), 201),
+export const POST = portalRoute(async ({ body, user, params }) =>
+  json(await rotateMySecret({ db: db(), user, clientId: params.clientId ?? "", input: await body() }), 201),
 );

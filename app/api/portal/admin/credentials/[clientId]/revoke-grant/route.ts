@@ -3,7 +3,6 @@ import { revokeGrantFor } from "@/lib/credentials/admin-credentials";
 import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) =>
-    json(await revokeGrantFor({ db: db(), admin: user, clientId: params.clientId ?? "", input: await request.json().catch(() => null) })),
+  async ({ body, user, params }) => json(await revokeGrantFor({ db: db(), admin: user, clientId: params.clientId ?? "", input: await body() })),
   { role: "ADMIN" },
 );

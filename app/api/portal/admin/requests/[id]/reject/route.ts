@@ -3,7 +3,6 @@ import { rejectAccessRequest } from "@/lib/access-requests/decide-access-request
 import { db } from "@/lib/db";
 
 export const POST = portalRoute(
-  async ({ request, user, params }) =>
-    json(await rejectAccessRequest({ db: db(), admin: user, id: params.id ?? "", input: await request.json().catch(() => null) })),
+  async ({ body, user, params }) => json(await rejectAccessRequest({ db: db(), admin: user, id: params.id ?? "", input: await body() })),
   { role: "ADMIN" },
 );

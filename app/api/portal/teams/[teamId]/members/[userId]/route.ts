@@ -2,8 +2,8 @@ import { json, portalRoute } from "@/lib/auth/portal-route";
 import { db } from "@/lib/db";
 import { changeRoleInMyTeam, removeFromMyTeam } from "@/lib/teams/my-teams";
 
-export const PATCH = portalRoute(async ({ request, user, params }) =>
-  json(await changeRoleInMyTeam({ db: db(), user, teamId: params.teamId ?? "", memberId: params.userId ?? "", input: await request.json().catch(() => null) })),
+export const PATCH = portalRoute(async ({ body, user, params }) =>
+  json(await changeRoleInMyTeam({ db: db(), user, teamId: params.teamId ?? "", memberId: params.userId ?? "", input: await body() })),
 );
 
 export const DELETE = portalRoute(async ({ user, params }) => {
