@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 
 export const GET = portalRoute(async ({ user }) => json({ applications: await myApplications({ db: db(), user }) }));
 
-export const POST = portalRoute(async ({ request, user }) => {
-  const { credential, secret } = await createNewCredential({ db: db(), input: await request.json().catch(() => null), by: { user } });
+export const POST = portalRoute(async ({ body, user }) => {
+  const { credential, secret } = await createNewCredential({ db: db(), input: await body(), by: { user } });
   return json({ credential, secret }, 201);
 });
