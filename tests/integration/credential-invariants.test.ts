@@ -9,8 +9,8 @@ import { createTestDatabase, type TestDatabase } from "../../lib/database/test-d
 // its own connection, as when operators or scripts run the admin CLI at the same time.
 
 const RACERS = 20;
-/** How the CLI reports a failure it did not cause, such as a lock it waited for too long. */
-const ONE_LINE_REASON = /^error: [^\n]+ \(database: [^\n]+\)$/;
+/** How the CLI reports under --json a failure it did not cause, such as a lock it waited for too long: one JSON line with the reason and the database. */
+const ONE_LINE_REASON = /^\{"error":"[^\n]+","database":"[^\n]+"\}$/;
 
 let database: TestDatabase;
 let db: Db;
