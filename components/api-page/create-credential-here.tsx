@@ -71,17 +71,17 @@ export function CreateCredentialHere({ environment, environmentName, idPrefix, a
   }
   return (
     <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
+      {message ? (
+        <p role="alert" className="w-full text-sm text-red-700">
+          {message}
+        </p>
+      ) : null}
       <Field id={fieldId} label="Application name" error={errors.application}>
         <input id={fieldId} name="application" defaultValue="My first application" maxLength={100} className={INPUT_CLASS} />
       </Field>
       <button type="submit" disabled={pending} className={BUTTON_CLASS}>
         {`Create a credential in ${environmentName}`}
       </button>
-      {message ? (
-        <p role="alert" className="w-full text-sm text-red-700">
-          {message}
-        </p>
-      ) : null}
     </form>
   );
 }

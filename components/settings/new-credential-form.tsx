@@ -118,6 +118,11 @@ export function NewCredentialForm({
         </p>
       ) : null}
       <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 sm:items-start">
+        {message ? (
+          <p role="alert" className="text-sm text-red-700 sm:col-span-2">
+            {message}
+          </p>
+        ) : null}
         <Field id="application" label="Application" error={errors.application}>
           <input
             id="application"
@@ -217,11 +222,6 @@ export function NewCredentialForm({
             );
           })}
         </details>
-        {message ? (
-          <p role="alert" className="text-sm text-red-700 sm:col-span-2">
-            {message}
-          </p>
-        ) : null}
         <div className="sm:col-span-2">
           <button type="submit" disabled={pending} className={BUTTON_CLASS}>
             Create credential

@@ -29,6 +29,11 @@ export function NewTeamForm() {
       <h2 id="new-team" className="text-lg font-semibold">
         New team
       </h2>
+      {message ? (
+        <p role="alert" className="text-sm text-red-700">
+          {message}
+        </p>
+      ) : null}
       <form onSubmit={submit} noValidate className="flex flex-wrap items-start gap-4">
         <Field id="team-name" label="Name" error={errors.name}>
           <input id="team-name" name="name" maxLength={100} className={INPUT_CLASS} aria-describedby={errors.name ? "team-name-error" : undefined} />
@@ -37,11 +42,6 @@ export function NewTeamForm() {
           Create team
         </button>
       </form>
-      {message ? (
-        <p role="alert" className="text-sm text-red-700">
-          {message}
-        </p>
-      ) : null}
     </section>
   );
 }
