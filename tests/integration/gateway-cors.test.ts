@@ -5,18 +5,12 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
-import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { startServer, type TestServer } from "../support/server";
-import { accessToken, basic, newCredential, openDb, registerProxyApi } from "./gateway-support";
+import { accessToken, basic, GATEWAY_PROCESSES, newCredential, openDb, registerProxyApi } from "./gateway-support";
 
 const ENV = "sso-qa";
 const GATEWAY_ORIGIN = "https://gateway.example.test";
 const OTHER_ORIGIN = "https://elsewhere.example";
-
-const PROCESSES = [
-  { name: "the full server", env: {}, nodeArgs: undefined },
-  { name: "the gateway-only process", env: GATEWAY_ENV, nodeArgs: GATEWAY_NODE_ARGS },
-];
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -48,7 +42,7 @@ function preflight(server: TestServer, path: string, origin: string, method: str
 
 const varies = (response: Response) => (response.headers.get("vary") ?? "").toLowerCase().split(/,\s*/);
 
-describe.each(PROCESSES)("CORS on $name with a gateway origin of its own", ({ env, nodeArgs }) => {
+describe.each(GATEWAY_PROCESSES)("CORS on $name with a gateway origin of its own", ({ env, nodeArgs }) => {
   let server: TestServer;
   let db: Db;
   let portalOrigin: string;

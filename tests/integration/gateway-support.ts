@@ -11,7 +11,14 @@ import { newId } from "../../lib/ids";
 import { firstVersion } from "../../lib/api-lifecycle/versions";
 import type { UpstreamPolicyInput } from "../../lib/upstreams/upstream-policy";
 import type { TestServer } from "../support/server";
+import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import type { ClientKeys } from "../../lib/credentials/client-keys";
+
+/** The two processes that serve the gateway, for suites that check a rule on each. */
+export const GATEWAY_PROCESSES = [
+  { name: "the full server", env: {}, nodeArgs: undefined },
+  { name: "the gateway-only process", env: GATEWAY_ENV, nodeArgs: GATEWAY_NODE_ARGS },
+];
 
 /** The servers under test run without AUTH_SECRET, so they use the development one. */
 export const SERVER_AUTH_SECRET = DEVELOPMENT_AUTH_SECRET;

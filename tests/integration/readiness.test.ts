@@ -1,6 +1,6 @@
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
+import { GATEWAY_PROCESSES } from "./gateway-support";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { startServer, type TestServer } from "../support/server";
 
@@ -37,12 +37,7 @@ async function redisRelay(): Promise<{ url: string; cut(): Promise<void> }> {
   };
 }
 
-const PROCESSES = [
-  { name: "the full server", env: {}, nodeArgs: undefined },
-  { name: "the gateway-only process", env: GATEWAY_ENV, nodeArgs: GATEWAY_NODE_ARGS },
-];
-
-describe.each(PROCESSES)("GET /api/ready on $name", ({ env, nodeArgs }) => {
+describe.each(GATEWAY_PROCESSES)("GET /api/ready on $name", ({ env, nodeArgs }) => {
   it("answers 200 when the database and Redis answer, and 503 naming Redis once it goes away, while /api/health stays 200", { timeout: 180_000 }, async () => {
     const { prefix, cleanup } = isolatedRedisPrefix();
     cleanups.push(cleanup);

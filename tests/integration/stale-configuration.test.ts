@@ -11,19 +11,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, POSTGRES_SERVER_URL } from "../../lib/database/test-databases";
 import type { Db } from "../../lib/db";
-import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
-import { accessToken, basic, newCredential, openDb, registerProxyApi, tokenRequest } from "./gateway-support";
+import { accessToken, basic, GATEWAY_PROCESSES, newCredential, openDb, registerProxyApi, tokenRequest } from "./gateway-support";
 
 const ENV = "sso-qa";
 /** The bound under test: short, so that the quiet spells are fractions of a second. */
 const MAX_AGE_MS = 300;
-
-const PROCESSES = [
-  { name: "the full server", env: {}, nodeArgs: undefined },
-  { name: "the gateway-only process", env: GATEWAY_ENV, nodeArgs: GATEWAY_NODE_ARGS },
-];
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -72,7 +66,7 @@ async function served(server: TestServer, path: string): Promise<void> {
   await expect.poll(async () => (await call(server, path)).status, { timeout: 10_000, interval: 100 }).toBe(200);
 }
 
-describe.each(PROCESSES)("the first call after a quiet spell on $name", ({ env, nodeArgs }) => {
+describe.each(GATEWAY_PROCESSES)("the first call after a quiet spell on $name", ({ env, nodeArgs }) => {
   let server: TestServer;
   let db: Db;
   let first: string;
@@ -169,7 +163,7 @@ async function postgresRelay(serverUrl: string): Promise<{ port: number; cut(): 
 }
 
 /** A server of the process `entry` names, whose PostgreSQL is reached through a relay that the test can cut, with `db` on the database itself. */
-async function serverBehindRelay(entry: (typeof PROCESSES)[number], maxAgeMs: number) {
+async function serverBehindRelay(entry: (typeof GATEWAY_PROCESSES)[number], maxAgeMs: number) {
   const serverUrl = POSTGRES_SERVER_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
   const database = await createPostgresDatabase(serverUrl);
   cleanups.push(() => database.drop());
@@ -200,7 +194,7 @@ async function expectNotReady(response: Response, server: TestServer, requestId?
   });
 }
 
-describe.each(PROCESSES)("a call on $name while its database does not answer", (entry) => {
+describe.each(GATEWAY_PROCESSES)("a call on $name while its database does not answer", (entry) => {
   it("is refused 503 not-ready past the bound, not answered from the last configuration, and served again once the database answers", {
     timeout: 120_000,
   }, async () => {
@@ -226,7 +220,7 @@ const LONG_MAX_AGE_MS = 10_000;
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
-describe.each(PROCESSES)("a call on $name that reads credentials or revocations while its database does not answer", (entry) => {
+describe.each(GATEWAY_PROCESSES)("a call on $name that reads credentials or revocations while its database does not answer", (entry) => {
   it("is refused 503 not-ready, the outage logged once per copy, and served again once the database answers", { timeout: 120_000 }, async () => {
     const { server, db, relay } = await serverBehindRelay(entry, LONG_MAX_AGE_MS);
     await registerProxyApi(db, { slug: "guarded", upstream: await upstream("guarded") });
