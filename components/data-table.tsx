@@ -11,9 +11,9 @@ export type DataColumn<Row> = {
 };
 
 /**
- * The portal's table of records, the one the admin console and the settings pages share: a caption
- * for screen readers, column headers with `scope="col"`, and a row per record,
- * scrolling sideways on a narrow screen.
+ * The portal's table of records, the one the admin console, the settings pages and the usage
+ * panels share: a caption (for screen readers, or shown as the table's title), column headers
+ * with `scope="col"`, and a row per record, scrolling sideways on a narrow screen.
  */
 export function DataTable<Row>({
   caption,
@@ -21,8 +21,14 @@ export function DataTable<Row>({
   rows,
   rowKey,
   minWidth,
+  showCaption = false,
+  empty,
 }: {
   caption: string;
+  /** the caption is the table's visible title, where no heading above names it */
+  showCaption?: boolean;
+  /** the one row shown when there are no records; without it the table is left with its headers */
+  empty?: string;
   columns: DataColumn<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string;
@@ -32,7 +38,7 @@ export function DataTable<Row>({
   return (
     <div className="relative overflow-x-auto">
       <table className="w-full border-collapse bg-white text-left text-sm" style={minWidth ? { minWidth } : undefined}>
-        <caption className="sr-only">{caption}</caption>
+        <caption className={showCaption ? "p-2 text-left font-medium" : "sr-only"}>{caption}</caption>
         <thead>
           <tr className="border-b border-slate-300">
             {columns.map((column) => (
@@ -43,6 +49,13 @@ export function DataTable<Row>({
           </tr>
         </thead>
         <tbody>
+          {rows.length === 0 && empty ? (
+            <tr>
+              <td colSpan={columns.length} className="p-2 text-slate-600">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
           {rows.map((row) => (
             <tr key={rowKey(row)} className="border-b border-slate-200 align-top">
               {columns.map((column) =>

@@ -1,5 +1,6 @@
 import { Link } from "@/components/link";
 import { formatLongDate } from "@/components/api-page/format-date";
+import { DataTable } from "@/components/data-table";
 import { CalledOperations } from "@/components/usage/deprecated-calls";
 import type { Caller } from "@/lib/api-lifecycle/deprecated-calls";
 import { type Deprecation, deprecationName, subjectKey, utcMinute } from "@/lib/api-lifecycle/deprecation-usage";
@@ -24,41 +25,27 @@ export function DeprecationCallers({ deprecation, callers, notice, days }: Props
       {callers.length === 0 ? (
         <p className="text-sm text-slate-700">No client called it in the last {days} days.</p>
       ) : (
-        <div className="relative overflow-x-auto">
-          <table className="w-full border-collapse text-left text-sm">
-            <caption className="sr-only">
-              Clients that called {deprecationName(deprecation)} in the last {days} days
-            </caption>
-            <thead>
-              <tr className="border-b border-slate-300">
-                {["Client ID", "Application", "Owner", "Environment", "Calls", "Last call", "Operations"].map((heading) => (
-                  <th key={heading} scope="col" className="p-2">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {callers.map((caller) => (
-                <tr key={`${caller.environment} ${caller.clientId}`} className="border-b border-slate-200 align-top">
-                  <td className="p-2">
-                    <Link href={`/admin/credentials/${caller.clientId}`} className="break-all font-mono underline">
-                      {caller.clientId}
-                    </Link>
-                  </td>
-                  <td className="p-2">{caller.application ?? "Deleted"}</td>
-                  <td className="p-2">{caller.owner ?? "No owner"}</td>
-                  <td className="p-2">{caller.environment}</td>
-                  <td className="p-2">{caller.count}</td>
-                  <td className="p-2">{utcMinute(caller.lastCalledAt)}</td>
-                  <td className="p-2">
-                    <CalledOperations operations={caller.operations} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Clients that called ${deprecationName(deprecation)} in the last ${days} days`}
+          rows={callers}
+          rowKey={(caller) => `${caller.environment} ${caller.clientId}`}
+          columns={[
+            {
+              header: "Client ID",
+              cell: (caller) => (
+                <Link href={`/admin/credentials/${caller.clientId}`} className="break-all font-mono underline">
+                  {caller.clientId}
+                </Link>
+              ),
+            },
+            { header: "Application", cell: (caller) => caller.application ?? "Deleted" },
+            { header: "Owner", cell: (caller) => caller.owner ?? "No owner" },
+            { header: "Environment", cell: (caller) => caller.environment },
+            { header: "Calls", cell: (caller) => caller.count },
+            { header: "Last call", cell: (caller) => utcMinute(caller.lastCalledAt) },
+            { header: "Operations", cell: (caller) => <CalledOperations operations={caller.operations} /> },
+          ]}
+        />
       )}
     </section>
   );

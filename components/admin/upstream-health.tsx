@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/data-table";
 import type { TargetHealth } from "@/lib/upstreams/target-state";
 import type { UpstreamHealth } from "@/lib/upstreams/upstream-set";
 
@@ -24,36 +25,17 @@ export function UpstreamHealthTable({ health, environments }: { health: Upstream
       {health.length === 0 ? (
         <p className="text-sm text-slate-600">No gateway in this server has loaded this API's upstreams yet.</p>
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-slate-200">
-              <th scope="col" className="py-2 pr-4">
-                Environment
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Target
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Weight
-              </th>
-              <th scope="col" className="py-2">
-                State
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {health.flatMap((upstream) =>
-              upstream.targets.map((target) => (
-                <tr key={`${upstream.env} ${target.url}`} className="border-b border-slate-100">
-                  <td className="py-2 pr-4">{environments.find((env) => env.slug === upstream.env)?.name ?? upstream.env}</td>
-                  <td className="py-2 pr-4 font-mono">{target.url}</td>
-                  <td className="py-2 pr-4">{target.weight}</td>
-                  <td className="py-2">{state(target)}</td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Targets by environment"
+          rows={health.flatMap((upstream) => upstream.targets.map((target) => ({ env: upstream.env, target })))}
+          rowKey={({ env, target }) => `${env} ${target.url}`}
+          columns={[
+            { header: "Environment", cell: ({ env }) => environments.find((environment) => environment.slug === env)?.name ?? env },
+            { header: "Target", cell: ({ target }) => target.url, className: "font-mono" },
+            { header: "Weight", cell: ({ target }) => target.weight },
+            { header: "State", cell: ({ target }) => state(target) },
+          ]}
+        />
       )}
     </section>
   );

@@ -1,4 +1,5 @@
 import { formatLongDate } from "@/components/api-page/format-date";
+import { DataTable } from "@/components/data-table";
 import type { DeprecatedCall } from "@/lib/api-lifecycle/deprecated-calls";
 import { deprecationName, type OperationCalls, utcMinute } from "@/lib/api-lifecycle/deprecation-usage";
 
@@ -26,36 +27,27 @@ export function DeprecatedCalls({ credentials, calls, days }: { credentials: Cre
   }
   const label = new Map(credentials.map((credential) => [credential.clientId, `${credential.application} — ${credential.environmentName}`]));
   return (
-    <div className="relative overflow-x-auto">
-      <table className="w-full border-collapse bg-white text-left text-sm">
-        <caption className="p-2 text-left font-medium">Calls in the last {days} days to what is deprecated</caption>
-        <thead>
-          <tr className="border-b border-slate-300">
-            {["Credential", "Deprecated", "Calls", "Operations called", "Sunset"].map((heading) => (
-              <th key={heading} scope="col" className="p-2">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {calls.map(({ deprecation, calls: client }) => (
-            <tr key={`${client.clientId} ${deprecation.subject.kind}:${deprecation.subject.id}`} className="border-b border-slate-200 align-top">
-              <td className="p-2">
-                {label.get(client.clientId)}
-                <br />
-                <code className="break-all font-mono text-xs">{client.clientId}</code>
-              </td>
-              <td className="p-2">{deprecationName(deprecation)}</td>
-              <td className="p-2">{client.count}</td>
-              <td className="p-2">
-                <CalledOperations operations={client.operations} />
-              </td>
-              <td className="p-2">{deprecation.sunsetAt ? formatLongDate(deprecation.sunsetAt) : "Not set"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={`Calls in the last ${days} days to what is deprecated`}
+      showCaption
+      rows={calls}
+      rowKey={({ deprecation, calls: client }) => `${client.clientId} ${deprecation.subject.kind}:${deprecation.subject.id}`}
+      columns={[
+        {
+          header: "Credential",
+          cell: ({ calls: client }) => (
+            <>
+              {label.get(client.clientId)}
+              <br />
+              <code className="break-all font-mono text-xs">{client.clientId}</code>
+            </>
+          ),
+        },
+        { header: "Deprecated", cell: ({ deprecation }) => deprecationName(deprecation) },
+        { header: "Calls", cell: ({ calls: client }) => client.count },
+        { header: "Operations called", cell: ({ calls: client }) => <CalledOperations operations={client.operations} /> },
+        { header: "Sunset", cell: ({ deprecation }) => (deprecation.sunsetAt ? formatLongDate(deprecation.sunsetAt) : "Not set") },
+      ]}
+    />
   );
 }

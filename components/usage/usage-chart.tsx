@@ -1,5 +1,6 @@
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar, LinePath } from "@visx/shape";
+import { DataTable } from "@/components/data-table";
 import { ChartReadout } from "./chart-readout";
 import type { TimeTick } from "./time-axis";
 
@@ -95,17 +96,15 @@ export function UsageChart({
       {legend ? <p className="text-xs text-slate-600">{legend}</p> : null}
       {/* A table ignores the height sr-only gives it; the wrapper clips it, so it takes no room on the page. */}
       <div className="sr-only">
-        <table>
-          <caption>{title}</caption>
-          <tbody>
-            {points.map((point) => (
-              <tr key={point.period}>
-                <th scope="row">{point.period}</th>
-                <td>{point.text}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={title}
+          rows={points}
+          rowKey={(point) => point.period}
+          columns={[
+            { header: "Period", cell: (point) => point.period, rowHeader: true },
+            { header: "Value", cell: (point) => point.text },
+          ]}
+        />
       </div>
     </figure>
   );

@@ -1,9 +1,9 @@
+import { DataTable } from "@/components/data-table";
 import { USAGE_RANGES, type UsageReport } from "@/lib/usage/usage-report";
 import { ProblemTypeLink } from "./problem-type-link";
 import { bucketPeriod, timeTicks } from "./time-axis";
 import { UsageChart } from "./usage-chart";
 
-const CELL = "p-2";
 const COUNT = new Intl.NumberFormat("en-US");
 const MS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
 
@@ -109,91 +109,42 @@ export function UsagePanels({ report, callers }: { report: UsageReport; callers:
         />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
-        <div className="overflow-x-auto">
-          <table className="w-full border-collapse bg-white text-left text-sm">
-            <caption className="p-2 text-left font-medium">Error rate by problem type</caption>
-            <thead>
-              <tr className="border-b border-slate-300">
-                <th scope="col" className={CELL}>
-                  Problem type
-                </th>
-                <th scope="col" className={CELL}>
-                  Status
-                </th>
-                <th scope="col" className={CELL}>
-                  Requests
-                </th>
-                <th scope="col" className={CELL}>
-                  Share of all
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.byProblem.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className={`${CELL} text-slate-600`}>
-                    No errors
-                  </td>
-                </tr>
-              ) : (
-                report.byProblem.map((row) => (
-                  <tr key={`${row.problem}:${row.status}`} className="border-b border-slate-200">
-                    <td className={CELL}>{row.problem ? <ProblemTypeLink code={row.problem} /> : "upstream answer"}</td>
-                    <td className={CELL}>{row.status}</td>
-                    <td className={CELL}>{row.requests}</td>
-                    <td className={CELL}>
-                      <span className="flex items-center gap-2">
-                        <svg viewBox="0 0 100 8" preserveAspectRatio="none" className="h-2 w-16 shrink-0 bg-slate-100" aria-hidden="true">
-                          <rect width={(row.requests / worstProblem) * 100} height={8} className="fill-red-700" />
-                        </svg>
-                        {percent(row.requests, report.totals.requests)}
-                      </span>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <div className="overflow-x-auto">
-          <table className="w-full border-collapse bg-white text-left text-sm">
-            <caption className="p-2 text-left font-medium">Top operations</caption>
-            <thead>
-              <tr className="border-b border-slate-300">
-                <th scope="col" className={CELL}>
-                  Operation
-                </th>
-                <th scope="col" className={CELL}>
-                  Requests
-                </th>
-                <th scope="col" className={CELL}>
-                  Errors
-                </th>
-                <th scope="col" className={CELL}>
-                  p95
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.topOperations.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className={`${CELL} text-slate-600`}>
-                    No requests
-                  </td>
-                </tr>
-              ) : (
-                report.topOperations.map((operation) => (
-                  <tr key={operation.key} className="border-b border-slate-200">
-                    <td className={`${CELL} break-all font-mono`}>{`${operation.api} ${operation.method} ${operation.route}`}</td>
-                    <td className={CELL}>{operation.requests}</td>
-                    <td className={CELL}>{operation.errors}</td>
-                    <td className={CELL}>{approximately(operation.p95Ms)}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Error rate by problem type"
+          showCaption
+          empty="No errors"
+          rows={report.byProblem}
+          rowKey={(row) => `${row.problem}:${row.status}`}
+          columns={[
+            { header: "Problem type", cell: (row) => (row.problem ? <ProblemTypeLink code={row.problem} /> : "upstream answer") },
+            { header: "Status", cell: (row) => row.status },
+            { header: "Requests", cell: (row) => row.requests },
+            {
+              header: "Share of all",
+              cell: (row) => (
+                <span className="flex items-center gap-2">
+                  <svg viewBox="0 0 100 8" preserveAspectRatio="none" className="h-2 w-16 shrink-0 bg-slate-100" aria-hidden="true">
+                    <rect width={(row.requests / worstProblem) * 100} height={8} className="fill-red-700" />
+                  </svg>
+                  {percent(row.requests, report.totals.requests)}
+                </span>
+              ),
+            },
+          ]}
+        />
+        <DataTable
+          caption="Top operations"
+          showCaption
+          empty="No requests"
+          rows={report.topOperations}
+          rowKey={(operation) => operation.key}
+          columns={[
+            { header: "Operation", cell: (operation) => `${operation.api} ${operation.method} ${operation.route}`, className: "break-all font-mono" },
+            { header: "Requests", cell: (operation) => operation.requests },
+            { header: "Errors", cell: (operation) => operation.errors },
+            { header: "p95", cell: (operation) => approximately(operation.p95Ms) },
+          ]}
+        />
       </div>
     </div>
   );

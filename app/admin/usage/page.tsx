@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { DataTable } from "@/components/data-table";
 import { UsagePanels } from "@/components/usage/usage-panels";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
@@ -10,39 +11,18 @@ export const dynamic = "force-dynamic";
 
 function Breakdown({ title, rows, label = (key) => key }: { title: string; rows: UsageCount[]; label?: (key: string) => string }) {
   return (
-    <table className="w-full border-collapse bg-white text-left text-sm">
-      <caption className="p-2 text-left font-medium">{title}</caption>
-      <thead>
-        <tr className="border-b border-slate-300">
-          <th scope="col" className="p-2">
-            Name
-          </th>
-          <th scope="col" className="p-2">
-            Requests
-          </th>
-          <th scope="col" className="p-2">
-            Errors
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.length === 0 ? (
-          <tr>
-            <td colSpan={3} className="p-2 text-slate-600">
-              No requests
-            </td>
-          </tr>
-        ) : (
-          rows.map((row) => (
-            <tr key={row.key} className="border-b border-slate-200">
-              <td className="break-all p-2">{label(row.key)}</td>
-              <td className="p-2">{row.requests}</td>
-              <td className="p-2">{row.errors}</td>
-            </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+    <DataTable
+      caption={title}
+      showCaption
+      empty="No requests"
+      rows={rows}
+      rowKey={(row) => row.key}
+      columns={[
+        { header: "Name", cell: (row) => label(row.key), className: "break-all" },
+        { header: "Requests", cell: (row) => row.requests },
+        { header: "Errors", cell: (row) => row.errors },
+      ]}
+    />
   );
 }
 
