@@ -23,12 +23,15 @@ export function DataTable<Row>({
   minWidth,
   showCaption = false,
   empty,
+  screenReaderOnly = false,
 }: {
   caption: string;
   /** the caption is the table's visible title, where no heading above names it */
   showCaption?: boolean;
   /** the one row shown when there are no records; without it the table is left with its headers */
   empty?: string;
+  /** the whole table is for screen readers, as a chart's numbers are */
+  screenReaderOnly?: boolean;
   columns: DataColumn<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string;
@@ -36,7 +39,8 @@ export function DataTable<Row>({
   minWidth?: `${number}rem`;
 }) {
   return (
-    <div className="relative overflow-x-auto">
+    // A table ignores the height sr-only gives it, and a scrolling box of one pixel is a region no keyboard reaches: the wrapper alone clips it.
+    <div className={screenReaderOnly ? "sr-only" : "relative overflow-x-auto"}>
       <table className="w-full border-collapse bg-white text-left text-sm" style={minWidth ? { minWidth } : undefined}>
         <caption className={showCaption ? "p-2 text-left font-medium" : "sr-only"}>{caption}</caption>
         <thead>

@@ -94,18 +94,16 @@ export function UsageChart({
         </svg>
       </ChartReadout>
       {legend ? <p className="text-xs text-slate-600">{legend}</p> : null}
-      {/* A table ignores the height sr-only gives it; the wrapper clips it, so it takes no room on the page. */}
-      <div className="sr-only">
-        <DataTable
-          caption={title}
-          rows={points}
-          rowKey={(point) => point.period}
-          columns={[
-            { header: "Period", cell: (point) => point.period, rowHeader: true },
-            { header: "Value", cell: (point) => point.text },
-          ]}
-        />
-      </div>
+      <DataTable
+        caption={title}
+        screenReaderOnly
+        rows={points}
+        rowKey={(point) => point.period}
+        columns={[
+          { header: "Period", cell: (point) => point.period, rowHeader: true },
+          { header: "Value", cell: (point) => point.text },
+        ]}
+      />
     </figure>
   );
 }
