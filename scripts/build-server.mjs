@@ -1,9 +1,11 @@
-// Compiles the production server to JavaScript in dist/ (decision 013): the two entries and
-// the worker threads they start, each bundled whole, packages left to node_modules and
-// `server-only` compiled away. `npm start` and `npm run start:gateway` run this first; it
-// builds only when a source file the last build read has changed since, so instances
-// started together from one folder find the build there, and each file is written under a
-// temporary name and renamed, so an instance starting while another builds reads whole files.
+// Compiles the production server and the admin CLI to JavaScript in dist/ (decisions 013
+// and 054): the two server entries, the worker threads they start and `scripts/admin.ts`,
+// each bundled whole, packages left to node_modules and `server-only` compiled away.
+// `npm start`, `npm run start:gateway` and `npm run admin` run this first; it builds only
+// when a source file the last build read has changed since, so instances started together
+// from one folder find the build there, and each file is written under a temporary name and
+// renamed, so an instance starting while another builds reads whole files. It reports a
+// build on stderr: stdout belongs to the command it runs before (`admin --json`).
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -12,7 +14,14 @@ import * as esbuild from "esbuild";
 const ROOT = join(import.meta.dirname, "..");
 const OUT_DIR = join(ROOT, "dist");
 const MANIFEST = join(OUT_DIR, "inputs.json");
-const ENTRIES = ["server.ts", "gateway-server.ts", "server/portal-thread.ts", "server/prepare-database-process.ts", "lib/gateway/request-log-worker.ts"];
+const ENTRIES = [
+  "server.ts",
+  "gateway-server.ts",
+  "server/portal-thread.ts",
+  "server/prepare-database-process.ts",
+  "lib/gateway/request-log-worker.ts",
+  "scripts/admin.ts",
+];
 /** Besides the sources esbuild reads: this script (its options), the lockfile (the installed packages) and tsconfig.json (the path aliases). */
 const ALWAYS_READ = ["scripts/build-server.mjs", "package-lock.json", "tsconfig.json"];
 
@@ -77,5 +86,5 @@ async function build() {
 if (!isCurrent()) {
   const started = performance.now();
   await build();
-  console.log(`Built the server in dist/ (${Math.round(performance.now() - started)} ms).`);
+  console.error(`Built the server in dist/ (${Math.round(performance.now() - started)} ms).`);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEV_NODE_ARGS, GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "./server-command";
+import { ADMIN_NODE_ARGS, DEV_NODE_ARGS, GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "./server-command";
 
 describe("the server command", () => {
   it("is the one npm start runs", () => {
@@ -20,5 +20,11 @@ describe("the server command", () => {
   it("is the one npm run dev runs, next dev", () => {
     const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(scripts.dev).toBe(`node ${DEV_NODE_ARGS.join(" ")}`);
+  });
+
+  it("is the one npm run admin runs, the compiled CLI, built first", () => {
+    const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(scripts.admin).toBe(`node ${ADMIN_NODE_ARGS.join(" ")}`);
+    expect(scripts.preadmin).toBe("npm run --silent build:server");
   });
 });

@@ -8,21 +8,23 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVER_NODE_ARGS } from "../../server/server-command";
+import { ADMIN_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
 import { createPostgresDatabase, POSTGRES_SERVER_URL, type TestDatabase } from "../../lib/database/test-databases";
 import { freePort } from "../support/server";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const run = promisify(execFile);
-/** The db and admin scripts' arguments with absolute paths, since they run in the folder of the `.env`. */
+/** The db script's arguments with absolute paths, since it runs in the folder of the `.env`. */
 const NODE_IMPORTS = [
   "--import",
   pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href,
   "--import",
   pathToFileURL(join(ROOT, "lib/runtime/server-only-hook.mjs")).href,
 ];
-/** `npm start`'s command with its paths made absolute. */
-const SERVER_ARGS = SERVER_NODE_ARGS.map((arg) => (arg.startsWith("-") ? arg : join(ROOT, arg)));
+/** A command's arguments with its paths made absolute. */
+const absolute = (args: readonly string[]) => args.map((arg) => (arg.startsWith("-") ? arg : join(ROOT, arg)));
+/** `npm start`'s command. */
+const SERVER_ARGS = absolute(SERVER_NODE_ARGS);
 /** Nothing Gatehouse reads: only what a shell has, and what `npm start` sets. */
 const BARE_ENV = { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "" };
 
@@ -42,8 +44,8 @@ async function waitUntilListening(): Promise<void> {
   throw new Error(`server did not start:\n${output}`);
 }
 
-async function nodeScript(script: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [...NODE_IMPORTS, join(ROOT, script), ...args], {
+async function node(args: readonly string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, args, {
     cwd: folder,
     env: { ...BARE_ENV, NODE_ENV: "production", LOG_LEVEL: "silent" },
   });
@@ -125,10 +127,10 @@ describe("configuration from .env only", () => {
   });
 
   it("makes the admin CLI and the seed act on the same database, and say so", async () => {
-    const listed = JSON.parse(await nodeScript("scripts/admin.ts", "credential", "list", "--env", "sso-qa", "--json"));
+    const listed = JSON.parse(await node([...absolute(ADMIN_NODE_ARGS), "credential", "list", "--env", "sso-qa", "--json"]));
     expect(listed.database).toBe(`PostgreSQL ${new URL(database.url).toString()}`);
     expect(listed.credentials.map((credential: { clientId: string }) => credential.clientId)).toContain(seededClient("sso-qa").clientId);
-    expect(await nodeScript("scripts/db.ts", "seed")).toContain(`database: PostgreSQL ${new URL(database.url).toString()}`);
+    expect(await node([...NODE_IMPORTS, join(ROOT, "scripts/db.ts"), "seed"])).toContain(`database: PostgreSQL ${new URL(database.url).toString()}`);
   });
 
   it("runs the README's first call, which stops with the token endpoint's answer when the secret is wrong", async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import { seed } from "../../prisma/seed";
+import { ADMIN_NODE_ARGS } from "../../server/server-command";
 import { inheritedEnv } from "../support/child-env";
 import { migratedDatabase } from "../../lib/database/migrated-database";
 
@@ -15,11 +16,10 @@ let clientId: string;
 
 async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", "--import", "./lib/runtime/server-only-hook.mjs", "scripts/admin.ts", ...args],
-      { cwd: ROOT, env: { ...inheritedEnv(), NODE_ENV: "test", DATABASE_URL: database.database.url, LOG_LEVEL: "silent" } },
-    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...ADMIN_NODE_ARGS, ...args], {
+      cwd: ROOT,
+      env: { ...inheritedEnv(), NODE_ENV: "test", DATABASE_URL: database.database.url, LOG_LEVEL: "silent" },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
