@@ -2,7 +2,7 @@
  * How `npm start` runs the production server, for the benchmark and the tests
  * to start it the same way; package.json's scripts spell out the same
  * arguments (a unit test keeps them in step). The server runs compiled, from
- * dist/ (`scripts/build-server.mjs`, decision 013); the preload picks the
+ * dist/ (`scripts/build-server.mjs`, decision 054); the preload picks the
  * better-sqlite3 build this Node can load, in every thread.
  *
  * `--liftoff-only` keeps V8 from compiling Prisma's WebAssembly query compiler a
