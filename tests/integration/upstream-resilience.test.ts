@@ -190,7 +190,7 @@ describe("the circuit breaker", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     // Half-open: the first call is the probe; one sent while it is out finds no target.
     const probe = call(`${base}/flaky`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await eventually(async () => (await counts(a))["GET /flaky"] === 4)).toBe(true);
     expect((await call(`${base}/flaky`)).status).toBe(503);
     expect((await probe).status).toBe(200);
     await setMode(a, "ok");
