@@ -16,7 +16,9 @@ export default defineConfig({
     hookTimeout: 90_000,
     // Integration files each start a production server; two at a time suits two cores.
     maxWorkers: 2,
-    // Test workers load better-sqlite3 too, so they pick its build as servers do.
-    execArgv: ["--import", new URL("./lib/runtime/better-sqlite3-hook.mjs", import.meta.url).href],
+    // Test workers load better-sqlite3 and Prisma too, so they run as servers do (decision 054):
+    // the better-sqlite3 build this Node can load, and Prisma's WebAssembly left to V8's
+    // baseline compiler, which spares each file's worker an optimizing compile it barely uses.
+    execArgv: ["--liftoff-only", "--import", new URL("./lib/runtime/better-sqlite3-hook.mjs", import.meta.url).href],
   },
 });
