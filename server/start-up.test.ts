@@ -1,5 +1,7 @@
+import { once } from "node:events";
+import { connect, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { cliPublicUrl, startupBanner } from "./start-up";
+import { cliPublicUrl, reservePort, startupBanner } from "./start-up";
 
 const SETTINGS = { databaseUrl: "file:./data/gatehouse.db", redisUrl: undefined };
 
@@ -35,5 +37,21 @@ describe("where the admin CLI looks for the public URL", () => {
         "admin CLI",
       );
     }
+  });
+});
+
+describe("the port held through start-up", () => {
+  it("is handed over while a health check is connected to it, the check being closed", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+
+    const reserved = await reservePort(port);
+    const check = connect(port, "127.0.0.1");
+    const closed = once(check, "close");
+    await once(check, "connect");
+    await reserved.release();
+    await closed;
   });
 });

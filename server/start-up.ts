@@ -53,7 +53,9 @@ export function portTakenMessage(port: number): string {
  * they are seeded, are then printed by a start that serves. `release` hands the port over.
  */
 export async function reservePort(port: number): Promise<{ release: () => Promise<void> }> {
-  const holder = createServer();
+  // A connection made meanwhile (a health check polling for the start) is closed at once:
+  // `close` waits for open connections, and one left open would hold the start forever.
+  const holder = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     holder.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new StartupError(portTakenMessage(port)) : error));
     holder.listen(port, () => resolve());
