@@ -126,9 +126,12 @@ describe("a target that dies and comes back", () => {
 
   it("answers 503 upstream-unavailable with Retry-After when no target can take a call", async () => {
     const a = await newTarget("lonely");
+    // Only the health check takes the target out, so that Retry-After is its time to bring it
+    // back, not a passive ejection's cooldown that the failing calls below could start first.
     const base = await registerApi("all-down", {
       targets: [{ url: a.url }],
       healthCheck: { path: "/health", intervalSeconds: 1, unhealthyAfter: 1, healthyAfter: 3 },
+      passive: { unhealthyAfter: 100, cooldownSeconds: 10 },
     });
     await setMode(a, "fail");
     expect(await eventually(async () => (await call(`${base}/x`)).status === 503)).toBe(true);
