@@ -13,9 +13,12 @@ type RequestLogValues = [
   requestId: string,
   problem: string | null,
   traceId: string,
+  validationErrors: string | null,
+  bytesIn: number | null,
+  bytesOut: number | null,
 ];
 
-export const REQUEST_LOG_COLUMNS = `"at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId", "problem", "traceId"`;
+export const REQUEST_LOG_COLUMNS = `"at", "environment", "api", "clientId", "method", "route", "status", "latencyMs", "requestId", "problem", "traceId", "validationErrors", "bytesIn", "bytesOut"`;
 
 /** The usage row of an answered request; none when the request named no known environment. */
 export function requestLogValues(entry: RequestLogEntry): RequestLogValues | null {
@@ -32,5 +35,8 @@ export function requestLogValues(entry: RequestLogEntry): RequestLogValues | nul
     entry.requestId,
     entry.problem,
     entry.traceId,
+    entry.validationErrors ?? null,
+    entry.bytesIn ?? null,
+    entry.bytesOut ?? null,
   ];
 }

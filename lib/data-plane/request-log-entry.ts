@@ -17,6 +17,11 @@ export type RequestLogEntry = {
   api: string | null;
   /** the code of the problem the gateway answered with, or the token endpoint's OAuth error; null otherwise */
   problem: string | null;
+  /** JSON array of the request-validation errors of a call forwarded under `report`; absent when it passed or was not checked */
+  validationErrors?: string | null;
+  /** a WebSocket connection's bytes from the client and to it; absent for plain calls */
+  bytesIn?: number | null;
+  bytesOut?: number | null;
 };
 
 /** Writes a batch's usage rows; resolves once they are committed. */

@@ -15,7 +15,7 @@ import {
 } from "./store";
 import { storeQueries } from "./store-queries";
 
-type AvailabilityColumns = { apiId: string; environmentId: string; upstream: unknown; slug: string; kind: ApiKind; isPublic: unknown };
+type AvailabilityColumns = { apiId: string; environmentId: string; upstream: unknown; slug: string; kind: ApiKind; isPublic: unknown; policies: unknown };
 type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: string | null };
 type VersionColumns = Omit<VersionRow, "hasDocument"> & { hasDocument: unknown };
 
@@ -38,7 +38,12 @@ export function createDataPlaneStore(connection: DriverConnection): DataPlaneSto
       ]);
       return {
         environments,
-        availability: availability.map((row) => ({ ...row, upstream: dialect.json(row.upstream), isPublic: dialect.flag(row.isPublic) })),
+        availability: availability.map((row) => ({
+          ...row,
+          upstream: dialect.json(row.upstream),
+          policies: dialect.json(row.policies),
+          isPublic: dialect.flag(row.isPublic),
+        })),
         scopes,
         versions: versions.map((row) => ({
           ...row,

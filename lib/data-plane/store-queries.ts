@@ -5,7 +5,7 @@ import type { Dialect } from "./dialect";
 export function storeQueries({ param: p, inList, text }: Pick<Dialect, "param" | "inList" | "text">) {
   return {
     environments: `SELECT "id", "slug", "name", ${text(`"credentialType"`)} AS "credentialType", "tokenLifetimeSeconds", "rateLimitBurst", "rateLimitPerSecond" FROM "Environment" ORDER BY "position"`,
-    availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstream", "Api"."slug", ${text(`"Api"."kind"`)} AS "kind", "Api"."isPublic" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
+    availability: `SELECT "ApiEnvironment"."apiId", "ApiEnvironment"."environmentId", "ApiEnvironment"."upstream", "Api"."slug", ${text(`"Api"."kind"`)} AS "kind", "Api"."isPublic", "Api"."policies" FROM "ApiEnvironment" JOIN "Api" ON "Api"."id" = "ApiEnvironment"."apiId"`,
     scopes: `SELECT "apiId", "name" FROM "ApiScope"`,
     versions: `SELECT "id", "apiId", "version", ${text(`"status"`)} AS "status", "deprecatedAt", "sunsetAt", "updatedAt", "openapiDocument" IS NOT NULL AS "hasDocument" FROM "ApiVersion"`,
     operationDeprecations: `SELECT "apiVersionId", "method", "path", "deprecatedAt", "sunsetAt" FROM "ApiOperationDeprecation"`,

@@ -51,6 +51,7 @@ describe("the data plane's store, beside Prisma on one database", () => {
         slug: row.api.slug,
         kind: row.api.kind,
         isPublic: row.api.isPublic,
+        policies: row.api.policies,
       });
       for (const scope of row.api.scopes) expect(scopes).toContainEqual({ apiId: row.apiId, name: scope.name });
     }

@@ -14,8 +14,11 @@ export type EnvironmentRow = {
 /** An API available in an environment, with the API's own columns. */
 export type AvailabilityRow = {
   apiId: string;
-  environmentId: string /** the stored upstream policy, as JSON parsed but not yet validated */;
+  environmentId: string;
+  /** the stored upstream policy, as JSON parsed but not yet validated */
   upstream: unknown;
+  /** the API's stored gateway policies, as JSON parsed but not yet validated */
+  policies: unknown;
   slug: string;
   kind: ApiKind;
   isPublic: boolean;

@@ -2,10 +2,11 @@ import "server-only";
 import type { Logger } from "pino";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
 import { createRefreshedCopy } from "../caching/refreshed-copy";
-import type { DataPlaneStore, EnvironmentRow, OperationDeprecationRow, VersionRow } from "../data-plane/store";
+import type { AvailabilityRow, DataPlaneStore, EnvironmentRow, OperationDeprecationRow, VersionRow } from "../data-plane/store";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { type ApiPolicies, apiPoliciesSchema, NO_POLICIES } from "./policies/policy-set";
 import { createDocumentRoutes } from "./document-routes";
 import { type Deprecation, type GatewayVersion, type GatewayVersions, operationKey } from "./lifecycle";
 import type { PathTemplates } from "./path-templates";
@@ -20,6 +21,8 @@ export type GatewayApi = {
   scopes: readonly string[];
   /** its versions; none for an API registered without any */
   versions: GatewayVersions;
+  /** the policies of its routes (lib/gateway/policies) */
+  policies: ApiPolicies;
 };
 
 export type GatewayDirectory = {
@@ -71,6 +74,12 @@ function gatewayVersions(
   return byApi;
 }
 
+/** Every write validates the policies, so stored ones that do not validate (a column edited by hand) count as none, as an unreadable upstream policy does. */
+function storedPolicies(row: AvailabilityRow): ApiPolicies {
+  if (row.policies === null || row.policies === undefined) return NO_POLICIES;
+  return apiPoliciesSchema.safeParse(row.policies).data ?? NO_POLICIES;
+}
+
 type Snapshot = {
   environments: Map<string, GatewayEnvironment>;
   environmentsById: Map<string, GatewayEnvironment>;
@@ -116,6 +125,7 @@ export function createGatewayDirectory(
         isPublic: row.isPublic,
         scopes: scopesByApi.get(row.apiId) ?? [],
         versions: versionsByApi.get(row.apiId) ?? NO_VERSIONS,
+        policies: storedPolicies(row),
       };
       // A stored policy that does not validate leaves the API without an upstream: its calls answer 404.
       const policy = row.upstream === null ? undefined : upstreamPolicySchema.safeParse(row.upstream).data;
