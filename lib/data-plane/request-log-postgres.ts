@@ -5,7 +5,22 @@ import type { RequestLogInsert } from "./request-log-entry";
 import { postgresTime } from "./time";
 
 /** The PostgreSQL types of `REQUEST_LOG_COLUMNS`, in order. */
-const COLUMN_TYPES = ["timestamp(3)", "text", "text", "text", "text", "text", "integer", "double precision", "text", "text", "text", "text", "integer", "integer"];
+const COLUMN_TYPES = [
+  "timestamp(3)",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "integer",
+  "double precision",
+  "text",
+  "text",
+  "text",
+  "text",
+  "integer",
+  "integer",
+];
 
 const INSERT = `INSERT INTO "RequestLog" (${REQUEST_LOG_COLUMNS}) SELECT * FROM unnest(${COLUMN_TYPES.map((type, index) => `$${index + 1}::${type}[]`).join(", ")})`;
 
