@@ -4,36 +4,22 @@ import type { BuiltInRoute } from "../built-in-apis/route";
 import type { ApiKind } from "../db";
 import type { IncomingRequest, PlainResponse } from "../http/message";
 import { canonicalPath } from "../http/canonical-path";
-import { problem, ProblemError, problemPlainResponse, toProblem } from "../http/problem";
+import { ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { PROBLEMS } from "../http/problem-types";
 import { requestIdFrom } from "../http/request-id";
-import { methodNotServed } from "../http/served-methods";
-import { type RateLimiter, rateLimitHeaders } from "../limiters/rate-limit";
+import type { RateLimiter } from "../limiters/rate-limit";
 import type { GatewayMetrics, UpstreamFailure } from "../metrics/gateway-metrics";
-import { isTokenServicePath, type TokenService } from "../oauth/token-service";
+import type { TokenService } from "../oauth/token-service";
 import type { GatewayTracer } from "../tracing/tracer";
-import type { Authenticated, Authenticator } from "./authenticate";
+import { type Admission, createAdmission, type Outcome } from "./admission";
+import type { Authenticator } from "./authenticate";
 import type { Cors } from "./cors";
-import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
-import type { GatewayDirectory, GatewayApi, GatewayEnvironment } from "./directory";
-import { UNDECLARED_ROUTE } from "./document-routes";
-import {
-  addDeprecationHeaders,
-  deprecationHeaders,
-  deprecationOf,
-  type GatewayVersion,
-  hasLifecycle,
-  operationKey,
-  refuseIfRetired,
-  selectVersion,
-  versionPageUrl,
-} from "./lifecycle";
+import type { GatewayApi, GatewayDirectory, GatewayEnvironment } from "./directory";
+import { addDeprecationHeaders } from "./lifecycle";
 import type { Upstreams } from "./proxy";
 import type { RequestRecorder } from "./request-log";
 import { type RequestTrace, requestSummary, requestTrace } from "./request-trace";
-import { createRouteTable, type RouteTable } from "./route-match";
-import { apiList, environmentList } from "./not-found-hints";
-import { parseTarget } from "./target";
+import { createRouteTable } from "./route-match";
 
 export type GatewayDeps = {
   directory: GatewayDirectory;
@@ -55,10 +41,6 @@ export type GatewayDeps = {
   cors?: Cors;
 };
 
-function notFound(detail: string): ProblemError {
-  return problem("not-found", { detail });
-}
-
 /** The refusals that count as upstream failures in the metrics, by the kind they count as. */
 const UPSTREAM_FAILURES: Partial<Record<string, UpstreamFailure>> = {
   "upstream-unreachable": "error",
@@ -70,72 +52,21 @@ const UPSTREAM_FAILURES: Partial<Record<string, UpstreamFailure>> = {
 /** What a proxied answer whose body the upstream broke off is recorded as: the client got its status, then a cut connection. */
 const BROKEN_ANSWER = "upstream-invalid-response";
 
-/** What the record stage needs to know about a request once it is answered. */
-type Outcome = {
-  env?: GatewayEnvironment;
-  api?: string;
-  /** set for the token service's endpoints, whose routes sit under the environment rather than an API */
-  tokenService?: true;
-  clientId?: string;
-  route?: string;
-  problem?: string;
-  headers?: Record<string, string>;
-  /** `Deprecation`, `Sunset` and `Link` of a deprecated version or operation, added to any answer */
-  deprecation?: Record<string, string>;
-};
-
-/**
- * A proxied call's route: the template of its API's document that its path matches,
- * `(undeclared)` when the document declares no such path, `/*` for an API without one.
- */
-function proxiedRoute(version: GatewayVersion | undefined, remainder: string): string {
-  return version?.routes ? (version.routes(remainder) ?? UNDECLARED_ROUTE) : "/*";
-}
-
 export type Gateway = (request: IncomingRequest) => Promise<PlainResponse>;
+
+/** The admission of the gateway `deps` build: what the WebSocket handshake goes through too. */
+export function createGatewayAdmission(deps: GatewayDeps): Admission {
+  const routeTables = new Map(Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]));
+  return createAdmission({ ...deps, routeTables });
+}
 
 /**
  * The gateway, free of React and Next. Stages: authenticate, authorize,
  * rate-limit, route (built-in, token service or proxy), record.
  */
 export function createGateway(deps: GatewayDeps): Gateway {
-  const { directory, log, tokenService, authenticate, rateLimiter, recorder, metrics } = deps;
-  const routeTables = new Map<ApiKind, RouteTable>(
-    Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]),
-  );
-
-  async function rateLimit(env: GatewayEnvironment, caller: Authenticated, outcome: Outcome, trace: RequestTrace): Promise<void> {
-    const policy = caller.credential.rateLimit ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
-    const stage = trace.span?.stage("rate limit");
-    let decision: Awaited<ReturnType<RateLimiter["take"]>>;
-    try {
-      decision = await rateLimiter.take(`${env.id}:${caller.token.clientId}`, policy);
-    } catch (error) {
-      stage?.end(toProblem(error).code);
-      throw error;
-    }
-    stage?.end(decision.allowed ? undefined : "rate-limited");
-    outcome.headers = rateLimitHeaders(decision, policy);
-    if (decision.allowed) return;
-    metrics.rateLimited(env.slug, outcome.api ?? "");
-    throw problem("rate-limited", {
-      detail: `The client ${caller.token.clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
-      headers: { ...outcome.headers, "retry-after": String(decision.retryAfterSeconds) },
-    });
-  }
-
-  /**
-   * The version's life as it applies to the call, once for the version and again once the
-   * route is known: 410 when retired or past its sunset, else the deprecation headers.
-   */
-  function applyLifecycle(request: IncomingRequest, api: GatewayApi, version: GatewayVersion | undefined, outcome: Outcome, route?: string): void {
-    // Most calls go to a current version with nothing deprecated: no key to build, no date to read.
-    if (!version || !hasLifecycle(version)) return;
-    const operation = route === undefined ? undefined : operationKey(request.method, route);
-    const deprecation = deprecationOf(version, operation);
-    if (deprecation) outcome.deprecation = deprecationHeaders(deprecation, versionPageUrl(deps.publicUrl, api.slug, version.version));
-    refuseIfRetired({ apiSlug: api.slug, version, operation, versions: api.versions, publicUrl: deps.publicUrl, now: Date.now() });
-  }
+  const { log, tokenService, recorder, metrics } = deps;
+  const admit = createGatewayAdmission(deps);
 
   function proxy(
     request: IncomingRequest,
@@ -160,75 +91,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
     });
   }
 
-  async function serveApi(
-    request: IncomingRequest,
-    url: URL,
-    env: GatewayEnvironment,
-    api: GatewayApi,
-    remainder: string,
-    requestId: string,
-    trace: RequestTrace,
-    outcome: Outcome,
-  ) {
-    if (api.kind === "TOKEN") throw notFound(`"${api.slug}" is served at ${url.origin}/gw/${env.slug}/oauth2/token.`);
-    const version = selectVersion(api.versions, remainder);
-    if (api.kind === "PROXY") {
-      // The route is the document's alone: known before the caller is, so a refusal carries the operation's deprecation too.
-      outcome.route = proxiedRoute(version, remainder);
-      applyLifecycle(request, api, version, outcome, outcome.route);
-    } else applyLifecycle(request, api, version, outcome);
-    // A public proxied API is open to anyone: no token, and so no client to grant, scope or rate-limit.
-    if (api.kind === "PROXY" && api.isPublic) return proxy(request, url, env, api, remainder, requestId, trace, null);
-    const stage = trace.span?.stage("authenticate");
-    let caller: Authenticated;
-    try {
-      caller = await authenticate(request, env, outcome);
-    } catch (error) {
-      stage?.end(toProblem(error).code);
-      throw error;
-    }
-    stage?.end();
-    authorizeApi(env, api, caller);
-    const table = routeTables.get(api.kind);
-    if (table) {
-      const { route, params } = table(request.method, remainder);
-      outcome.route = route.path;
-      applyLifecycle(request, api, version, outcome, route.path);
-      authorizeScope(env, api, caller, route.scope);
-      await rateLimit(env, caller, outcome, trace);
-      const call = { request, url, params, env, caller: { clientId: caller.token.clientId, scopes: caller.token.scopes }, requestId };
-      return route.handle(call);
-    }
-    if (api.kind !== "PROXY") throw notFound(`The API "${api.slug}" is not served by this gateway.`);
-    authorizeAnyScope(env, api, caller);
-    await rateLimit(env, caller, outcome, trace);
-    return proxy(request, url, env, api, remainder, requestId, trace, caller.token.clientId);
-  }
-
   async function route(request: IncomingRequest, url: URL, path: string, requestId: string, trace: RequestTrace, outcome: Outcome): Promise<PlainResponse> {
-    const notServed = methodNotServed(request.method);
-    if (notServed) throw notServed;
-    const target = parseTarget(path);
-    if (!target) throw notFound(`Gateway URLs look like /gw/{environment}/{api}/... ${await environmentList(directory)}`);
-    const env = await directory.environment(target.envSlug);
-    if (!env) throw notFound(`There is no environment "${target.envSlug}". ${await environmentList(directory)}`);
-    outcome.env = env;
-    const servicePath = `${target.apiSlug}${target.remainder}`;
-    if (target.apiSlug === "oauth2" || target.apiSlug === ".well-known") {
-      // Usage is charted per catalog API, and the token endpoints are the environment's token API.
-      outcome.api = (await directory.apis(env.id)).find((api) => api.kind === "TOKEN")?.slug ?? "token-service";
-      if (!isTokenServicePath(servicePath)) throw notFound(`The token service of "${env.slug}" has no endpoint /${servicePath}.`);
-      outcome.tokenService = true;
-      outcome.route = `/${servicePath}`;
-      return tokenService(request, url, env, servicePath, outcome);
+    const admitted = await admit({ request, path, trace, outcome });
+    switch (admitted.kind) {
+      case "token-service":
+        return tokenService(request, url, admitted.env, admitted.servicePath, outcome);
+      case "built-in": {
+        const caller = { clientId: admitted.caller.token.clientId, scopes: admitted.caller.token.scopes };
+        return admitted.route.handle({ request, url, params: admitted.params, env: admitted.env, caller, requestId });
+      }
+      case "proxied":
+        return proxy(request, url, admitted.env, admitted.api, admitted.remainder, requestId, trace, admitted.caller?.token.clientId ?? null);
     }
-    const api = target.apiSlug ? await directory.api(env.id, target.apiSlug) : undefined;
-    if (!api) {
-      const missing = target.apiSlug ? `There is no API "${target.apiSlug}" in environment "${env.slug}".` : `Name an API: /gw/${env.slug}/{api}/...`;
-      throw notFound(`${missing} ${apiList(env, await directory.apis(env.id))}`);
-    }
-    outcome.api = api.slug;
-    return serveApi(request, url, env, api, target.remainder, requestId, trace, outcome);
   }
 
   return async function handleGatewayRequest(request) {
