@@ -4,6 +4,7 @@ import { type Db, inTransaction, type Tx } from "../db";
 import { newId } from "../ids";
 import { announceDeprecations, documentLabel, firstVersion, replaceVersions, setCurrentDocument, type VersionSpec } from "../api-lifecycle/versions";
 import { trustIssuer } from "../credentials/credentials";
+import { setApiPolicies } from "../gateway/policies/set-api-policies";
 import type { ApiState, GatewayState } from "./gateway-state";
 import type { ConfigChange } from "./plan";
 
@@ -53,6 +54,12 @@ async function writeApiChildren(tx: Tx, apiId: string, api: ApiState, environmen
   });
 }
 
+/** A new API with policies, or an API whose policies or routes the plan changes: written after its versions, whose documents name the routes. */
+function policiesChanged(change: ConfigChange, api: ApiState): boolean {
+  if (change.action === "create") return Object.keys(api.policies).length > 0 || Object.keys(api.routes).length > 0;
+  return change.action === "update" && change.fields.some((field) => field === "policies" || field === "routes");
+}
+
 /** Applies a plan in one transaction, audited as one event that lists every change. */
 export async function applyChanges(input: { db: Db; actor: Actor; desired: GatewayState; changes: readonly ConfigChange[]; source: string }): Promise<void> {
   const { db, actor, desired, changes, source } = input;
@@ -94,6 +101,7 @@ export async function applyChanges(input: { db: Db; actor: Actor; desired: Gatew
       if (specs) deprecatedVersions.push(...(await replaceVersions(tx, saved.id, specs, now)));
       else if (change.action === "update") await setCurrentDocument(tx, saved.id, api.openapiDocument ?? null);
       await writeApiChildren(tx, saved.id, api, environmentIds);
+      if (policiesChanged(change, api)) await setApiPolicies({ db: tx, actor, slug: api.slug, policies: { policies: api.policies, routes: api.routes } });
     }
     for (const change of changes.filter((change) => change.kind === "environment" && change.action === "delete")) {
       await tx.environment.delete({ where: { slug: change.slug } });

@@ -4,6 +4,7 @@ import { MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE } from "../catalog/managem
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { trustSchema } from "../credentials/client-keys";
 import { versionNameSchema, versionStatusSchema } from "../api-lifecycle/versions-schema";
+import { apiPoliciesSchema } from "../gateway/policies/policy-set";
 
 const slug = z
   .string()
@@ -101,6 +102,11 @@ export const configApiFields = z
     environments: z.record(slug, upstreamPolicySchema),
     /** the API's versions side by side, each under its own path segment; left out: one version, `v1`, holding `openapi` */
     versions: z.array(configVersionSchema).min(1).max(50).optional(),
+    policies: apiPoliciesSchema.shape.policies.meta({ description: "The gateway policies of every route of every version; left out, none." }),
+    routes: apiPoliciesSchema.shape.routes.meta({
+      description:
+        "Policies of single routes, by \"METHOD /path-template\" of an operation of the API's OpenAPI documents; each replaces the API's policy of the same name. Left out, none.",
+    }),
   })
   .strict();
 

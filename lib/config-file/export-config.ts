@@ -26,14 +26,31 @@ function versionFields({ version, openapiDocument, versions }: Pick<ApiState, "v
   };
 }
 
-/** One API as the file writes it: its document(s) and guides inline, scopes as plain names where the description repeats them. */
-export function configApiEntry({ openapiDocument, version, versions, scopes, guides, environments, ...api }: ApiState): Record<string, unknown> {
+const unlessEmpty = <Name extends string>(name: Name, value: object) => (Object.keys(value).length > 0 ? { [name]: value } : {});
+
+/**
+ * One API as the file writes it: its document(s) and guides inline, scopes as plain names where
+ * the description repeats them, policies and routes only when it has some.
+ */
+export function configApiEntry({
+  openapiDocument,
+  version,
+  versions,
+  scopes,
+  guides,
+  environments,
+  policies,
+  routes,
+  ...api
+}: ApiState): Record<string, unknown> {
   return {
     ...api,
     ...(guides ? { guides: guides.map(({ markdown, ...guide }) => ({ ...guide, content: markdown })) } : {}),
     scopes: scopes.map((scope) => (scope.description === scope.name ? scope.name : scope)),
     ...versionFields({ version, openapiDocument, versions }),
     environments,
+    ...unlessEmpty("policies", policies),
+    ...unlessEmpty("routes", routes),
   };
 }
 

@@ -4,6 +4,7 @@ import type { DbClient } from "../db";
 import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { compareVersions } from "../api-lifecycle/versions";
 import type { VersionStatus } from "../api-lifecycle/versions-schema";
+import { apiPoliciesSchema, type PolicySet } from "../gateway/policies/policy-set";
 import type { ConfigApi, ConfigEnvironment, ConfigFile, ConfigTrust } from "./config-file-schema";
 
 export type EnvironmentState = Omit<ConfigEnvironment, "rateLimit"> & { rateLimit: { burst: number; perSecond: number } };
@@ -23,7 +24,7 @@ export type VersionState = {
 };
 
 /** A proxied API as the file and the database both describe it, so that the two compare field by field. */
-export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "guides" | "environments" | "versions"> & {
+export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "guides" | "environments" | "versions" | "policies" | "routes"> & {
   scopes: { name: string; description: string }[];
   /** the document as validated JSON text; null when there is none; undefined in a file that lists versions */
   openapiDocument?: string | null;
@@ -34,6 +35,10 @@ export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "gui
   /** undefined in a file that leaves the guides alone */
   guides?: Guide[];
   environments: Record<string, UpstreamPolicy>;
+  /** the gateway policies of every route; empty when there are none, as when the file leaves them out */
+  policies: PolicySet;
+  /** each named route's own policies; empty when there are none */
+  routes: Record<string, PolicySet>;
 };
 
 /** A credential's trust in an external issuer, by its client id. */
@@ -74,10 +79,12 @@ function desiredVersions(api: ConfigApi, documents: ReadonlyMap<string, string |
 export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, string | null>, guides: ReadonlyMap<string, Guide[]> = new Map()): GatewayState {
   return {
     environments: file.environments,
-    apis: file.apis.map(({ openapi: _, guides: __, versions: ___, scopes, ...api }, index) => {
+    apis: file.apis.map(({ openapi: _, guides: __, versions: ___, scopes, policies, routes, ...api }, index) => {
       const versions = desiredVersions(file.apis[index]!, documents);
       return {
         ...api,
+        policies: policies ?? {},
+        routes: routes ?? {},
         guides: guides.get(api.slug),
         tags: [...new Set(api.tags)],
         scopes: scopes.map((scope) => (typeof scope === "string" ? { name: scope, description: scope } : scope)).sort(byName),
@@ -86,6 +93,12 @@ export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, st
     }),
     trust: file.trust,
   };
+}
+
+/** The API's policies as the file states them; a column no write would have stored counts as none, as the gateway reads it. */
+function storedPolicies(column: unknown): { policies: PolicySet; routes: Record<string, PolicySet> } {
+  const stored = apiPoliciesSchema.safeParse(column ?? {}).data;
+  return { policies: stored?.policies ?? {}, routes: stored?.routes ?? {} };
 }
 
 /** Every environment, and every proxied API with its upstreams; built-in APIs are not configuration. */
@@ -113,6 +126,7 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
       rateLimit: { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond },
     })),
     apis: apis.map((api) => ({
+      ...storedPolicies(api.policies),
       slug: api.slug,
       name: api.name,
       summary: api.summary,

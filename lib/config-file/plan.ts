@@ -1,3 +1,4 @@
+import { unknownRoutes, type VersionDocument } from "../gateway/policies/route-keys";
 import type { ConfigPath } from "./read-config-file";
 import type { ApiState, EnvironmentState, GatewayState, TrustState, VersionState } from "./gateway-state";
 
@@ -60,6 +61,17 @@ function apiFields(current: ApiState, desired: ApiState): string[] {
   return fields;
 }
 
+/**
+ * The documents the API will have once applied: the versions the file lists, else the one
+ * document it gives, which replaces the current version's, beside the versions it keeps.
+ */
+function documentsAfter(current: ApiState | undefined, desired: ApiState): VersionDocument[] {
+  if (desired.versions) return desired.versions;
+  const kept = current?.versions ?? [];
+  const replaced = kept.find((version) => version.status === "current");
+  return [{ version: replaced?.version ?? "v1", openapiDocument: desired.openapiDocument ?? null }, ...kept.filter((version) => version !== replaced)];
+}
+
 function duplicates(slugs: readonly string[], list: string): PlanProblem[] {
   return slugs.flatMap((slug, index) => (slugs.indexOf(slug) < index ? [{ path: [list, index, "slug"], message: `"${slug}" is listed twice` }] : []));
 }
@@ -108,7 +120,10 @@ export function planChanges(current: GatewayState, desired: GatewayState, contex
   const fileEnvironments = new Set(desired.environments.map((env) => env.slug));
   const named = context.namedEnvironments ?? new Set<string>();
   const known = new Set([...fileEnvironments, ...named, ...(context.prune ? [] : current.environments.map((env) => env.slug))]);
+  const currentApis = new Map(current.apis.map((api) => [api.slug, api]));
   desired.apis.forEach((api, index) => {
+    for (const { key, message } of unknownRoutes({ routes: api.routes }, documentsAfter(currentApis.get(api.slug), api)))
+      problems.push({ path: ["apis", index, "routes", key], message });
     if (context.builtInApis.has(api.slug))
       problems.push({ path: ["apis", index, "slug"], message: `"${api.slug}" is a built-in API, which the file cannot configure` });
     for (const env of Object.keys(api.environments)) {
