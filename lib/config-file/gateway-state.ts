@@ -4,7 +4,8 @@ import type { DbClient } from "../db";
 import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { compareVersions } from "../api-lifecycle/versions";
 import type { VersionStatus } from "../api-lifecycle/versions-schema";
-import { apiPoliciesSchema, type PolicySet } from "../gateway/policies/policy-set";
+import type { PolicySet } from "../gateway/policies/policy-set";
+import { storedApiPolicies } from "../gateway/policies/set-api-policies";
 import type { ConfigApi, ConfigEnvironment, ConfigFile, ConfigTrust } from "./config-file-schema";
 
 export type EnvironmentState = Omit<ConfigEnvironment, "rateLimit"> & { rateLimit: { burst: number; perSecond: number } };
@@ -95,10 +96,10 @@ export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, st
   };
 }
 
-/** The API's policies as the file states them; a column no write would have stored counts as none, as the gateway reads it. */
+/** The API's policies as the file states them, none as empty. */
 function storedPolicies(column: unknown): { policies: PolicySet; routes: Record<string, PolicySet> } {
-  const stored = apiPoliciesSchema.safeParse(column ?? {}).data;
-  return { policies: stored?.policies ?? {}, routes: stored?.routes ?? {} };
+  const stored = storedApiPolicies(column);
+  return { policies: stored.policies ?? {}, routes: stored.routes ?? {} };
 }
 
 /** Every environment, and every proxied API with its upstreams; built-in APIs are not configuration. */

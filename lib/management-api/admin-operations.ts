@@ -10,13 +10,15 @@ import { applyDesired } from "../config-file/apply-desired";
 import { configApiEntry } from "../config-file/export-config";
 import { currentState, desiredState, type GatewayState } from "../config-file/gateway-state";
 import type { PlanProblem } from "../config-file/plan";
+import { apiPolicies, setApiPolicies } from "../gateway/policies/set-api-policies";
 import { type FieldError, problem, validationProblem } from "../http/problem";
-import { setCredentialRateLimit, setEnvironmentRateLimit } from "../rate-limits/set-rate-limits";
+import { setCredentialRateLimit, setEnvironmentRateLimit } from "../limiters/set-rate-limits";
 import {
   apiAppliedSchema,
   apiBodySchema,
   apiPathSchema,
   apiDeletedSchema,
+  apiPoliciesBodySchema,
   apiReadSchema,
   apiSummaryListSchema,
   credentialFilterQuerySchema,
@@ -67,6 +69,17 @@ function planProblems(problems: readonly PlanProblem[]): FieldError[] {
     return field[0] === "slug" ? { in: "path", field: "slug", message } : { in: "body", field: field.join("."), message };
   });
 }
+
+const BUILT_IN_POLICIES = {
+  code: "validation-failed",
+  description: "The API is built in: policies apply to proxied APIs.",
+  detail: 'path slug: "notifications" is a built-in API: policies apply to proxied APIs',
+} as const;
+const POLICIES_REFUSED = {
+  code: "validation-failed",
+  description: "A policy is not valid, a field is unknown, a route key names no operation of the API's documents, or the API is built in.",
+  detail: 'body routes.POST /v1/itemz: "POST /v1/itemz" names no operation: no document of v1 declares it',
+} as const;
 
 /** Applies one entry as `config apply` does, audited as one `config.apply` event whose source names the operation. */
 async function applyEntry(db: Db, actor: Actor, desired: GatewayState, source: string) {
@@ -232,6 +245,34 @@ export const ADMIN_OPERATIONS = [
       await applyChanges({ db, actor: caller.actor, desired: { environments: [], apis: [], trust: [] }, changes, source: `api:api:${slug}` });
       return ok({ changes });
     },
+  }),
+  operation({
+    id: "getApiPolicies",
+    method: "GET",
+    path: "/admin/apis/{slug}/policies",
+    scope: "admin:read",
+    tags: ["Administration"],
+    summary: "Read a proxied API's gateway policies",
+    description: "As the API's configuration-file entry gives them; `{}` when it has none.",
+    pathParameters: [API_SLUG],
+    responses: () => ({ "200": jsonAnswer("The API's policies.", apiPoliciesBodySchema) }),
+    problems: [NO_API, BUILT_IN_POLICIES],
+    handle: async ({ db, params }) => ok(await apiPolicies({ db, slug: params.slug ?? "" })),
+  }),
+  operation({
+    id: "setApiPolicies",
+    method: "PUT",
+    path: "/admin/apis/{slug}/policies",
+    scope: "admin:write",
+    tags: ["Administration"],
+    summary: "Set a proxied API's gateway policies",
+    description:
+      "Replaces the API's policies and its routes' in one audited change (`api.policies`); every route key must name an operation of one of the API's versions' OpenAPI documents. The gateway applies them within its cache's age.",
+    pathParameters: [API_SLUG],
+    requestBody: jsonBody(apiPoliciesBodySchema),
+    responses: () => ({ "200": jsonAnswer("The API's policies as stored.", apiPoliciesBodySchema) }),
+    problems: [POLICIES_REFUSED, NO_API],
+    handle: async ({ db, caller, params, body }) => ok(await setApiPolicies({ db, actor: caller.actor, slug: params.slug ?? "", policies: body })),
   }),
   operation({
     id: "validateOpenApi",

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { guideSchema } from "../catalog/guides";
 import { checkApiVersions, configApiFields, configEnvironmentSchema, configVersionSchema } from "../config-file/config-file-schema";
-import { rateLimitPolicySchema } from "../rate-limits/rate-limit-policy";
+import { rateLimitPolicySchema } from "../limiters/rate-limit-policy";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { apiPoliciesSchema } from "../gateway/policies/policy-set";
 
 // The administration bodies are the configuration file's entries (lib/config-file), declared there once; the slug is the path's.
 
@@ -36,6 +37,11 @@ export const apiBodySchema = configApiFields
       .meta({ description: "Markdown guides, as the configuration file writes them inline; left out, the API's guides stay as they are." }),
   })
   .superRefine(checkApiVersions);
+
+export const apiPoliciesBodySchema = apiPoliciesSchema.meta({
+  description:
+    'The API\'s gateway policies, as its configuration-file entry gives them: `policies` of every route, `routes` by "METHOD /path-template" of an operation of its OpenAPI documents. They replace those it had; `{}` removes them.',
+});
 
 export const openapiValidationBodySchema = openapiDocumentSchema;
 

@@ -22,10 +22,14 @@ async function proxiedApi(db: DbClient, slug: string) {
   return api;
 }
 
-/** An API's policies as stored; none when the column holds none, or something no write would have stored. */
+/** The `Api.policies` column read: none when it holds none, or what no write would have stored (a column edited by hand), as the gateway reads it. */
+export function storedApiPolicies(column: unknown): ApiPolicies {
+  return apiPoliciesSchema.safeParse(column ?? NO_POLICIES).data ?? NO_POLICIES;
+}
+
+/** A proxied API's policies as stored. */
 export async function apiPolicies({ db, slug }: { db: DbClient; slug: string }): Promise<ApiPolicies> {
-  const api = await proxiedApi(db, slug);
-  return apiPoliciesSchema.safeParse(api.policies ?? NO_POLICIES).data ?? NO_POLICIES;
+  return storedApiPolicies((await proxiedApi(db, slug)).policies);
 }
 
 /**

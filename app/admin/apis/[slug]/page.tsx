@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ApiForm } from "@/components/admin/api-form";
+import { ApiPoliciesSection } from "@/components/admin/api-policies";
 import { ApiScopeGaps } from "@/components/admin/api-scope-gaps";
 import { ApiVersions } from "@/components/admin/api-versions";
 import { listVersions } from "@/lib/api-lifecycle/versions";
@@ -8,6 +9,7 @@ import { UpstreamHealthTable } from "@/components/admin/upstream-health";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { registeredApi } from "@/lib/api-registry/api-registry";
+import { storedApiPolicies } from "@/lib/gateway/policies/set-api-policies";
 import { upstreamPolicySchema } from "@/lib/upstreams/upstream-policy";
 import { readUpstreamHealth } from "@/lib/upstreams/health-board";
 import { targetsText } from "@/lib/upstreams/targets-text";
@@ -58,6 +60,7 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
         }}
       />
       <ApiVersions slug={api.slug} versions={versions} />
+      {api.kind === "PROXY" ? <ApiPoliciesSection slug={api.slug} policies={storedApiPolicies(api.policies)} /> : null}
       <ApiScopeGaps apiSlug={api.slug} />
       {api.kind === "PROXY" ? <UpstreamHealthTable health={health} environments={environments} /> : null}
     </div>
