@@ -8,6 +8,8 @@ import { parseTrustedProxies } from "./http/client-address";
 /** Used only outside production so that `npm start` works with nothing configured. */
 export const DEVELOPMENT_AUTH_SECRET = "gatehouse-development-secret-do-not-use-in-production";
 
+const MIB = 1024 * 1024;
+
 const optionalString = z
   .string()
   .optional()
@@ -58,6 +60,18 @@ const envSchema = z
       }),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     GATEWAY_CACHE_MAX_AGE_MS: z.coerce.number().int().min(100).max(60_000).default(4_000),
+    GATEWAY_RESPONSE_CACHE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 40)
+      .default(64 * MIB),
+    GATEWAY_RESPONSE_CACHE_MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(512 * MIB)
+      .default(MIB),
     SIGNUP: z.enum(["open", "approval", "closed"]).default("approval"),
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -122,6 +136,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
         : undefined,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
     gatewayCacheMaxAgeMs: parsed.GATEWAY_CACHE_MAX_AGE_MS,
+    responseCache: { maxBytes: parsed.GATEWAY_RESPONSE_CACHE_MAX_BYTES, maxBodyBytes: parsed.GATEWAY_RESPONSE_CACHE_MAX_BODY_BYTES },
     signup: parsed.SIGNUP,
     metricsToken: parsed.METRICS_TOKEN,
     metricsPort: parsed.METRICS_PORT,

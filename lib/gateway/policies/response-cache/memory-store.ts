@@ -1,0 +1,65 @@
+import { entrySize, type ResponseCacheStore, type Stored } from "./store";
+
+/** Paths whose generation this process remembers; past it they are forgotten together (see `floor`). */
+const MAX_GENERATIONS = 65_536;
+
+type Slot = { stored: Stored; size: number; expiresAt: number };
+
+/**
+ * This process's entries, least recently used first out once they pass `maxBytes`. An entry
+ * larger than the whole bound is not kept.
+ */
+export function createMemoryResponseCacheStore(maxBytes: number, now: () => number = Date.now): ResponseCacheStore & { readonly bytes: number } {
+  const slots = new Map<string, Slot>();
+  let bytes = 0;
+  const generations = new Map<string, number>();
+  // Generations only grow: a path forgotten reads as the floor, above every generation handed out before.
+  let last = 0;
+  let floor = 0;
+
+  function remove(key: string, slot: Slot): void {
+    slots.delete(key);
+    bytes -= slot.size;
+  }
+
+  function take(key: string): Stored | undefined {
+    const slot = slots.get(key);
+    if (!slot) return undefined;
+    remove(key, slot);
+    if (slot.expiresAt <= now()) return undefined;
+    slots.set(key, slot);
+    bytes += slot.size;
+    return slot.stored;
+  }
+
+  return {
+    get bytes() {
+      return bytes;
+    },
+    async read(pathKey, key) {
+      return { generation: generations.get(pathKey) ?? floor, stored: take(key) };
+    },
+    async variant(key) {
+      return take(key);
+    },
+    async put(key, stored, keepMs) {
+      const size = entrySize(stored) + key.length;
+      const old = slots.get(key);
+      if (old) remove(key, old);
+      if (size > maxBytes) return;
+      slots.set(key, { stored, size, expiresAt: now() + keepMs });
+      bytes += size;
+      for (const [oldest, slot] of slots) {
+        if (bytes <= maxBytes) break;
+        remove(oldest, slot);
+      }
+    },
+    async invalidate(pathKey) {
+      if (generations.size >= MAX_GENERATIONS) {
+        generations.clear();
+        floor = ++last;
+      }
+      generations.set(pathKey, ++last);
+    },
+  };
+}

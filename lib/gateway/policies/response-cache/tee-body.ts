@@ -1,0 +1,46 @@
+import type { BodySink, StreamedBody } from "../../../http/message";
+
+/**
+ * The body as it is, written to the client's sink with the sink's own backpressure, while a
+ * copy is kept up to `maxBytes`; `whole` gets the copy once the body has ended within that
+ * bound. A body broken off, left by the client or past the bound gives nothing.
+ */
+export function teeBody(body: StreamedBody, maxBytes: number, whole: (bytes: Uint8Array<ArrayBuffer>) => void): StreamedBody {
+  return {
+    ended: body.ended,
+    pipeTo(sink: BodySink) {
+      let chunks: Uint8Array[] = [];
+      let size = 0;
+      let kept = true;
+      const keep = (chunk: Uint8Array) => {
+        if (!kept) return;
+        size += chunk.byteLength;
+        if (size <= maxBytes) return void chunks.push(chunk);
+        kept = false;
+        chunks = [];
+      };
+      body.pipeTo({
+        write(chunk) {
+          keep(chunk);
+          return sink.write(chunk);
+        },
+        end(chunk) {
+          if (chunk) keep(chunk);
+          sink.end(chunk);
+          if (kept) whole(Buffer.concat(chunks));
+        },
+        destroy(error) {
+          kept = false;
+          sink.destroy(error);
+        },
+        on: (event, listener) => sink.on(event, listener),
+        get destroyed() {
+          return sink.destroyed;
+        },
+        get writableLength() {
+          return sink.writableLength;
+        },
+      });
+    },
+  };
+}
