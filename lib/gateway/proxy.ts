@@ -8,7 +8,7 @@ import { createHealthProbe } from "../upstreams/health-probe";
 import type { TargetState } from "../upstreams/target-state";
 import type { Upstream, UpstreamLimits } from "../upstreams/upstream";
 import { createUpstreamSet, type UpstreamSet } from "../upstreams/upstream-set";
-import { type RequestBody, requestBody } from "./request-body";
+import { bufferedBody, type RequestBody, requestBody } from "./request-body";
 import { type RequestTrace, upstreamTraceparent } from "./request-trace";
 import { clientHeaders } from "./upstream-answer-headers";
 import { withoutPortalCookies } from "./upstream-cookies";
@@ -82,10 +82,32 @@ export type ProxyCall = {
   clientAddress: string;
   requestId: string;
   trace: RequestTrace;
+  /** the client's body, when a stage before the proxy has read it whole */
+  body?: Uint8Array;
 };
 
+/**
+ * The fields an upstream is sent: the client's that may be forwarded, then the identity the
+ * gateway vouches for (client id, request id, the client's address); the trace context is the caller's to add.
+ */
+export function upstreamRequestHeaders(call: Pick<ProxyCall, "request" | "url" | "clientId" | "clientAddress" | "requestId">, withBody: boolean): string[] {
+  const { url } = call;
+  const headers = forwardableRequestHeaders(call.request.headers, withBody);
+  if (call.clientId) headers.push("x-client-id", call.clientId);
+  // Only the address TRUSTED_PROXIES let us believe; hops a client invented stay behind.
+  headers.push(
+    "x-request-id",
+    call.requestId,
+    "forwarded",
+    `for=${forwardedNode(call.clientAddress)};host=${quoted(url.host)};proto=${url.protocol.slice(0, -1)}`,
+    "x-forwarded-for",
+    call.clientAddress,
+  );
+  return headers;
+}
+
 /** The target's base path, then the remainder and the query; an empty path is the root. */
-function upstreamPath(target: TargetState, remainder: string, search: string): string {
+export function upstreamPath(target: TargetState, remainder: string, search: string): string {
   const path = target.basePath + remainder;
   return (path === "" ? "/" : path) + search;
 }
@@ -93,7 +115,7 @@ function upstreamPath(target: TargetState, remainder: string, search: string): s
 /** Methods whose request may be sent again without changing the result (RFC 9110 §9.2.2), less TRACE, which the gateway does not serve. */
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 /** Failures that happen before the target saw the request or before it answered a byte: another target may take it. */
-const NOT_ANSWERED = new Set([
+export const NOT_ANSWERED = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "EHOSTUNREACH",
@@ -143,7 +165,7 @@ function clientFault(request: IncomingRequest, body: RequestBody | null, error: 
   return null;
 }
 
-function unavailable(upstream: Upstream, now: number): ProblemError {
+export function unavailable(upstream: Upstream, now: number): ProblemError {
   const seconds = upstream.retryAfterSeconds(now);
   return problem("upstream-unavailable", {
     detail: `No target of "${upstream.api}" in "${upstream.env}" can take calls now; one may in ${seconds} s.`,
@@ -210,18 +232,10 @@ export function createUpstreams(input: { timeoutMs: number; log: Logger; metrics
       const chunks =
         request.method === "GET" || request.method === "HEAD" ? null : (request.bodyChunks?.() ?? (request.body as AsyncIterable<Uint8Array> | null));
       const retries = IDEMPOTENT.has(request.method) ? policy.retries : 0;
-      const body = chunks && requestBody(chunks, { declaredLength: request.headers.get("content-length"), maxBytes: policy.maxRequestBodyBytes });
-      const headers = forwardableRequestHeaders(request.headers, body !== null);
-      if (call.clientId) headers.push("x-client-id", call.clientId);
-      // Only the address TRUSTED_PROXIES let us believe; hops a client invented stay behind.
-      headers.push(
-        "x-request-id",
-        call.requestId,
-        "forwarded",
-        `for=${forwardedNode(call.clientAddress)};host=${quoted(url.host)};proto=${url.protocol.slice(0, -1)}`,
-        "x-forwarded-for",
-        call.clientAddress,
-      );
+      const body = call.body
+        ? bufferedBody(call.body)
+        : chunks && requestBody(chunks, { declaredLength: request.headers.get("content-length"), maxBytes: policy.maxRequestBodyBytes });
+      const headers = upstreamRequestHeaders(call, body !== null);
       const { trace } = call;
       // Each attempt names its own span as parent, so its traceparent is set as it is sent.
       const traceparentAt = headers.push("traceparent", "") - 1;

@@ -1,8 +1,8 @@
 import { problem, type ProblemError } from "../http/problem";
 
 export type RequestBody = {
-  /** what undici sends: a reader of the client's body that counts it and tells whose fault a failure is */
-  source: AsyncIterable<Uint8Array>;
+  /** what undici sends: a reader of the client's body that counts it and tells whose fault a failure is, or the body read already */
+  source: AsyncIterable<Uint8Array> | Uint8Array;
   /** whether any of the body may have been read, so that sending it again would lose it */
   started(): boolean;
   /** whether reading the client's body failed: the client closed the connection or broke its framing */
@@ -21,7 +21,10 @@ function tooLarge(maxBytes: number): ProblemError {
  * cut off past the limit. Every body is read through this reader, so that a failure
  * of the client's own body (docs/decisions/045) is never counted against the target.
  */
-export function requestBody(chunks: AsyncIterable<Uint8Array>, options: { declaredLength: string | null; maxBytes: number | undefined }): RequestBody {
+export function requestBody(
+  chunks: AsyncIterable<Uint8Array>,
+  options: { declaredLength: string | null; maxBytes: number | undefined },
+): RequestBody & { source: AsyncIterable<Uint8Array> } {
   const { maxBytes } = options;
   if (maxBytes !== undefined && options.declaredLength !== null && Number(options.declaredLength) > maxBytes) throw tooLarge(maxBytes);
   let started = false;
@@ -64,4 +67,9 @@ export function requestBody(chunks: AsyncIterable<Uint8Array>, options: { declar
     clientFailed: () => clientFailed,
     waitingForClient: () => waiting,
   };
+}
+
+/** A body read whole before the call (request validation reads it): nothing of the client's is left to fail, and it can be sent again. */
+export function bufferedBody(bytes: Uint8Array): RequestBody {
+  return { source: bytes, started: () => false, clientFailed: () => false, waitingForClient: () => false };
 }

@@ -1,0 +1,90 @@
+import type { IncomingRequest } from "../../../http/message";
+import { problem, ProblemError } from "../../../http/problem";
+import { type GatewayVersions, selectVersion } from "../../lifecycle";
+import { requestBody } from "../../request-body";
+import { type ApiPolicies, policiesFor } from "../policy-set";
+import type { RequestValidationError } from "./compile";
+import type { RequestValidationMetrics } from "./metrics";
+
+/**
+ * The most a body is read to be validated when the upstream sets no `maxRequestBodyBytes`:
+ * validation holds the whole body in memory, where the proxy would stream it.
+ */
+export const VALIDATED_BODY_MAX_BYTES = 1024 * 1024;
+
+/** What request validation decided for a proxied call. */
+export type RequestValidationDecision = {
+  /** the body it read, which the proxy forwards in place of the client's stream; undefined when it read none */
+  body?: Uint8Array;
+  /** the errors of a call forwarded under `report`, as the request log's `validationErrors` stores them */
+  reported?: string;
+  /** the answer instead of the upstream's: `request-invalid` under `enforce`, or the body's own failure (413) */
+  refusal?: ProblemError;
+};
+
+const PASSED: RequestValidationDecision = {};
+
+export type RequestValidationInput = {
+  request: IncomingRequest;
+  url: URL;
+  api: { slug: string; policies: ApiPolicies; versions: GatewayVersions };
+  /** the path after `/gw/{env}/{api}` */
+  remainder: string;
+  /** the document's template the call matched (`proxiedRoute`) */
+  route: string;
+  /** the upstream's `maxRequestBodyBytes`, if it sets one */
+  maxBodyBytes: number | undefined;
+  metrics: RequestValidationMetrics;
+};
+
+async function readBody(request: IncomingRequest, maxBytes: number): Promise<Uint8Array | undefined> {
+  const chunks = request.bodyChunks?.() ?? (request.body as AsyncIterable<Uint8Array> | null);
+  if (!chunks) return undefined;
+  const body = requestBody(chunks, { declaredLength: request.headers.get("content-length"), maxBytes });
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of body.source) {
+      parts.push(chunk);
+      length += chunk.byteLength;
+    }
+  } catch (error) {
+    if (error instanceof ProblemError || !body.clientFailed()) throw error;
+    throw request.bodyRefusal?.() ?? problem("client-closed-request", { detail: "The client closed the connection before its request body arrived whole." });
+  }
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts, length);
+}
+
+function refusal(errors: readonly RequestValidationError[], operation: string): ProblemError {
+  const count = errors.length === 1 ? "1 error" : `${errors.length} errors`;
+  return problem("request-invalid", {
+    detail: `The request does not match its operation ${operation} in the API's OpenAPI document: ${count}.`,
+    extensions: { errors },
+  });
+}
+
+/**
+ * Checks a proxied call against its operation in the called version's document when the
+ * call's effective policy is `enforce` or `report`. The body is read whole (up to the
+ * upstream's limit, else `VALIDATED_BODY_MAX_BYTES`) only for an operation that declares one.
+ */
+export async function validateRequest(input: RequestValidationInput): Promise<RequestValidationDecision> {
+  const { request, api, route } = input;
+  const mode = policiesFor(api.policies, request.method, route).requestValidation?.mode;
+  if (mode !== "enforce" && mode !== "report") return PASSED;
+  const operation = selectVersion(api.versions, input.remainder)?.validators?.(request.method, route);
+  if (!operation) return PASSED;
+  let body: Uint8Array | undefined;
+  if (operation.readsBody && request.method !== "GET" && request.method !== "HEAD") {
+    try {
+      body = await readBody(request, input.maxBodyBytes ?? VALIDATED_BODY_MAX_BYTES);
+    } catch (error) {
+      if (error instanceof ProblemError) return { refusal: error };
+      throw error;
+    }
+  }
+  const errors = operation.validate({ path: input.remainder, search: input.url.search, headers: request.headers, body: body ?? null });
+  if (errors.length === 0) return { body };
+  input.metrics.failed(api.slug, route, mode);
+  return mode === "enforce" ? { refusal: refusal(errors, `${request.method} ${route}`) } : { body, reported: JSON.stringify(errors) };
+}
