@@ -178,7 +178,7 @@ const rateLimit = command(
     const [{ db }, { CLI_ACTOR }, { setCredentialRateLimit }] = await Promise.all([
       import("../db"),
       import("../audit/write-audit"),
-      import("../rate-limits/set-rate-limits"),
+      import("../limiters/set-rate-limits"),
     ]);
     return await asUsageError(() => setCredentialRateLimit({ db: db(), actor: CLI_ACTOR, clientId, policy }), { burst: "--burst", perSecond: "--per-second" });
   },

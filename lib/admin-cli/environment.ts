@@ -33,7 +33,7 @@ const rateLimit = command(
     const [{ db }, { CLI_ACTOR }, { setEnvironmentRateLimit }] = await Promise.all([
       import("../db"),
       import("../audit/write-audit"),
-      import("../rate-limits/set-rate-limits"),
+      import("../limiters/set-rate-limits"),
     ]);
     return await asUsageError(() => setEnvironmentRateLimit({ db: db(), actor: CLI_ACTOR, envSlug, policy }), POLICY_FLAGS);
   },

@@ -6,7 +6,7 @@ import { validationProblem, zodProblem } from "../http/problem";
 import { createCredential, ensureApplication, revokeCredential } from "./credentials";
 import { grantApi, revokeGrant } from "./grants";
 import { actorOf } from "../audit/portal-actor";
-import { setCredentialRateLimit } from "../rate-limits/set-rate-limits";
+import { setCredentialRateLimit } from "../limiters/set-rate-limits";
 
 export const issueCredentialSchema = z.strictObject({
   owner: z.email("Enter the owner's email").max(320),

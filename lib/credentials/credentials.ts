@@ -8,7 +8,7 @@ import { newId } from "../ids";
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from "../oauth/client-secrets";
 import { type Actor, recordAudit } from "../audit/write-audit";
 import { recordEvent } from "../events/record-event";
-import { type EffectiveRateLimit, effectiveRateLimit } from "../rate-limits/rate-limit-policy";
+import { type EffectiveRateLimit, effectiveRateLimit } from "../limiters/rate-limit-policy";
 import { teamApplicationsOf, teamRoleOf } from "../teams/team-access";
 import { hasRole } from "../teams/team-roles";
 import { ensurePersonalTeam, ensureUnassignedTeam } from "../teams/teams";

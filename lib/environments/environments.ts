@@ -6,7 +6,7 @@ import { problem, validationProblem, zodProblem } from "../http/problem";
 import { newId } from "../ids";
 import { recordAudit } from "../audit/write-audit";
 import { actorOf } from "../audit/portal-actor";
-import { setEnvironmentRateLimit } from "../rate-limits/set-rate-limits";
+import { setEnvironmentRateLimit } from "../limiters/set-rate-limits";
 
 const yesNo = z.enum(["yes", "no"], { message: "Choose yes or no" }).transform((value) => value === "yes");
 

@@ -2,27 +2,17 @@ import "server-only";
 import type { BuiltInRoute } from "../built-in-apis/route";
 import type { ApiKind } from "../db";
 import type { IncomingRequest } from "../http/message";
-import { problem, type ProblemError, toProblem } from "../http/problem";
+import { problem, ProblemError, toProblem } from "../http/problem";
 import { methodNotServed } from "../http/served-methods";
-import { type RateLimiter, rateLimitHeaders } from "../limiters/rate-limit";
-import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { isTokenServicePath, type TokenServicePath } from "../oauth/token-service";
 import type { Authenticated, Authenticator } from "./authenticate";
 import { authorizeAnyScope, authorizeApi, authorizeScope } from "./authorize";
 import type { GatewayApi, GatewayDirectory, GatewayEnvironment } from "./directory";
 import { UNDECLARED_ROUTE } from "./document-routes";
-import {
-  deprecationHeaders,
-  deprecationOf,
-  type GatewayVersion,
-  hasLifecycle,
-  operationKey,
-  refuseIfRetired,
-  selectVersion,
-  versionPageUrl,
-} from "./lifecycle";
+import { type GatewayVersion, lifecycleDecision, selectVersion } from "./lifecycle";
 import { apiList, environmentList } from "./not-found-hints";
 import type { RequestTrace } from "./request-trace";
+import type { RateLimitStage } from "./policies/rate-limit/stage";
 import type { RouteTable } from "./route-match";
 import { parseTarget } from "./target";
 
@@ -38,6 +28,8 @@ export type Outcome = {
   headers?: Record<string, string>;
   /** `Deprecation`, `Sunset` and `Link` of a deprecated version or operation, added to any answer */
   deprecation?: Record<string, string>;
+  /** the request-validation errors of a call forwarded under `report`, as JSON text */
+  validationErrors?: string;
 };
 
 /** What admission decided: which service answers the request, and for whom. */
@@ -74,8 +66,7 @@ export type Admission = (input: AdmissionInput) => Promise<Admitted>;
 export type AdmissionDeps = {
   directory: GatewayDirectory;
   authenticate: Authenticator;
-  rateLimiter: RateLimiter;
-  metrics: GatewayMetrics;
+  rateLimit: RateLimitStage;
   routeTables: ReadonlyMap<ApiKind, RouteTable>;
   /** the portal's address, which the `Link` headers of deprecated versions point into */
   publicUrl: string;
@@ -83,6 +74,16 @@ export type AdmissionDeps = {
 
 function notFound(detail: string): ProblemError {
   return problem("not-found", { detail });
+}
+
+/** A built-in call's operation and parameters, or the refusal (404, 405, 400) for a path that names none. */
+function matchBuiltIn(table: RouteTable, method: string, remainder: string): ReturnType<RouteTable> | ProblemError {
+  try {
+    return table(method, remainder);
+  } catch (error) {
+    if (error instanceof ProblemError) return error;
+    throw error;
+  }
 }
 
 /**
@@ -99,39 +100,19 @@ export function proxiedRoute(version: GatewayVersion | undefined, remainder: str
  * `outcome` holds what the record stage needs either way.
  */
 export function createAdmission(deps: AdmissionDeps): Admission {
-  const { directory, authenticate, rateLimiter, metrics, routeTables } = deps;
+  const { directory, authenticate, routeTables } = deps;
 
-  async function rateLimit(env: GatewayEnvironment, caller: Authenticated, outcome: Outcome, trace: RequestTrace): Promise<void> {
-    const policy = caller.credential.rateLimit ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
-    const stage = trace.span?.stage("rate limit");
-    let decision: Awaited<ReturnType<RateLimiter["take"]>>;
-    try {
-      decision = await rateLimiter.take(`${env.id}:${caller.token.clientId}`, policy);
-    } catch (error) {
-      stage?.end(toProblem(error).code);
-      throw error;
-    }
-    stage?.end(decision.allowed ? undefined : "rate-limited");
-    outcome.headers = rateLimitHeaders(decision, policy);
-    if (decision.allowed) return;
-    metrics.rateLimited(env.slug, outcome.api ?? "");
-    throw problem("rate-limited", {
-      detail: `The client ${caller.token.clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
-      headers: { ...outcome.headers, "retry-after": String(decision.retryAfterSeconds) },
+  /** Takes the caller's budget: every answer carries the RateLimit headers, a spent budget is refused. */
+  async function rateLimit(env: GatewayEnvironment, api: GatewayApi, caller: Authenticated, outcome: Outcome, trace: RequestTrace): Promise<void> {
+    const verdict = await deps.rateLimit({
+      env,
+      api: api.slug,
+      clientId: caller.token.clientId,
+      credentialPolicy: caller.credential.rateLimit,
+      span: trace.span,
     });
-  }
-
-  /**
-   * The version's life as it applies to the call, once for the version and again once the
-   * route is known: 410 when retired or past its sunset, else the deprecation headers.
-   */
-  function applyLifecycle(request: IncomingRequest, api: GatewayApi, version: GatewayVersion | undefined, outcome: Outcome, route?: string): void {
-    // Most calls go to a current version with nothing deprecated: no key to build, no date to read.
-    if (!version || !hasLifecycle(version)) return;
-    const operation = route === undefined ? undefined : operationKey(request.method, route);
-    const deprecation = deprecationOf(version, operation);
-    if (deprecation) outcome.deprecation = deprecationHeaders(deprecation, versionPageUrl(deps.publicUrl, api.slug, version.version));
-    refuseIfRetired({ apiSlug: api.slug, version, operation, versions: api.versions, publicUrl: deps.publicUrl, now: Date.now() });
+    outcome.headers = verdict.headers;
+    if (verdict.refusal) throw verdict.refusal;
   }
 
   async function authenticateCaller(request: IncomingRequest, env: GatewayEnvironment, trace: RequestTrace, outcome: Outcome): Promise<Authenticated> {
@@ -150,28 +131,30 @@ export function createAdmission(deps: AdmissionDeps): Admission {
     const { request, trace, outcome } = input;
     if (api.kind === "TOKEN") throw notFound(`"${api.slug}" is served at ${new URL(request.url).origin}/gw/${env.slug}/oauth2/token.`);
     const version = selectVersion(api.versions, remainder);
-    if (api.kind === "PROXY") {
-      // The route is the document's alone: known before the caller is, so a refusal carries the operation's deprecation too.
-      outcome.route = proxiedRoute(version, remainder);
-      applyLifecycle(request, api, version, outcome, outcome.route);
-    } else applyLifecycle(request, api, version, outcome);
+    const table = routeTables.get(api.kind);
+    // Both routes are known before the caller is, so a refusal carries the operation's deprecation too: a proxied
+    // call's is its document's alone; a built-in call's is matched now, and its 404 or 405 waits for the caller.
+    const builtIn = table && matchBuiltIn(table, request.method, remainder);
+    if (api.kind === "PROXY") outcome.route = proxiedRoute(version, remainder);
+    const route = builtIn ? (builtIn instanceof ProblemError ? undefined : builtIn.route.path) : outcome.route;
+    const lifecycle = lifecycleDecision({ api, version, method: request.method, route, publicUrl: deps.publicUrl, now: Date.now() });
+    outcome.deprecation = lifecycle.deprecation;
+    if (lifecycle.refusal) throw lifecycle.refusal;
     input.screen?.({ env, api, route: outcome.route });
     // A public proxied API is open to anyone: no token, and so no client to grant, scope or rate-limit.
     if (api.kind === "PROXY" && api.isPublic) return { kind: "proxied", env, api, remainder, route: outcome.route!, caller: null };
     const caller = await authenticateCaller(request, env, trace, outcome);
     authorizeApi(env, api, caller);
-    const table = routeTables.get(api.kind);
-    if (table) {
-      const { route, params } = table(request.method, remainder);
-      outcome.route = route.path;
-      applyLifecycle(request, api, version, outcome, route.path);
-      authorizeScope(env, api, caller, route.scope);
-      await rateLimit(env, caller, outcome, trace);
-      return { kind: "built-in", env, api, route, params, caller };
+    if (builtIn) {
+      if (builtIn instanceof ProblemError) throw builtIn;
+      outcome.route = builtIn.route.path;
+      authorizeScope(env, api, caller, builtIn.route.scope);
+      await rateLimit(env, api, caller, outcome, trace);
+      return { kind: "built-in", env, api, route: builtIn.route, params: builtIn.params, caller };
     }
     if (api.kind !== "PROXY") throw notFound(`The API "${api.slug}" is not served by this gateway.`);
     authorizeAnyScope(env, api, caller);
-    await rateLimit(env, caller, outcome, trace);
+    await rateLimit(env, api, caller, outcome, trace);
     return { kind: "proxied", env, api, remainder, route: outcome.route!, caller };
   }
 

@@ -7,18 +7,21 @@ import { canonicalPath } from "../http/canonical-path";
 import { ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { PROBLEMS } from "../http/problem-types";
 import { requestIdFrom } from "../http/request-id";
-import type { RateLimiter } from "../limiters/rate-limit";
 import type { GatewayMetrics, UpstreamFailure } from "../metrics/gateway-metrics";
 import type { TokenService } from "../oauth/token-service";
 import type { GatewayTracer } from "../tracing/tracer";
 import { type Admission, createAdmission, type Outcome } from "./admission";
 import type { Authenticator } from "./authenticate";
 import type { Cors } from "./cors";
+import type { RateLimitStage } from "./policies/rate-limit/stage";
 import type { GatewayApi, GatewayDirectory, GatewayEnvironment } from "./directory";
 import { addDeprecationHeaders } from "./lifecycle";
 import type { Upstreams } from "./proxy";
 import type { RequestRecorder } from "./request-log";
 import { type RequestTrace, requestSummary, requestTrace } from "./request-trace";
+import type { ResponseCache } from "./policies/response-cache/stage";
+import type { RequestValidationMetrics } from "./policies/request-validation/metrics";
+import { validateRequest } from "./policies/request-validation/stage";
 import { createRouteTable } from "./route-match";
 
 export type GatewayDeps = {
@@ -26,11 +29,15 @@ export type GatewayDeps = {
   log: Logger;
   tokenService: TokenService;
   authenticate: Authenticator;
-  rateLimiter: RateLimiter;
+  rateLimit: RateLimitStage;
   recorder: RequestRecorder;
   metrics: GatewayMetrics;
   builtInRoutes: Partial<Record<ApiKind, readonly BuiltInRoute[]>>;
   upstreams: Upstreams;
+  /** wraps every proxied call: answers from the response cache, or forwards and stores (lib/gateway/policies/response-cache) */
+  responseCache: ResponseCache;
+  /** counts the proxied calls that fail request validation (lib/gateway/policies/request-validation) */
+  requestValidationMetrics: RequestValidationMetrics;
   /** the caller's address, as the trusted proxies report it */
   addressOf: (request: IncomingRequest) => string;
   /** the portal's address, which the `Link` headers of deprecated versions point into */
@@ -42,7 +49,7 @@ export type GatewayDeps = {
 };
 
 /** The refusals that count as upstream failures in the metrics, by the kind they count as. */
-const UPSTREAM_FAILURES: Partial<Record<string, UpstreamFailure>> = {
+export const UPSTREAM_FAILURES: Partial<Record<string, UpstreamFailure>> = {
   "upstream-unreachable": "error",
   "upstream-timeout": "timeout",
   "upstream-unavailable": "unavailable",
@@ -68,27 +75,36 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { log, tokenService, recorder, metrics } = deps;
   const admit = createGatewayAdmission(deps);
 
-  function proxy(
+  async function proxy(
+    outcome: Outcome,
     request: IncomingRequest,
     url: URL,
     env: GatewayEnvironment,
     api: GatewayApi,
     remainder: string,
+    route: string,
     requestId: string,
     trace: RequestTrace,
     clientId: string | null,
   ) {
-    return deps.upstreams.forward({
-      request,
-      url,
-      env: env.slug,
-      api: api.slug,
-      remainder,
-      clientId,
-      clientAddress: deps.addressOf(request),
-      requestId,
-      trace,
-    });
+    const maxBodyBytes = deps.upstreams.set.get(env.slug, api.slug)?.policy.maxRequestBodyBytes;
+    const checked = await validateRequest({ request, url, api, remainder, route, maxBodyBytes, metrics: deps.requestValidationMetrics });
+    if (checked.refusal) throw checked.refusal;
+    outcome.validationErrors = checked.reported;
+    const forward = (sent: IncomingRequest) =>
+      deps.upstreams.forward({
+        request: sent,
+        url,
+        env: env.slug,
+        api: api.slug,
+        remainder,
+        clientId,
+        clientAddress: deps.addressOf(request),
+        requestId,
+        trace,
+        body: checked.body,
+      });
+    return deps.responseCache({ request, url, envId: env.id, envSlug: env.slug, api, route, remainder, clientId, forward });
   }
 
   async function route(request: IncomingRequest, url: URL, path: string, requestId: string, trace: RequestTrace, outcome: Outcome): Promise<PlainResponse> {
@@ -101,7 +117,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         return admitted.route.handle({ request, url, params: admitted.params, env: admitted.env, caller, requestId });
       }
       case "proxied":
-        return proxy(request, url, admitted.env, admitted.api, admitted.remainder, requestId, trace, admitted.caller?.token.clientId ?? null);
+        return proxy(outcome, request, url, admitted.env, admitted.api, admitted.remainder, admitted.route, requestId, trace, admitted.caller?.token.clientId ?? null);
     }
   }
 
@@ -150,6 +166,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         environment: outcome.env?.slug ?? null,
         api: outcome.api ?? null,
         problem: outcome.problem ?? null,
+        validationErrors: outcome.validationErrors ?? null,
       });
       trace.span?.end(requestSummary({ method: request.method, path, status, requestId }, outcome));
     };

@@ -6,10 +6,7 @@ import { dataPlane } from "../data-plane/process";
 import { processKeys } from "../oauth/process-keys";
 import { requestClientAddress } from "../http/client-address";
 import { type IncomingRequest, toFetchResponse } from "../http/message";
-import type { FailureCounter, RateLimiter } from "../limiters/rate-limit";
-import { createMemoryFailureCounter, createMemoryRateLimiter } from "../limiters/rate-limit-memory";
-import { connectRedis, createRedisFailureCounter, createRedisRateLimiter, createRedisSeenOnce } from "../limiters/rate-limit-redis";
-import { createMemorySeenOnce, type SeenOnce } from "../limiters/seen-once";
+import { processLimits } from "../limiters/limits";
 import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
 import { registerUpstreamGauges } from "../metrics/upstream-gauges";
@@ -29,26 +26,15 @@ import { createOtlpTracer } from "../tracing/otlp-tracer";
 import { createAuthenticator } from "./authenticate";
 import { createGatewayDirectory } from "./directory";
 import { createGateway, type Gateway } from "./handler";
+import { createResponseCacheStore } from "./policies/response-cache/create-store";
+import { createResponseCacheMetrics } from "./policies/response-cache/metrics";
+import { createResponseCache } from "./policies/response-cache/stage";
+import { createRequestValidationMetrics } from "./policies/request-validation/metrics";
 import { createUpstreams } from "./proxy";
+import { createRateLimitMetrics } from "./policies/rate-limit/metrics";
+import { createRateLimitStage } from "./policies/rate-limit/stage";
 import { createRequestRecorder } from "./request-log";
 import { createPortalCors } from "./cors";
-
-type SharedState = { rateLimiter: RateLimiter; failures: FailureCounter; seen: SeenOnce };
-
-/** What instances share through Redis when `REDIS_URL` is set, else this instance's own. */
-function sharedState(): SharedState {
-  const { redisUrl, redisKeyPrefix } = config();
-  const rateLimiter = createMemoryRateLimiter();
-  const failures = createMemoryFailureCounter(FAILURE_WINDOW_SECONDS);
-  const seen = createMemorySeenOnce();
-  if (!redisUrl) return { rateLimiter, failures, seen };
-  const redis = connectRedis(redisUrl, `${redisKeyPrefix}gateway`, log);
-  return {
-    rateLimiter: createRedisRateLimiter(redis, redisKeyPrefix, rateLimiter, log),
-    failures: createRedisFailureCounter(redis, redisKeyPrefix, FAILURE_WINDOW_SECONDS, failures),
-    seen: createRedisSeenOnce(redis, redisKeyPrefix, seen, log),
-  };
-}
 
 type ProcessGateway = {
   serve: Gateway;
@@ -59,7 +45,19 @@ type ProcessGateway = {
 };
 
 function buildGateway(): ProcessGateway {
-  const { publicUrl, authSecret, upstreamTimeoutMs, gatewayCacheMaxAgeMs, databaseUrl, trustedProxies, tracing, outboundAllowPrivate } = config();
+  const {
+    publicUrl,
+    authSecret,
+    upstreamTimeoutMs,
+    gatewayCacheMaxAgeMs,
+    databaseUrl,
+    trustedProxies,
+    tracing,
+    outboundAllowPrivate,
+    redisUrl,
+    redisKeyPrefix,
+    responseCache: responseCacheLimits,
+  } = config();
   const { connection, store } = dataPlane();
   const keys = processKeys();
   const metrics = processMetrics().gateway;
@@ -69,7 +67,8 @@ function buildGateway(): ProcessGateway {
   const directory = createGatewayDirectory(store, { maxAgeMs: gatewayCacheMaxAgeMs, onUpstreams: upstreams.set.configure, log });
   const states = createCredentialStates({ store, maxAgeMs: gatewayCacheMaxAgeMs, log });
   const revocations = createRevocationList({ store, maxAgeMs: gatewayCacheMaxAgeMs, log });
-  const { rateLimiter, failures, seen } = sharedState();
+  // Shared with every instance through Redis when `REDIS_URL` is set, else this instance's own.
+  const limits = processLimits("gateway");
   const keySets = createRemoteKeySets({ policy: { allowPrivate: outboundAllowPrivate } });
   const environmentSlugOf = async (id: string) => (await directory.environmentById(id))?.slug;
   const lastUsed = createLastUsedMarks({ store, log });
@@ -82,9 +81,9 @@ function buildGateway(): ProcessGateway {
     revocations,
     authenticate: createClientAuthenticator({
       states,
-      failures,
+      failures: limits.failureCounter(FAILURE_WINDOW_SECONDS),
       hashSecret: (secret) => hashClientSecret(secret, authSecret),
-      verifyAssertion: createAssertionVerifier({ keySets, seen, publicUrl }),
+      verifyAssertion: createAssertionVerifier({ keySets, seen: limits.seenOnce(), publicUrl }),
       log,
     }),
     lastUsed,
@@ -101,11 +100,17 @@ function buildGateway(): ProcessGateway {
     log,
     tokenService,
     authenticate: createAuthenticator({ verify, revocations, states, lastUsed }),
-    rateLimiter,
+    rateLimit: createRateLimitStage({ limiter: limits.rateLimiter(), metrics: createRateLimitMetrics(processMetrics().registry) }),
     recorder,
     metrics,
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection), pages: createPageCache() }) },
     upstreams,
+    requestValidationMetrics: createRequestValidationMetrics(processMetrics().registry),
+    responseCache: createResponseCache({
+      store: createResponseCacheStore({ redisUrl, keyPrefix: redisKeyPrefix, maxBytes: responseCacheLimits.maxBytes, log }),
+      metrics: createResponseCacheMetrics(processMetrics().registry),
+      maxBodyBytes: responseCacheLimits.maxBodyBytes,
+    }),
     addressOf,
     publicUrl,
     tracer,

@@ -8,7 +8,8 @@ import {
   type GatewayVersions,
   hasLifecycle,
   operationKey,
-  refuseIfRetired,
+  lifecycleDecision,
+  retiredRefusal,
   selectVersion,
 } from "./lifecycle";
 
@@ -70,14 +71,8 @@ describe("the gateway's view of an API's versions", () => {
 
   it("refuses with api-version-retired past the sunset or once retired, naming the current version", () => {
     const base = { apiSlug: "orders", versions, publicUrl: "https://portal.example" };
-    expect(() => refuseIfRetired({ ...base, version: v1, now: Date.UTC(2027, 5, 29) })).not.toThrow();
-    const refusal = (() => {
-      try {
-        refuseIfRetired({ ...base, version: v1, now: Date.UTC(2027, 5, 30) });
-      } catch (error) {
-        return error as ProblemError;
-      }
-    })();
+    expect(retiredRefusal({ ...base, version: v1, now: Date.UTC(2027, 5, 29) })).toBeUndefined();
+    const refusal = retiredRefusal({ ...base, version: v1, now: Date.UTC(2027, 5, 30) });
     expect(refusal).toBeInstanceOf(ProblemError);
     expect(refusal).toMatchObject({
       code: "api-version-retired",
@@ -85,13 +80,59 @@ describe("the gateway's view of an API's versions", () => {
       extensions: { successor: "v2", successorUrl: "https://portal.example/apis/orders?version=v2" },
     });
     const retiredCurrent = version("v2", { status: "retired" });
-    expect(() => refuseIfRetired({ ...base, versions: { bySegment: new Map(), current: retiredCurrent }, version: retiredCurrent, now: 0 })).toThrow(
+    expect(retiredRefusal({ ...base, versions: { bySegment: new Map(), current: retiredCurrent }, version: retiredCurrent, now: 0 })?.message).toContain(
       'Version v2 of "orders" is retired.',
     );
     const sunsetOperation = version("v2", { operations: new Map([["GET /v2/old", { deprecatedAt: 0, sunsetAt: 1_000 }]]) });
-    expect(() => refuseIfRetired({ ...base, version: sunsetOperation, operation: "GET /v2/old", now: 1_000 })).toThrow(
+    expect(retiredRefusal({ ...base, version: sunsetOperation, operation: "GET /v2/old", now: 1_000 })?.message).toContain(
       'GET /v2/old of "orders" v2 is retired.',
     );
-    expect(() => refuseIfRetired({ ...base, version: sunsetOperation, operation: "GET /v2/new", now: 1_000 })).not.toThrow();
+    expect(retiredRefusal({ ...base, version: sunsetOperation, operation: "GET /v2/new", now: 1_000 })).toBeUndefined();
+  });
+});
+
+describe("the lifecycle of one call", () => {
+  const api = { slug: "orders", versions };
+  const publicUrl = "https://portal.example";
+  const page = (name: string) => `${publicUrl}/apis/orders?version=${name}`;
+
+  it("leaves a call to a current version with nothing deprecated alone, routed or not", () => {
+    const current = version("v3");
+    expect(lifecycleDecision({ api, version: current, method: "GET", route: "/v3/orders", publicUrl, now: 0 })).toEqual({
+      deprecation: undefined,
+      refusal: undefined,
+    });
+    expect(lifecycleDecision({ api, version: undefined, method: "GET", route: undefined, publicUrl, now: 0 })).toEqual({
+      deprecation: undefined,
+      refusal: undefined,
+    });
+  });
+
+  it("announces the version's deprecation before the route is known, and the operation's once it is", () => {
+    expect(lifecycleDecision({ api, version: v1, method: "GET", route: undefined, publicUrl, now: 0 })).toEqual({
+      deprecation: {
+        deprecation: "@1793491200",
+        sunset: "Wed, 30 Jun 2027 00:00:00 GMT",
+        link: `<${page("v1")}>; rel="deprecation", <${page("v1")}>; rel="sunset"`,
+      },
+      refusal: undefined,
+    });
+    expect(lifecycleDecision({ api, version: v2, method: "GET", route: undefined, publicUrl, now: 0 }).deprecation).toBeUndefined();
+    expect(lifecycleDecision({ api, version: v2, method: "HEAD", route: "/v2/legacy", publicUrl, now: 0 })).toEqual({
+      deprecation: { deprecation: "@1794700800", link: `<${page("v2")}>; rel="deprecation"` },
+      refusal: undefined,
+    });
+  });
+
+  it("refuses an operation past its sunset, and keeps its deprecation on the refusal", () => {
+    const sunsetOperation = version("v2", { operations: new Map([["DELETE /v2/orders/{id}", { deprecatedAt: 0, sunsetAt: 1_000 }]]) });
+    const decision = lifecycleDecision({ api, version: sunsetOperation, method: "DELETE", route: "/v2/orders/{id}", publicUrl, now: 1_000 });
+    expect(decision.refusal).toMatchObject({ code: "api-version-retired", status: 410 });
+    expect(decision.deprecation).toEqual({
+      deprecation: "@0",
+      sunset: "Thu, 01 Jan 1970 00:00:01 GMT",
+      link: `<${page("v2")}>; rel="deprecation", <${page("v2")}>; rel="sunset"`,
+    });
+    expect(lifecycleDecision({ api, version: sunsetOperation, method: "DELETE", route: undefined, publicUrl, now: 1_000 }).refusal).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { ApiVersionStatus } from "../generated/prisma/sqlite/enums";
-import { problem } from "../http/problem";
+import { problem, type ProblemError } from "../http/problem";
 import type { PathTemplates } from "./path-templates";
+import type { DocumentValidators } from "./policies/request-validation/compile";
 
 /** When something was (or will be) deprecated, and when it goes away; times in epoch milliseconds. */
 export type Deprecation = { deprecatedAt: number; sunsetAt: number | null };
@@ -13,6 +14,8 @@ export type GatewayVersion = {
   deprecation: Deprecation | undefined;
   /** the templates of its document's paths; undefined without a document */
   routes: PathTemplates | undefined;
+  /** its document's operations' request validators; undefined unless a policy of its API validates requests */
+  validators?: DocumentValidators;
   /** deprecated operations, by `METHOD /path/template` */
   operations: ReadonlyMap<string, Deprecation>;
 };
@@ -98,9 +101,9 @@ const past = (at: number | null | undefined, now: number) => at != null && at <=
 
 /**
  * 410 `api-version-retired` for a version retired or past its sunset, or an operation past
- * its own, naming the current version and its page in the portal.
+ * its own, naming the current version and its page in the portal; undefined while it is served.
  */
-export function refuseIfRetired(input: {
+export function retiredRefusal(input: {
   apiSlug: string;
   version: GatewayVersion;
   /** `GET /v1/orders/{id}`, once the route is known */
@@ -108,15 +111,48 @@ export function refuseIfRetired(input: {
   versions: GatewayVersions;
   publicUrl: string;
   now: number;
-}): void {
+}): ProblemError | undefined {
   const { apiSlug, version, operation, versions, publicUrl, now } = input;
   const versionGone = version.status === "retired" || past(version.deprecation?.sunsetAt, now);
-  if (!versionGone && !(operation !== undefined && past(version.operations.get(operation)?.sunsetAt, now))) return;
+  if (!versionGone && !(operation !== undefined && past(version.operations.get(operation)?.sunsetAt, now))) return undefined;
   const successor = versions.current && versions.current !== version ? versions.current.version : undefined;
   const successorUrl = successor ? versionPageUrl(publicUrl, apiSlug, successor) : undefined;
   const what = versionGone ? `Version ${version.version} of "${apiSlug}"` : `${operation} of "${apiSlug}" ${version.version}`;
-  throw problem("api-version-retired", {
+  return problem("api-version-retired", {
     detail: `${what} is retired.${successor ? ` Its successor is ${successor}: ${successorUrl}` : ""}`,
     extensions: successor ? { successor, successorUrl } : {},
   });
+}
+
+/** What a version's life does to a call: the headers every answer to it carries, and the 410 once it is gone. */
+export type LifecycleDecision = {
+  /** `Deprecation`, `Sunset` and `Link` of a deprecated version or operation */
+  deprecation: Record<string, string> | undefined;
+  refusal: ProblemError | undefined;
+};
+
+const UNAFFECTED: LifecycleDecision = { deprecation: undefined, refusal: undefined };
+
+/**
+ * The lifecycle of one call, decided once: the version's deprecation and retirement, and,
+ * when the call's route is known, its operation's too.
+ */
+export function lifecycleDecision(input: {
+  api: { slug: string; versions: GatewayVersions };
+  version: GatewayVersion | undefined;
+  method: string;
+  /** the template the call matched; undefined when it matched none */
+  route: string | undefined;
+  publicUrl: string;
+  now: number;
+}): LifecycleDecision {
+  const { api, version, publicUrl } = input;
+  // Most calls go to a current version with nothing deprecated: no key to build, no date to read.
+  if (!version || !hasLifecycle(version)) return UNAFFECTED;
+  const operation = input.route === undefined ? undefined : operationKey(input.method, input.route);
+  const deprecation = deprecationOf(version, operation);
+  return {
+    deprecation: deprecation && deprecationHeaders(deprecation, versionPageUrl(publicUrl, api.slug, version.version)),
+    refusal: retiredRefusal({ apiSlug: api.slug, version, operation, versions: api.versions, publicUrl, now: input.now }),
+  };
 }

@@ -31,7 +31,7 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count
 `;
 
-type ScriptedRedis = Redis & {
+export type ScriptedRedis = Redis & {
   takeToken(key: string, burst: number, perSecond: number): Promise<[number, string]>;
   recordFailure(key: string, windowMs: number): Promise<number>;
 };

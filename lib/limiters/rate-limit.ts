@@ -1,5 +1,4 @@
-/** A token bucket: `burst` requests at once, refilled at `perSecond`. */
-export type RateLimitPolicy = { burst: number; perSecond: number };
+import type { RateLimitPolicy } from "./rate-limit-policy";
 
 export type RateLimitDecision = {
   allowed: boolean;

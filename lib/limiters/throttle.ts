@@ -1,37 +1,13 @@
 import "server-only";
-import { config } from "../config";
 import type { FailureCounter } from "./rate-limit";
-import { createMemoryFailureCounter } from "./rate-limit-memory";
-import { connectRedis, createRedisFailureCounter } from "./rate-limit-redis";
-import { log } from "../log";
-
-const globalForThrottles = globalThis as unknown as {
-  gatehouseThrottles?: Map<string, FailureCounter>;
-  gatehouseThrottleRedis?: ReturnType<typeof connectRedis>;
-};
+import { processLimits } from "./limits";
 
 /**
- * One counter per name per process, shared across Next's module instances,
- * and across every instance through Redis when `REDIS_URL` is set: the same
- * fixed windows the token endpoint counts its failures in.
+ * One counter per name per process, and across every instance through Redis when
+ * `REDIS_URL` is set: the same fixed windows the token endpoint counts its failures in.
  */
 export function sharedThrottle(name: string, windowSeconds: number): FailureCounter {
-  const throttles = (globalForThrottles.gatehouseThrottles ??= new Map());
-  let throttle = throttles.get(name);
-  if (!throttle) {
-    const { redisUrl, redisKeyPrefix } = config();
-    const memory = createMemoryFailureCounter(windowSeconds);
-    throttle = redisUrl
-      ? createRedisFailureCounter(
-          (globalForThrottles.gatehouseThrottleRedis ??= connectRedis(redisUrl, `${redisKeyPrefix}throttles`, log)),
-          `${redisKeyPrefix}${name}:`,
-          windowSeconds,
-          memory,
-        )
-      : memory;
-    throttles.set(name, throttle);
-  }
-  return throttle;
+  return processLimits("throttles").failureCounter(windowSeconds, name);
 }
 
 /** Seconds until the first of `checks` that is at its limit lets the key through again; 0 when none is. */

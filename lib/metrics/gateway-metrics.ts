@@ -20,7 +20,6 @@ export type GatewayMetrics = {
   request(env: string, api: string, route: string, status: number, seconds: number): void;
   tokenIssued(env: string): void;
   tokenRefused(env: string, reason: string): void;
-  rateLimited(env: string, api: string): void;
   upstreamFailed(env: string, api: string, kind: UpstreamFailure): void;
   /** Set-Cookie fields of an upstream's answer dropped for naming one of the portal's cookies */
   upstreamCookiesDropped(env: string, api: string, count: number): void;
@@ -62,13 +61,6 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
       name: "gatehouse_tokens_refused_total",
       help: "Token requests refused, by environment and OAuth error code.",
       labelNames: ["env", "reason"],
-    }).bind,
-  );
-  const rateLimited = memo(
-    boundCounter(registry, {
-      name: "gatehouse_rate_limit_refusals_total",
-      help: "Requests refused with 429 by a client's rate limit, by environment and API.",
-      labelNames: ["env", "api"],
     }).bind,
   );
   const upstreamFailures = memo(
@@ -117,7 +109,6 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
     },
     tokenIssued: (env) => tokensIssued(env).inc(),
     tokenRefused: (env, reason) => tokensRefused(env, reason).inc(),
-    rateLimited: (env, api) => rateLimited(env, api).inc(),
     upstreamFailed: (env, api, kind) => upstreamFailures(env, api, kind).inc(),
     upstreamCookiesDropped: (env, api, count) => cookiesDropped(env, api).inc(count),
     cacheLookup(cache, hit) {

@@ -3,7 +3,7 @@ import type { JSONWebKeySet } from "jose";
 import type { Logger } from "pino";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
 import type { CredentialRow, DataPlaneStore } from "../data-plane/store";
-import { credentialOverride } from "../rate-limits/rate-limit-policy";
+import { credentialOverride, type RateLimitPolicy } from "../limiters/rate-limit-policy";
 
 /** How the credential's client proves who it is at the token endpoint. */
 export type ClientAuthentication =
@@ -30,7 +30,7 @@ export type CredentialState = {
   /** API id → scopes granted for it */
   grants: ReadonlyMap<string, ReadonlySet<string>>;
   /** the credential's own rate limit; null when its environment's applies */
-  rateLimit: { burst: number; perSecond: number } | null;
+  rateLimit: RateLimitPolicy | null;
   authentication: ClientAuthentication;
   /** secrets that are neither revoked nor expired when loaded */
   secrets: readonly { id: string; hash: string; expiresAt: Date | null }[];

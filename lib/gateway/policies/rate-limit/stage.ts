@@ -1,0 +1,47 @@
+import { problem, type ProblemError, toProblem } from "../../../http/problem";
+import { type RateLimitDecision, type RateLimiter, rateLimitHeaders } from "../../../limiters/rate-limit";
+import type { RateLimitPolicy } from "../../../limiters/rate-limit-policy";
+import type { RequestSpan } from "../../../tracing/tracer";
+import type { RateLimitMetrics } from "./metrics";
+
+/** The call whose client's budget is taken: where, by whom, under which policy. */
+export type RateLimitedCall = {
+  env: { id: string; slug: string; rateLimitBurst: number; rateLimitPerSecond: number };
+  api: string;
+  clientId: string;
+  /** the credential's own policy; null when its environment's applies */
+  credentialPolicy: RateLimitPolicy | null;
+  span: RequestSpan | undefined;
+};
+
+/** The RateLimit headers every answer to the call carries, and the 429 when its budget is spent. */
+export type RateLimitVerdict = { headers: Record<string, string>; refusal: ProblemError | undefined };
+
+export type RateLimitStage = (call: RateLimitedCall) => Promise<RateLimitVerdict>;
+
+/**
+ * The rate-limit stage: takes one request from the client's bucket in the environment,
+ * under the credential's policy or else the environment's.
+ */
+export function createRateLimitStage(deps: { limiter: RateLimiter; metrics: RateLimitMetrics }): RateLimitStage {
+  return async ({ env, api, clientId, credentialPolicy, span }) => {
+    const policy = credentialPolicy ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
+    const stage = span?.stage("rate limit");
+    let decision: RateLimitDecision;
+    try {
+      decision = await deps.limiter.take(`${env.id}:${clientId}`, policy);
+    } catch (error) {
+      stage?.end(toProblem(error).code);
+      throw error;
+    }
+    stage?.end(decision.allowed ? undefined : "rate-limited");
+    const headers = rateLimitHeaders(decision, policy);
+    if (decision.allowed) return { headers, refusal: undefined };
+    deps.metrics.refused(env.slug, api);
+    const refusal = problem("rate-limited", {
+      detail: `The client ${clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
+      headers: { ...headers, "retry-after": String(decision.retryAfterSeconds) },
+    });
+    return { headers, refusal };
+  };
+}
