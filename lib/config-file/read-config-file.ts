@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { checkOpenApiDocument, checkOpenApiValue, type OpenApiCheck } from "../api-registry/openapi-check";
 import { type Guide, guideSchema } from "../catalog/guides";
 import { type ConfigApi, type ConfigFile, configFileSchema } from "./config-file-schema";
+import { keyMessage } from "../http/problem";
 import { jsonSyntaxError } from "./json-syntax";
 import { salvage } from "./salvage";
 import { CONFIG_FILE_MAX_BYTES, capText, errorCode, type ReferencedFile, readCapped, readReferencedFile } from "./referenced-file";
@@ -45,7 +46,7 @@ function zodErrors(error: z.ZodError, errorAt: (path: ConfigPath, message: strin
   return error.issues.flatMap((issue) => {
     const path = issue.path.map((part) => (typeof part === "symbol" ? String(part) : part));
     if (issue.code === "unrecognized_keys") return issue.keys.map((key) => errorAt([...path, key], "unknown field"));
-    return [errorAt(path, issue.message)];
+    return [errorAt(path, keyMessage(issue))];
   });
 }
 

@@ -30,8 +30,13 @@ export function zodFieldErrors(error: z.ZodError, location: FieldLocation): Fiel
       const what = location === "query" ? "parameter" : "field";
       return issue.keys.map((key) => ({ in: location, field: [...parent, key].join("."), message: `is not a known ${what}` }));
     }
-    return [{ in: location, field: parent.join("."), message: issue.message }];
+    return [{ in: location, field: parent.join("."), message: keyMessage(issue) }];
   });
+}
+
+/** An issue's message; for a record's key, what the key's own schema says of it rather than zod's "Invalid key in record". */
+export function keyMessage(issue: z.core.$ZodIssue): string {
+  return issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : issue.message;
 }
 
 /** A zod failure as a 400 problem naming each failing field. */
