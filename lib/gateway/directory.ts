@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
 import { createRefreshedCopy } from "../caching/refreshed-copy";
@@ -7,9 +8,9 @@ import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { type ApiPolicies, apiPoliciesSchema, NO_POLICIES } from "./policies/policy-set";
-import { createDocumentRoutes } from "./document-routes";
+import { validatesRequests } from "./policies/request-validation/applies";
+import { createDocumentRoutes, type DocumentTables } from "./document-routes";
 import { type Deprecation, type GatewayVersion, type GatewayVersions, operationKey } from "./lifecycle";
-import type { PathTemplates } from "./path-templates";
 
 export type GatewayEnvironment = EnvironmentRow;
 
@@ -23,6 +24,8 @@ export type GatewayApi = {
   versions: GatewayVersions;
   /** the policies of its routes (lib/gateway/policies) */
   policies: ApiPolicies;
+  /** a digest of its upstream and its versions' documents in this environment: changes when either does (the response cache's keys hold it) */
+  configuration: string;
 };
 
 export type GatewayDirectory = {
@@ -49,7 +52,7 @@ function versionDeprecation(row: VersionRow): Deprecation | undefined {
 function gatewayVersions(
   rows: readonly VersionRow[],
   deprecations: readonly OperationDeprecationRow[],
-  routes: ReadonlyMap<string, PathTemplates>,
+  documents: ReadonlyMap<string, DocumentTables>,
 ): Map<string, GatewayVersions> {
   const operations = new Map<string, Map<string, Deprecation>>();
   for (const row of deprecations) {
@@ -63,7 +66,8 @@ function gatewayVersions(
       version: row.version,
       status: row.status,
       deprecation: versionDeprecation(row),
-      routes: routes.get(row.id),
+      routes: documents.get(row.id)?.routes,
+      validators: documents.get(row.id)?.validators,
       operations: operations.get(row.id) ?? new Map(),
     };
     const entry = byApi.get(row.apiId) ?? { bySegment: new Map(), current: undefined };
@@ -78,6 +82,14 @@ function gatewayVersions(
 function storedPolicies(row: AvailabilityRow): ApiPolicies {
   if (row.policies === null || row.policies === undefined) return NO_POLICIES;
   return apiPoliciesSchema.safeParse(row.policies).data ?? NO_POLICIES;
+}
+
+/** What a proxied call's answer depends on besides its policies: the upstream it goes to, and each version's document, known by its `updatedAt`. */
+function configurationDigest(row: AvailabilityRow, versions: readonly VersionRow[]): string {
+  const documents = versions.map(({ id, updatedAt }) => [id, updatedAt]);
+  return createHash("sha256")
+    .update(JSON.stringify([row.upstream, documents]))
+    .digest("base64url");
 }
 
 type Snapshot = {
@@ -105,8 +117,13 @@ export function createGatewayDirectory(
 
   async function load(): Promise<Snapshot> {
     const { environments, availability, scopes, versions, operationDeprecations } = await store.directory();
-    const routesByVersion = await documentRoutes(versions.filter((row) => row.hasDocument).map(({ id, updatedAt }) => ({ versionId: id, updatedAt })));
-    const versionsByApi = gatewayVersions(versions, operationDeprecations, routesByVersion);
+    const validating = new Set(availability.filter((row) => validatesRequests(storedPolicies(row))).map((row) => row.apiId));
+    const documents = await documentRoutes(
+      versions.filter((row) => row.hasDocument).map(({ id, apiId, updatedAt }) => ({ versionId: id, updatedAt, validate: validating.has(apiId) })),
+    );
+    const versionsByApi = gatewayVersions(versions, operationDeprecations, documents);
+    const versionRowsByApi = new Map<string, VersionRow[]>();
+    for (const version of versions) versionRowsByApi.set(version.apiId, [...(versionRowsByApi.get(version.apiId) ?? []), version]);
     const scopesByApi = new Map<string, string[]>();
     for (const { apiId, name } of scopes) {
       const names = scopesByApi.get(apiId);
@@ -126,6 +143,7 @@ export function createGatewayDirectory(
         scopes: scopesByApi.get(row.apiId) ?? [],
         versions: versionsByApi.get(row.apiId) ?? NO_VERSIONS,
         policies: storedPolicies(row),
+        configuration: configurationDigest(row, versionRowsByApi.get(row.apiId) ?? []),
       };
       // A stored policy that does not validate leaves the API without an upstream: its calls answer 404.
       const policy = row.upstream === null ? undefined : upstreamPolicySchema.safeParse(row.upstream).data;

@@ -97,6 +97,17 @@ export const PROBLEMS = {
     explanation: "A parameter or the body failed validation; `errors[]` names each failing field and where it was found.",
     advice: "Fix the fields listed in `errors[]` (their names, allowed values and formats are in the Reference) and send the request again.",
   },
+  "request-invalid": {
+    title: "Request does not match the API's OpenAPI document",
+    status: 400,
+    explanation:
+      "The API checks each call against its operation in the OpenAPI document of the version called, and this call failed: " +
+      "`errors[]` lists each failure (at most 20), `in` one of `body`, `query`, `path`, `header`, with a JSON `pointer` into the body or the parameter's `name`. " +
+      "The call did not reach the API.",
+    advice:
+      "Compare the request with the operation in the API's Reference: the parameters' types and styles, the required body, " +
+      "the `Content-Type` among the declared media types, and the body's fields. Fix what `errors[]` names and send it again.",
+  },
   "method-not-allowed": {
     title: "Method not allowed",
     status: 405,
@@ -161,6 +172,19 @@ export const PROBLEMS = {
     status: 504,
     explanation: "The service that implements the API did not answer within the gateway's timeout.",
     advice: "Retry in a little while. If it persists, report it through Contact Us with the request id.",
+  },
+  "websocket-not-enabled": {
+    title: "WebSocket not enabled here",
+    status: 400,
+    explanation:
+      "The request asked to upgrade to a WebSocket, but no WebSocket policy applies to this API's route, so the gateway neither tunnels it nor answers it as plain HTTP.",
+    advice: "Open WebSockets only on the routes the API documents as WebSocket endpoints, or ask the API's owner to enable the WebSocket policy for this route.",
+  },
+  "websocket-connection-limit": {
+    title: "Too many open WebSocket connections",
+    status: 429,
+    explanation: "This client already holds as many open WebSocket connections to the API in this environment as its WebSocket policy allows.",
+    advice: "Close a connection you no longer use before opening another, or share one connection between the parts of your application.",
   },
   conflict: {
     title: "Changed by someone else meanwhile",

@@ -1,4 +1,4 @@
-import Ajv2020 from "ajv/dist/2020";
+import Ajv2020 from "ajv/dist/2020.js";
 import type AjvCore from "ajv/dist/core";
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
