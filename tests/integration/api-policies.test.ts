@@ -107,7 +107,7 @@ describe("policies in the configuration file", { timeout: 120_000 }, () => {
   it("exports them, and what export wrote applies with no changes", async () => {
     const exported = await config("export");
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toContain('      "GET /v1/items/{id}":\n        responseCache:\n          ttlSeconds: 300\n');
+    expect(exported.stdout).toContain("    routes:\n      GET /v1/items/{id}:\n        responseCache:\n          ttlSeconds: 300\n");
     expect(await config("apply", "-f", file("exported.yaml", exported.stdout))).toMatchObject({ code: 0, stdout: "no changes\n" });
   });
 
