@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { flushGateway, gateway, gatewayReady } from "../lib/gateway";
+import type { Duplex } from "node:stream";
+import { closeGatewayConnections, flushGateway, gateway, gatewayReady, gatewayUpgrade } from "../lib/gateway";
 import { attachClientErrorHandler } from "../lib/http/client-error";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "../lib/http/node-message";
 import { problemPlainResponse, toProblem } from "../lib/http/problem";
@@ -7,6 +8,7 @@ import { checkedTarget, PARSER_HEADER_LIMIT } from "../lib/http/request-head";
 import { requestIdFrom } from "../lib/http/request-id";
 import { log } from "../lib/log";
 import { serveMetrics } from "../lib/metrics/serve";
+import { isWebsocketUpgrade, serveAsPlainRequest } from "./plain-upgrade";
 import { portTakenMessage, StartupError } from "./start-up";
 
 /** The gateway's paths: every environment's gateway, and RFC 8414's metadata path for an issuer with a path. */
@@ -40,6 +42,24 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
         else res.destroy();
       });
   });
+  const upgradeGateway = gatewayUpgrade();
+  // Node serves an Upgrade as a plain request only while no listener takes it: past this one,
+  // every Upgrade but a WebSocket's to the gateway is handed back to be served so.
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const original = req.url;
+    let target: string;
+    try {
+      target = checkedTarget(req);
+    } catch {
+      return serveAsPlainRequest(server, req, socket, head);
+    }
+    if (!isWebsocketUpgrade(req) || !GATEWAY_PATH.test(target)) return serveAsPlainRequest(server, req, socket, head);
+    req.url = target;
+    upgradeGateway(req, socket, head, publicOrigin).catch((error: unknown) => {
+      log.error({ err: error, url: original?.split("?")[0] }, "WebSocket handshake failed");
+      socket.destroy();
+    });
+  });
   // Fields past Node's default count of 2000 would be dropped unseen rather than counted against the limit.
   server.maxHeadersCount = 0;
   // Idle connections outlive a load balancer's (60 s is the common default) and a client's
@@ -55,12 +75,15 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
  * request log, credential use and spans are written, `also` runs, and the process exits.
  */
 export function stopOnSignals(server: Server, also: () => Promise<unknown> = async () => undefined): void {
-  const stop = () =>
+  const stop = () => {
+    // Tunnelled WebSockets are connections of the server's, which it would wait for.
+    closeGatewayConnections();
     server.close(() =>
       Promise.all([flushGateway(), also()])
         .catch((error: unknown) => log.warn({ err: error }, "could not write buffered gateway records"))
         .finally(() => process.exit(0)),
     );
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }

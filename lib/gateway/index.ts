@@ -25,7 +25,7 @@ import { createLastUsedMarks } from "../oauth/last-used-marks";
 import { createOtlpTracer } from "../tracing/otlp-tracer";
 import { createAuthenticator } from "./authenticate";
 import { createGatewayDirectory } from "./directory";
-import { createGateway, type Gateway } from "./handler";
+import { createGateway, createGatewayAdmission, type Gateway, type GatewayDeps } from "./handler";
 import { createResponseCacheStore } from "./policies/response-cache/create-store";
 import { createResponseCacheMetrics } from "./policies/response-cache/metrics";
 import { createResponseCache } from "./policies/response-cache/stage";
@@ -34,10 +34,25 @@ import { createUpstreams } from "./proxy";
 import { createRateLimitMetrics } from "./policies/rate-limit/metrics";
 import { createRateLimitStage } from "./policies/rate-limit/stage";
 import { createRequestRecorder } from "./request-log";
+import { createWebsocketMetrics } from "./policies/websocket/metrics";
+import { createOpenConnections } from "./policies/websocket/open-connections";
+import { createWebsocketStage, type WebsocketUpgrade } from "./policies/websocket/stage";
+import { CLOSE_CODES } from "./policies/websocket/tunnel";
 import { createPortalCors } from "./cors";
+
+/**
+ * How often open WebSocket connections are checked against their token's expiry and the
+ * credential and revocation caches: with the caches' 4 s, a revoked credential's connections
+ * close within the 5 s DESIGN §6 promises.
+ */
+const WEBSOCKET_SWEEP_MS = 1_000;
 
 type ProcessGateway = {
   serve: Gateway;
+  /** WebSocket handshakes on the gateway's paths */
+  upgrade: WebsocketUpgrade;
+  /** Closes every tunnelled WebSocket with 1001, as the process stops. */
+  closeConnections(): void;
   /** resolves once requests are traced, when tracing is configured; at once otherwise */
   ready: Promise<void>;
   /** Writes what is buffered (request log rows, credential use, spans) before the process stops. */
@@ -95,7 +110,7 @@ function buildGateway(): ProcessGateway {
   });
   const recorder = createRequestRecorder({ log, accessLog, databaseUrl });
   const tracer = tracing && createOtlpTracer({ ...tracing, log });
-  const serve = createGateway({
+  const deps: GatewayDeps = {
     directory,
     log,
     tokenService,
@@ -115,11 +130,27 @@ function buildGateway(): ProcessGateway {
     publicUrl,
     tracer,
     cors: separateGatewayOrigin(publicUrl) === undefined ? undefined : createPortalCors(new URL(publicUrl).origin),
+  };
+  const connections = createOpenConnections();
+  const stopSweep = connections.startSweep({ revocations, states, intervalMs: WEBSOCKET_SWEEP_MS, log });
+  const upgrade = createWebsocketStage({
+    admit: createGatewayAdmission(deps),
+    upstreams: upstreams.set,
+    connections,
+    recorder,
+    metrics,
+    websocketMetrics: createWebsocketMetrics(processMetrics().registry),
+    addressOf,
+    log,
+    tracer,
   });
   return {
-    serve,
+    serve: createGateway(deps),
+    upgrade,
     ready: tracer?.ready ?? Promise.resolve(),
+    closeConnections: () => connections.closeAll(CLOSE_CODES.goingAway, "server shutting down"),
     async flush() {
+      stopSweep();
       await Promise.all([recorder.flush(), lastUsed.flush(), upstreams.close(), tracer?.shutdown()]);
     },
   };
@@ -131,6 +162,17 @@ let instance: ProcessGateway | undefined;
 export function gateway(): Gateway {
   instance ??= buildGateway();
   return instance.serve;
+}
+
+/** The process's WebSocket handshakes on gateway paths. */
+export function gatewayUpgrade(): WebsocketUpgrade {
+  instance ??= buildGateway();
+  return instance.upgrade;
+}
+
+/** Closes the gateway's tunnelled WebSocket connections (1001), which would otherwise hold a stopping server open; a no-op when it never served. */
+export function closeGatewayConnections(): void {
+  instance?.closeConnections();
 }
 
 /** Resolves once the process's gateway serves as configured: with tracing, once its SDK has loaded. */

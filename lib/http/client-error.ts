@@ -1,7 +1,8 @@
-import { STATUS_CODES, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { log } from "../log";
 import { problem, type ProblemError, problemPlainResponse } from "./problem";
+import { rawResponse } from "./raw-response";
 import { MAX_REQUEST_LINE } from "./request-head";
 import { newRequestId } from "./request-id";
 
@@ -36,11 +37,8 @@ export function parserProblem(error: ParserError): ProblemError {
 
 /** The problem as raw HTTP/1.1 bytes: Node's parser gave up, so no ServerResponse exists to write it. */
 function rawProblemResponse(problem: ProblemError, requestId: string): string {
-  const { status, headers, body } = problemPlainResponse(problem, { requestId });
-  const text = String(body);
-  const fields = { ...headers, "x-content-type-options": "nosniff", "content-length": String(Buffer.byteLength(text)), connection: "close" };
-  const head = Object.entries(fields).map(([name, value]) => `${name}: ${String(value)}`);
-  return [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...head, "", text].join("\r\n");
+  const response = problemPlainResponse(problem, { requestId });
+  return rawResponse({ ...response, body: String(response.body) });
 }
 
 /** What the parser answered on a connection, perhaps in the middle of a request body the gateway is forwarding. */
