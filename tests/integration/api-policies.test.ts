@@ -107,7 +107,9 @@ describe("policies in the configuration file", { timeout: 120_000 }, () => {
   it("exports them, and what export wrote applies with no changes", async () => {
     const exported = await config("export");
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toContain("    routes:\n      GET /v1/items/{id}:\n        responseCache:\n          ttlSeconds: 300\n");
+    expect(exported.stdout).toContain(
+      "    routes:\n      POST /v1/items:\n        requestValidation:\n          mode: report\n      GET /v1/items/{id}:\n        responseCache:\n          ttlSeconds: 300\n",
+    );
     expect(await config("apply", "-f", file("exported.yaml", exported.stdout))).toMatchObject({ code: 0, stdout: "no changes\n" });
   });
 
@@ -126,8 +128,8 @@ describe("policies in the configuration file", { timeout: 120_000 }, () => {
 
   it("refuses a route key naming no operation, a malformed one and an unknown policy field, each at its line, and changes nothing", async () => {
     const before = { policies: await storedPolicies(), audits: await policyAudits() };
-    const wrong =
-      POLICIES.replace('"POST /v1/items"', '"POST /v1/itemz"').replace("websocket: {", "colour: blue\n      websocket: {") + '      "FETCH /v1/items": {}\n';
+    const misnamed = POLICIES.replace('"POST /v1/items"', '"POST /v1/itemz"').replace("websocket: {", "colour: blue\n      websocket: {");
+    const wrong = `${misnamed}      "FETCH /v1/items": {}\n`;
     const path = file("wrong.yaml", shelf(wrong));
     const run = await config("apply", "-f", path);
     expect(run.code).toBe(1);

@@ -22,9 +22,21 @@ async function proxiedApi(db: DbClient, slug: string) {
   return api;
 }
 
-/** The `Api.policies` column read: none when it holds none, or what no write would have stored (a column edited by hand), as the gateway reads it. */
+/** `GET /v1/items` before `POST /v1/items` before `GET /v1/items/{id}`: by path template, then method. */
+function byRoute([a]: [string, unknown], [b]: [string, unknown]): number {
+  const [methodA = "", pathA = ""] = a.split(" ");
+  const [methodB = "", pathB = ""] = b.split(" ");
+  return pathA.localeCompare(pathB) || methodA.localeCompare(methodB);
+}
+
+/**
+ * The `Api.policies` column read: none when it holds none, or what no write would have stored
+ * (a column edited by hand), as the gateway reads it. Routes come in one order on either
+ * database: PostgreSQL's jsonb keeps keys in an order of its own.
+ */
 export function storedApiPolicies(column: unknown): ApiPolicies {
-  return apiPoliciesSchema.safeParse(column ?? NO_POLICIES).data ?? NO_POLICIES;
+  const stored = apiPoliciesSchema.safeParse(column ?? NO_POLICIES).data ?? NO_POLICIES;
+  return stored.routes ? { ...stored, routes: Object.fromEntries(Object.entries(stored.routes).sort(byRoute)) } : stored;
 }
 
 /** A proxied API's policies as stored. */
