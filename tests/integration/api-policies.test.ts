@@ -251,6 +251,9 @@ describe("policies in the admin console", { timeout: 120_000 }, () => {
       field: "routes.PATCH /v1/items",
       message: '"PATCH /v1/items" names no operation: no document of v1 declares it',
     });
+    const extra = await admin.post("/api/portal/admin/apis/shelf/policies", { policies: {}, extra: 1 });
+    expect(extra.status).toBe(400);
+    expect(((await extra.json()).errors as { field: string }[]).map((error) => error.field)).toEqual(["extra"]);
     const developer = await signedIn(server, "developer@example.com", TEST_DEVELOPER_PASSWORD);
     expect((await developer.post("/api/portal/admin/apis/shelf/policies", {})).status).toBe(403);
     expect((await storedPolicies()).policies).toEqual({ requestValidation: { mode: "report" } });
