@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { RequestLookup } from "@/lib/usage/my-usage";
 import { ProblemTypeLink } from "./problem-type-link";
+import { validationErrorLine } from "./validation-failures";
 
 function problemType(found: RequestLookup): ReactNode {
   if (found.problem) return <ProblemTypeLink code={found.problem} />;
@@ -26,6 +27,16 @@ export function RequestLookupResult({ requestId, found }: { requestId: string; f
     ["Latency", `${Math.round(found.latencyMs * 10) / 10} ms`],
     ["Client ID", found.clientId],
   ];
+  if (found.validationErrors) {
+    rows.push([
+      "Request validation",
+      <ul key="errors">
+        {found.validationErrors.map((error, index) => (
+          <li key={`${index}:${error.message}`}>{validationErrorLine(error)}</li>
+        ))}
+      </ul>,
+    ]);
+  }
   return (
     <dl role="status" aria-label={`Request ${found.requestId}`} className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
       {rows.map(([label, value]) => (

@@ -2,6 +2,7 @@ import "server-only";
 import type { PortalUser } from "../actors/portal-user";
 import type { Db } from "../db";
 import { teamApplicationsOf } from "../teams/team-access";
+import { parseValidationErrors, type ValidationFailureError } from "./validation-failures";
 
 /** The credentials of the user's teams, each with its team, application and environment: the only clients whose requests they may see. */
 export async function myClients(db: Db, user: PortalUser) {
@@ -32,6 +33,8 @@ export type RequestLookup = {
   clientId: string;
   /** the problem type the gateway answered with; null for successes and upstream answers */
   problem: string | null;
+  /** why the call failed request validation, when `report` forwarded it anyway; null otherwise */
+  validationErrors: ValidationFailureError[] | null;
 };
 
 /**
@@ -57,7 +60,9 @@ export async function findMyRequest(db: Db, user: PortalUser, requestId: string)
       latencyMs: true,
       clientId: true,
       problem: true,
+      validationErrors: true,
     },
   });
-  return row?.clientId ? { ...row, clientId: row.clientId } : null;
+  if (!row?.clientId) return null;
+  return { ...row, clientId: row.clientId, validationErrors: row.validationErrors === null ? null : parseValidationErrors(row.validationErrors) };
 }

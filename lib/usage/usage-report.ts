@@ -111,6 +111,13 @@ async function readEntries(db: Db, scope: UsageScope, since: Date): Promise<{ en
   return { entries, sampled: raw.length === MAX_RAW_ROWS };
 }
 
+/** The first instant a report of `range` covers: its buckets end at the next bucket boundary after `now`. */
+export function usageRangeStart(range: UsageRange, now = new Date()): Date {
+  const { days, bucketHours } = USAGE_RANGES[range];
+  const bucketMs = bucketHours * 3_600_000;
+  return new Date(Math.ceil(now.getTime() / bucketMs) * bucketMs - days * 24 * 3_600_000);
+}
+
 /**
  * Requests, errors and latency percentiles over the last 7 days (per hour) or
  * 30 days (per day), with the errors by problem type and the busiest operations.
@@ -118,8 +125,7 @@ async function readEntries(db: Db, scope: UsageScope, since: Date): Promise<{ en
 export async function usageReport(db: Db, scope: UsageScope, range: UsageRange, now = new Date()): Promise<UsageReport> {
   const { days, bucketHours } = USAGE_RANGES[range];
   const bucketMs = bucketHours * 3_600_000;
-  const end = Math.ceil(now.getTime() / bucketMs) * bucketMs;
-  const since = new Date(end - days * 24 * 3_600_000);
+  const since = usageRangeStart(range, now);
   const { entries, sampled } = await readEntries(db, scope, since);
 
   const buckets = Array.from({ length: (days * 24) / bucketHours }, emptyTally);

@@ -55,12 +55,31 @@ export function mixTarget(origin: string, clients: readonly BenchClient[]): Targ
   return { url: origin, requests: [{ setupRequest: (request) => ({ ...request, ...mixRequest(clients) }) }] };
 }
 
-/** `api`: the proxied API's slug; a server that is not the gateway answers the same path. */
-export function proxyTarget(origin: string, api: string, clients: readonly { token: string }[]): Target {
-  const path = () => `/gw/${BENCH_ENV}/${api}/items/${Math.floor(Math.random() * 10_000)}`;
+/** GETs of `items/{0..paths-1}` through `api`, the proxied API's slug (a server that is not the gateway answers the same path), each with one of the clients' tokens. */
+export function proxyTarget(origin: string, api: string, clients: readonly { token: string }[], paths = 10_000): Target {
+  const path = () => `/gw/${BENCH_ENV}/${api}/items/${Math.floor(Math.random() * paths)}`;
   return {
     url: origin,
     requests: [{ setupRequest: (request) => ({ ...request, method: "GET", path: path(), headers: { authorization: `Bearer ${pick(clients).token}` } }) }],
+  };
+}
+
+/** POSTs of `body` (JSON) to `items` through `api`, each with one of the clients' tokens. */
+export function proxyPostTarget(origin: string, api: string, clients: readonly { token: string }[], body: string): Target {
+  const path = `/gw/${BENCH_ENV}/${api}/items`;
+  return {
+    url: origin,
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          method: "POST",
+          path,
+          headers: { authorization: `Bearer ${pick(clients).token}`, "content-type": "application/json" },
+          body,
+        }),
+      },
+    ],
   };
 }
 

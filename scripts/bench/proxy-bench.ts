@@ -8,20 +8,35 @@
 import { decodeProtectedHeader, type JWK } from "jose";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { send } from "./http";
-import { measureInTurns, proxyTarget } from "./load";
+import { measureInTurns, proxyPostTarget, proxyTarget } from "./load";
 import { BENCH_ENV, PROXY_ROUNDS, PROXY_SECONDS } from "./options";
 import { answersAtAll, freePort, type Server, startProgram, startServer } from "./processes";
-import { checkProxies } from "./proxy-checks";
+import { checkCached, checkProxies } from "./proxy-checks";
 import { startHaproxy } from "./proxy-haproxy";
 import { measureStreamingInTurns, type Streaming } from "./proxy-streaming";
-import { loadProxyWorkload, PROXY_API } from "./proxy-workload";
+import { checkValidated, JSON_POST_BODY, VALIDATED_PROXY_API } from "./proxy-validated";
+import { CACHED_PROXY_API, loadProxyWorkload, PROXY_API } from "./proxy-workload";
 import type { Measurement } from "./report";
 import { withTokens } from "./tokens";
 
 export type StartGatehouse = (databaseUrl: string, args?: readonly string[], publicUrl?: string, env?: Record<string, string>) => Promise<Server>;
 
 export type Figures = { load: Measurement; streaming: Streaming };
-export type ProxyResults = { gatewayOnly: Figures; fullServer: Figures; handWritten: Figures; haproxy?: Figures; upstream: Figures };
+export type ProxyResults = {
+  gatewayOnly: Figures;
+  fullServer: Figures;
+  handWritten: Figures;
+  haproxy?: Figures;
+  upstream: Figures;
+  /** the gateway-only process answering GETs from its response cache, measured in the same turns as the others */
+  cachedGet: Measurement;
+  /** the gateway-only process forwarding a 1 KB JSON POST, without request validation and under `enforce`, in the same turns */
+  jsonPost: Measurement;
+  validatedPost: Measurement;
+};
+
+/** Items the cached GETs ask for: each client's are stored during the warm-up, so the rounds measure hits. */
+const CACHED_ITEMS = 100;
 
 const PREFIX = `/gw/${BENCH_ENV}/${PROXY_API}`;
 
@@ -66,12 +81,29 @@ export async function benchProxy(database: { url: string; drop(): Promise<void> 
       { role: "upstream", name: "upstream directly", server: upstream },
     ];
     await checkProxies({ upstream, proxies: contenders.filter(({ server }) => server !== upstream), path: `${PREFIX}/items/1`, token });
+    await checkCached({ server: gatewayOnly, path: `/gw/${BENCH_ENV}/${CACHED_PROXY_API}/items/1`, token });
+    await checkValidated({ server: gatewayOnly, token });
+    const posts = [
+      { name: "gateway-only process, 1 KB JSON POST", server: gatewayOnly, target: proxyPostTarget(gatewayOnly.origin, PROXY_API, clients, JSON_POST_BODY) },
+      {
+        name: "gateway-only process, 1 KB JSON POST validated",
+        server: gatewayOnly,
+        target: proxyPostTarget(gatewayOnly.origin, VALIDATED_PROXY_API, clients, JSON_POST_BODY),
+      },
+    ];
+    const cached = {
+      name: "gateway-only process, cached GET",
+      server: gatewayOnly,
+      target: proxyTarget(gatewayOnly.origin, CACHED_PROXY_API, clients, CACHED_ITEMS),
+    };
     const loads = await measureInTurns(
-      contenders.map(({ name, server }) => ({ name, server, target: proxyTarget(server.origin, PROXY_API, clients) })),
+      [...contenders.map(({ name, server }) => ({ name, server, target: proxyTarget(server.origin, PROXY_API, clients) })), cached, ...posts],
       { rounds: PROXY_ROUNDS, seconds: PROXY_SECONDS, shuffled: true },
     );
     const streaming = await measureStreamingInTurns(contenders, PREFIX, token);
-    return Object.fromEntries(contenders.map(({ role }, index) => [role, { load: loads[index]!, streaming: streaming[index]! }])) as ProxyResults;
+    const figures = Object.fromEntries(contenders.map(({ role }, index) => [role, { load: loads[index]!, streaming: streaming[index]! }]));
+    const [cachedGet, jsonPost, validatedPost] = loads.slice(contenders.length);
+    return { ...figures, cachedGet: cachedGet!, jsonPost: jsonPost!, validatedPost: validatedPost! } as ProxyResults;
   } finally {
     for (const stop of stops) await stop();
   }

@@ -31,3 +31,15 @@ export async function checkProxies(input: {
   }
   process.stderr.write("every proxy answers a valid token with the upstream's body, and a tampered or missing one with 401\n");
 }
+
+/** The cached GETs measure hits: a second GET of one path is answered from the response cache. */
+export async function checkCached(input: { server: Server; path: string; token: string }): Promise<void> {
+  const url = `${input.server.origin}${input.path}`;
+  const headers = { authorization: `Bearer ${input.token}` };
+  await send(url, { headers });
+  const again = await send(url, { headers });
+  if (again.status !== 200 || again.headers["cache-status"] !== "Gatehouse; hit") {
+    throw new Error(`a second cached GET answered ${again.status} with Cache-Status ${String(again.headers["cache-status"])}, not a hit`);
+  }
+  process.stderr.write("the cached API answers a second GET from the response cache\n");
+}

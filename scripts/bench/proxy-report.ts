@@ -5,7 +5,10 @@ import type { Figures, ProxyResults } from "./proxy-bench";
 import type { Streaming, Transfer } from "./proxy-streaming";
 import { row, verdict } from "./report";
 
-const NAMES: Record<keyof ProxyResults, string> = {
+/** The proxies compared, and the upstream itself. */
+type Role = Exclude<keyof ProxyResults, "cachedGet" | "jsonPost" | "validatedPost">;
+
+const NAMES: Record<Role, string> = {
   gatewayOnly: "gateway-only process",
   fullServer: "Gatehouse (npm start)",
   handWritten: "hand-written proxy",
@@ -25,7 +28,7 @@ function streamingRow(name: string, s: Streaming): string {
   return `${name.padEnd(26)}${transfer(s.down)}   ${transfer(s.up)}   ${firstEvent(s.firstEventMs).padStart(9)}`;
 }
 
-function loadLines(results: ProxyResults, contenders: [keyof ProxyResults, Figures][]): string[] {
+function loadLines(results: ProxyResults, contenders: [Role, Figures][]): string[] {
   const { gatewayOnly, fullServer, handWritten, haproxy } = results;
   const rps = (figures: Figures) => figures.load.rps;
   const ratio = (of: Figures, to: Figures, target: number) =>
@@ -39,6 +42,8 @@ function loadLines(results: ProxyResults, contenders: [keyof ProxyResults, Figur
       ` p99 ${gatewayOnly.load.p99.toFixed(2)} vs ${handWritten.load.p99.toFixed(2)} ms ${verdict(gatewayOnly.load.p99 <= handWritten.load.p99)}`,
     `full server / hand-written: ${ratio(fullServer, handWritten, 1.0)}; ${errors}; gateway-only RSS under load ${Math.round(rss)} MB (target <= 150 MB) ${verdict(rss <= 150)}`,
     `gateway-only / hand-written round by round: ${perRound.map((r) => `${r.toFixed(2)}x`).join(", ")}`,
+    `gateway-only 1 KB JSON POST validated (enforce) / not validated: ${(results.validatedPost.rps / results.jsonPost.rps).toFixed(2)}x (target >= 0.85x) ${verdict(results.validatedPost.rps >= 0.85 * results.jsonPost.rps)}; errors ${results.jsonPost.failed + results.validatedPost.failed} ${verdict(results.jsonPost.failed + results.validatedPost.failed === 0)}`,
+    `gateway-only cached GET / uncached proxied GET: ${(results.cachedGet.rps / rps(gatewayOnly)).toFixed(2)}x (target >= 2x) ${verdict(results.cachedGet.rps >= 2 * rps(gatewayOnly))}; errors ${results.cachedGet.failed} ${verdict(results.cachedGet.failed === 0)}`,
   ];
 }
 
@@ -57,13 +62,16 @@ function streamingLines(results: ProxyResults): string[] {
 }
 
 export function proxyReport(results: ProxyResults): string {
-  const contenders = (Object.keys(NAMES) as (keyof ProxyResults)[]).flatMap((role): [keyof ProxyResults, Figures][] => {
+  const contenders = (Object.keys(NAMES) as Role[]).flatMap((role): [Role, Figures][] => {
     const figures = results[role];
     return figures ? [[role, figures]] : [];
   });
   return [
     `Proxy workload: ${CONNECTIONS} connections, GET of a 1 KB JSON body with ${PROXY_CLIENTS} clients' tokens, ${PROXY_SECONDS} s a round, ${PROXY_ROUNDS} rounds taken in turns, each in a new random order, loopback`,
     ...contenders.map(([, figures]) => row(figures.load)),
+    row(results.cachedGet),
+    row(results.jsonPost),
+    row(results.validatedPost),
     "",
     ...loadLines(results, contenders),
     "",

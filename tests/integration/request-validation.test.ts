@@ -7,8 +7,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import type { ApiPolicies } from "../../lib/gateway/policies/policy-set";
-import { startServer, type TestServer } from "../support/server";
-import { accessToken, eventually, GATEWAY_PROCESSES, newCredential, openDb, registerProxyApi } from "./gateway-support";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
+import { startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
+import { accessToken, eventually, GATEWAY_PROCESSES, newCredential, openDb, registerProxyApi, SERVER_AUTH_SECRET } from "./gateway-support";
+import { signedIn } from "./portal-session";
 
 const ENV = "sso-qa";
 const METRICS_TOKEN = "metrics-token-for-the-tests-0123";
@@ -272,5 +275,41 @@ describe.each(GATEWAY_PROCESSES)("request validation on $name", ({ name, env, no
     expect((await postJson("mixed", "/v1/items", { name: 1 })).status).toBe(200);
     const problem = await refused(await postJson("mixed", "/v1/batches", [{ name: 1 }]), upstream.received.length);
     expect(problem.errors[0]).toEqual({ in: "body", pointer: "/0/price", message: "must have required property 'price'" });
+  });
+
+  // The portal runs in the full server only.
+  it.skipIf(nodeArgs !== undefined)("shows a developer's failing calls and their errors in Settings → Usage and the console's usage page", async () => {
+    const owner = await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } });
+    const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: owner.id, name: "Validation App" });
+    const { credential, secret } = await createCredential({
+      db,
+      actor: CLI_ACTOR,
+      applicationId: application.id,
+      envSlug: ENV,
+      authSecret: SERVER_AUTH_SECRET,
+    });
+    const ownToken = await accessToken(server, ENV, { clientId: credential.clientId, clientSecret: secret!.clientSecret });
+    const requestId = "validation-shown-in-usage";
+    const response = await fetch(`${server.url}/gw/${ENV}/watched/v1/items?ids=1,x`, {
+      headers: { authorization: `Bearer ${ownToken}`, "x-request-id": requestId },
+    });
+    expect(response.status).toBe(200);
+    await eventually(async () => (await db.requestLog.count({ where: { requestId } })) === 1);
+
+    const developer = await signedIn(server, "developer@example.com", TEST_DEVELOPER_PASSWORD);
+    const usage = await (await developer.get("/settings/usage")).text();
+    expect(usage).toContain("Latest calls of your applications that failed request validation");
+    expect(usage).toContain(requestId);
+    expect(usage).toContain("query ids: /1: must be integer");
+    const lookedUp = await (await developer.get(`/settings/usage?requestId=${requestId}`)).text();
+    expect(lookedUp).toContain("Request validation");
+    expect(lookedUp).toContain("query ids: /1: must be integer");
+
+    const admin = await signedIn(server, "admin@example.com", TEST_ADMIN_PASSWORD);
+    const consolePage = await (await admin.get("/admin/usage?api=watched")).text();
+    expect(consolePage).toContain(requestId);
+    expect(consolePage).toContain("query ids: /1: must be integer");
+    const elsewhere = await (await admin.get("/admin/usage?api=shelf")).text();
+    expect(elsewhere).not.toContain(requestId);
   });
 });

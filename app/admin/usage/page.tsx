@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { DataTable } from "@/components/data-table";
 import { UsagePanels } from "@/components/usage/usage-panels";
+import { ValidationFailures } from "@/components/usage/validation-failures";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
-import { parseUsageRange, USAGE_RANGES, type UsageCount, usageReport } from "@/lib/usage/usage-report";
+import { parseUsageRange, USAGE_RANGES, type UsageCount, usageRangeStart, usageReport } from "@/lib/usage/usage-report";
+import { recentValidationFailures } from "@/lib/usage/validation-failures";
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
@@ -35,10 +37,12 @@ export default async function AdminUsagePage({ searchParams }: { searchParams: P
     clientId: firstParam(params.clientId, 100) || undefined,
   };
   const range = parseUsageRange(firstParam(params.range));
-  const [report, apis, environments] = await Promise.all([
-    usageReport(db(), { clients: query.clientId ? [query.clientId] : "all", api: query.api, environment: query.environment }, range),
+  const scope = { clients: query.clientId ? [query.clientId] : ("all" as const), api: query.api, environment: query.environment };
+  const [report, apis, environments, validationFailures] = await Promise.all([
+    usageReport(db(), scope, range),
     db().api.findMany({ orderBy: { name: "asc" }, select: { slug: true, name: true } }),
     db().environment.findMany({ orderBy: { position: "asc" }, select: { slug: true, name: true } }),
+    recentValidationFailures(db(), scope, usageRangeStart(range)),
   ]);
   const clientIds = report.byClient.map((row) => row.key).filter(Boolean);
   const applications = new Map(
@@ -92,6 +96,7 @@ export default async function AdminUsagePage({ searchParams }: { searchParams: P
         </button>
       </form>
       <UsagePanels report={report} callers="clients" />
+      <ValidationFailures failures={validationFailures} callers="clients" />
       <div className="grid gap-4 lg:grid-cols-3">
         <Breakdown title="By API" rows={report.byApi} />
         <Breakdown title="By environment" rows={report.byEnvironment} />

@@ -2,13 +2,15 @@ import type { Metadata } from "next";
 import { DeprecatedCalls } from "@/components/usage/deprecated-calls";
 import { RequestLookupResult } from "@/components/usage/request-lookup-result";
 import { UsagePanels } from "@/components/usage/usage-panels";
+import { ValidationFailures } from "@/components/usage/validation-failures";
 import { deprecatedCallsOf } from "@/lib/api-lifecycle/deprecated-calls";
 import { DEFAULT_USAGE_DAYS } from "@/lib/api-lifecycle/deprecation-usage";
 import { requireUser } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
 import { findMyRequest, myClients } from "@/lib/usage/my-usage";
-import { parseUsageRange, USAGE_RANGES, usageReport } from "@/lib/usage/usage-report";
+import { parseUsageRange, USAGE_RANGES, usageRangeStart, usageReport } from "@/lib/usage/usage-report";
+import { recentValidationFailures } from "@/lib/usage/validation-failures";
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
@@ -22,13 +24,15 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
   const requestId = firstParam(params.requestId, 200)?.trim() ?? "";
   const clients = await myClients(db(), user);
   const chosen = clients.find((client) => client.clientId === firstParam(params.client, 100));
-  const [report, found, deprecatedCalls] = await Promise.all([
-    usageReport(db(), { clients: chosen ? [chosen.clientId] : clients.map((client) => client.clientId) }, range),
+  const scope = { clients: chosen ? [chosen.clientId] : clients.map((client) => client.clientId) };
+  const [report, found, deprecatedCalls, validationFailures] = await Promise.all([
+    usageReport(db(), scope, range),
     requestId ? findMyRequest(db(), user, requestId) : Promise.resolve(null),
     deprecatedCallsOf(
       db(),
       clients.map((client) => client.clientId),
     ),
+    recentValidationFailures(db(), scope, usageRangeStart(range)),
   ]);
   return (
     <div className="space-y-8">
@@ -114,6 +118,7 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
               </button>
             </form>
             <UsagePanels report={report} callers="your applications" />
+            <ValidationFailures failures={validationFailures} callers="your applications" />
           </>
         )}
       </section>
