@@ -165,3 +165,52 @@ describe("setting a sunset on what is already deprecated", () => {
     }
   });
 });
+
+describe("a built-in API's lifecycle, decided once, before the caller is checked", () => {
+  const notifications = (path: string, init: RequestInit = {}) => fetch(`${server.url}/gw/sso-qa/notifications${path}`, init);
+  const page = () => `${server.url}/apis/notifications?version=v1`;
+
+  it("announces a deprecated operation on the refusal of a call without a token, and answers 410 past its sunset before any token check", async () => {
+    await deprecate({ db, actor: CLI_ACTOR, slug: "notifications", version: "v1", operation: "GET /v1/notifications", deprecatedAt });
+    await deprecate({
+      db,
+      actor: CLI_ACTOR,
+      slug: "notifications",
+      version: "v1",
+      operation: "PUT /v1/notifications/{id}",
+      deprecatedAt,
+      sunsetAt: new Date(Date.now() - 1_000),
+    });
+    expect(await eventually(async () => (await notifications("/v1/notifications")).headers.has("deprecation"), 10_000)).toBe(true);
+
+    const unauthenticated = await notifications("/v1/notifications");
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get("deprecation")).toBe(`@${deprecatedAt.getTime() / 1000}`);
+    expect(unauthenticated.headers.get("link")).toBe(`<${page()}>; rel="deprecation"`);
+    expect(unauthenticated.headers.get("sunset")).toBeNull();
+
+    const gone = await notifications("/v1/notifications/ntf_anything", { method: "PUT", body: "{}" });
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toMatchObject({
+      type: `${server.url}/problems/api-version-retired`,
+      detail: 'PUT /v1/notifications/{id} of "notifications" v1 is retired.',
+    });
+    expect(gone.headers.get("sunset")).not.toBeNull();
+
+    const untouched = await notifications("/v1/notifications/ntf_anything");
+    expect(untouched.status).toBe(401);
+    expect(untouched.headers.get("deprecation")).toBeNull();
+  });
+
+  it("answers a path it does not serve only to a caller it has checked: 401 without a token, 404 or 405 with one, recorded as (unmatched)", async () => {
+    const reader = await newCredential(db, "sso-qa", { scopes: ["notifications:read"] });
+    const headers = { authorization: `Bearer ${await accessToken(server, "sso-qa", reader, "notifications:read")}` };
+    expect((await notifications("/v1/nowhere")).status).toBe(401);
+    expect((await notifications("/v1/nowhere", { headers })).status).toBe(404);
+    const otherMethod = await notifications("/v1/notifications", { method: "DELETE", headers });
+    expect(otherMethod.status).toBe(405);
+    expect(otherMethod.headers.get("allow")).toBe("GET, HEAD");
+    const unmatched = () => db.requestLog.count({ where: { api: "notifications", status: 401, route: "(unmatched)" } });
+    expect(await eventually(async () => (await unmatched()) >= 2)).toBe(true);
+  });
+});
