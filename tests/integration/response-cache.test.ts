@@ -19,7 +19,9 @@ const ENV = "sso-qa";
 const MAX_BODY_BYTES = 64 * 1024;
 const MAX_BYTES = 256 * 1024;
 /** Small bounds, so a test can pass them, and a directory reread within a third of a second, so a policy written applies soon. */
+const METRICS_TOKEN = "metrics-token-for-the-cache-tests";
 const CACHE_ENV = {
+  METRICS_TOKEN,
   GATEWAY_RESPONSE_CACHE_MAX_BYTES: String(MAX_BYTES),
   GATEWAY_RESPONSE_CACHE_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
   GATEWAY_CACHE_MAX_AGE_MS: "300",
@@ -112,6 +114,13 @@ async function get(server: TestServer, path: string, init: { token?: string; met
   return { status: response.status, cacheStatus: response.headers.get("cache-status"), age: response.headers.get("age"), body, headers: response.headers };
 }
 
+/** The value of one series of `/metrics`, 0 when it is not there yet. */
+async function series(server: TestServer, name: string, api: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const line = text.split("\n").find((each) => each.startsWith(`${name}{env="${ENV}",api="${api}"}`));
+  return line ? Number(line.split(" ").at(-1)) : 0;
+}
+
 const countOf = (call: Call) => (JSON.parse(call.body) as { count: number }).count;
 
 let unique = 0;
@@ -168,6 +177,12 @@ describe.each(DEPLOYMENTS)("the response cache on $name, entries in $store", ({ 
   it("stores a miss, then serves it with Age and Cache-Status hit; HEAD is answered from the GET's entry", async () => {
     const { server } = at();
     const path = `/cache-open${fresh("plain")}`;
+    const counted = async () => ({
+      hits: await series(server, "gatehouse_response_cache_hits_total", "cache-open"),
+      misses: await series(server, "gatehouse_response_cache_misses_total", "cache-open"),
+      stores: await series(server, "gatehouse_response_cache_stores_total", "cache-open"),
+    });
+    const before = await counted();
     const miss = await get(server, path);
     expect(miss.status).toBe(200);
     expect(miss.cacheStatus).toBe("Gatehouse; fwd=miss; stored");
@@ -180,6 +195,7 @@ describe.each(DEPLOYMENTS)("the response cache on $name, entries in $store", ({ 
     const head = await get(server, path, { method: "HEAD" });
     expect(head).toMatchObject({ status: 200, cacheStatus: "Gatehouse; hit", body: "" });
     expect(calls.get(`/base${path.slice("/cache-open".length)}`)).toBe(1);
+    expect(await counted()).toEqual({ hits: before.hits + 2, misses: before.misses + 1, stores: before.stores + 1 });
     // Another query is another entry.
     expect((await get(server, `${path}?page=2`)).cacheStatus).toBe("Gatehouse; fwd=miss; stored");
   });
