@@ -86,9 +86,12 @@ describe.each(GATEWAY_PROCESSES)("WebSockets through the gateway on $name", ({ e
     return { ...credential, token: await accessToken(server, ENV, credential) };
   }
 
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= server.stop());
+
   beforeAll(async () => {
     server = await startServer({ env: { ...env, METRICS_TOKEN }, nodeArgs });
-    cleanups.push(() => server.stop());
+    cleanups.push(stop);
     db = openDb(server);
     cleanups.push(() => db.$disconnect());
     upstream = await echoUpstream();
@@ -246,7 +249,7 @@ describe.each(GATEWAY_PROCESSES)("WebSockets through the gateway on $name", ({ e
     expect(row).toMatchObject({
       status: 101,
       method: "GET",
-      path: `/gw/${ENV}/sockets/feed`,
+      route: "/*",
       clientId,
       environment: ENV,
       api: "sockets",
@@ -273,5 +276,12 @@ describe.each(GATEWAY_PROCESSES)("WebSockets through the gateway on $name", ({ e
       request.end();
     });
     expect(answer).toBe(200);
+  });
+
+  it("closes its connections with 1001 as the process stops", async () => {
+    const { token } = await client();
+    const { closed } = await connect(`${base}/sockets/feed`, { headers: { authorization: `Bearer ${token}` } });
+    await stop();
+    expect(await closed).toEqual({ code: 1001, reason: "server shutting down" });
   });
 });

@@ -172,10 +172,26 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
         socket.destroy();
         log.warn({ err: error, requestId }, "WebSocket handshake refused by the library after admission");
       });
+      const { caller } = admitted;
       const idleMs = policy.idleTimeoutSeconds * 1000;
-      server.handleUpgrade(req, socket, head, (client: WebSocket) =>
-        serveTunnel({ client, toUpstream, idleMs, envId: env.id, apiId: api.id, caller: admitted.caller, release: held, envSlug: env.slug, apiSlug: api.slug }),
-      );
+      server.handleUpgrade(req, socket, head, (client: WebSocket) => {
+        const series = deps.websocketMetrics.series(env.slug, api.slug);
+        const tunnel = openTunnel({ client, upstream: toUpstream, idleMs, series });
+        const connection = {
+          envId: env.id,
+          apiId: api.id,
+          caller: caller && { clientId: caller.token.clientId, jti: caller.token.jti, expiresAt: caller.token.expiresAt },
+          close: tunnel.close,
+        };
+        connections.add(connection);
+        series.opened();
+        void tunnel.closed.then((end) => {
+          connections.delete(connection);
+          held();
+          series.closed();
+          record(101, { latencyMs: performance.now() - startedAt, ...end });
+        });
+      });
       answered(101);
     } catch (error) {
       release?.();
@@ -189,36 +205,6 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
       if (socket.writable) socket.end(rawResponse({ ...response, body: String(response.body) }));
       answered(refusal.status);
       record(refusal.status, { latencyMs: performance.now() - startedAt });
-    }
-
-    function serveTunnel(input: {
-      client: WebSocket;
-      toUpstream: WebSocket;
-      idleMs: number;
-      envId: string;
-      apiId: string;
-      envSlug: string;
-      apiSlug: string;
-      caller: { token: { clientId: string; jti: string; expiresAt: number } } | null;
-      release: () => void;
-    }): void {
-      const series = deps.websocketMetrics.series(input.envSlug, input.apiSlug);
-      const tunnel = openTunnel({ client: input.client, upstream: input.toUpstream, idleMs: input.idleMs, series });
-      const { caller } = input;
-      const connection = {
-        envId: input.envId,
-        apiId: input.apiId,
-        caller: caller && { clientId: caller.token.clientId, jti: caller.token.jti, expiresAt: caller.token.expiresAt },
-        close: tunnel.close,
-      };
-      connections.add(connection);
-      series.opened();
-      void tunnel.closed.then((end) => {
-        connections.delete(connection);
-        input.release();
-        series.closed();
-        record(101, { latencyMs: performance.now() - startedAt, ...end });
-      });
     }
   };
 }
