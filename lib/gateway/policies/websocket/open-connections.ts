@@ -18,8 +18,8 @@ export type OpenConnection = {
 export type OpenConnections = {
   /**
    * Takes one of `max` places of `holder` (a client, or an address on a public API) in the
-   * environment, from the handshake on, so that handshakes under way count too; false when
-   * all are taken. The place is given back with the function it returns, at most once.
+   * environment, from the handshake on, so that handshakes under way count too; undefined
+   * when all are taken. The function it returns gives the place back; calling it again does nothing.
    */
   reserve(envId: string, holder: string, max: number): (() => void) | undefined;
   add(connection: OpenConnection): void;
