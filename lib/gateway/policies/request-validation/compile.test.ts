@@ -166,9 +166,35 @@ describe("compiled request validators (OpenAPI 3.0)", () => {
   });
 });
 
-describe("documents without validators", () => {
-  it("compiles none for Swagger 2.0 or text that is not a document", () => {
+describe("documents and values Ajv cannot take", () => {
+  it("compiles none for Swagger 2.0, text that is not a document, or a document with one $id twice", () => {
     expect(compileDocumentValidators({ swagger: "2.0", paths: {} })).toBeNull();
     expect(compileDocumentValidators(null)).toBeNull();
+    const twice = { $id: "https://example.test/item", type: "string" };
+    expect(compileDocumentValidators({ openapi: "3.1.0", paths: {}, components: { schemas: { a: twice, b: twice } } })).toBeNull();
+  });
+
+  it("leaves an operation whose schema does not compile unchecked, and the others checked", () => {
+    const validators = compileDocumentValidators({
+      openapi: "3.1.0",
+      paths: {
+        "/broken": { post: { requestBody: { content: { "application/json": { schema: { type: "string", pattern: "(" } } } } } },
+        "/fine": { get: { parameters: [{ name: "n", in: "query", required: true, schema: { type: "integer" } }] } },
+      },
+    })!;
+    expect(validators("POST", "/broken")).toBeUndefined();
+    expect(validators("GET", "/fine")!.validate(facts("/fine"))).toEqual([{ in: "query", name: "n", message: "is required" }]);
+  });
+
+  it("refuses a body nested deeper than a recursive schema can walk, rather than failing", () => {
+    const validators = compileDocumentValidators({
+      openapi: "3.1.0",
+      paths: { "/trees": { post: { requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Tree" } } } } } } },
+      components: { schemas: { Tree: { type: "array", items: { $ref: "#/components/schemas/Tree" } } } },
+    })!;
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    expect(validators("POST", "/trees")!.validate(facts("/trees", "", { headers: { "content-type": "application/json" }, body: deep }))).toEqual([
+      { in: "body", pointer: "", message: "is nested too deeply to check" },
+    ]);
   });
 });

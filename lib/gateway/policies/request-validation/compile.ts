@@ -224,7 +224,13 @@ function checkBody(body: CompiledBody, request: RequestFacts): RequestValidation
   } catch {
     return [{ in: "body", pointer: "", message: "is not valid JSON" }];
   }
-  return validate(value) ? [] : bodyErrors(validate.errors ?? []);
+  try {
+    return validate(value) ? [] : bodyErrors(validate.errors ?? []);
+  } catch (error) {
+    // A recursive schema walks a value as deep as it is nested: past the stack, the value is refused, not the gateway.
+    if (error instanceof RangeError) return [{ in: "body", pointer: "", message: "is nested too deeply to check" }];
+    throw error;
+  }
 }
 
 function compileOperation(document: Json, ajvs: { body: Ajv; parameters: Ajv }, template: string, pathItem: Located, operation: Located): OperationValidator {
@@ -279,13 +285,19 @@ function forRequests(document: Json): Json {
 
 /**
  * Every operation's validator of an OpenAPI 3.0 or 3.1 document, compiled now, once. Null
- * for anything else (Swagger 2.0). An operation whose schemas Ajv cannot compile (a `$ref`
+ * for anything else (Swagger 2.0), or a document Ajv refuses. An operation whose schemas Ajv cannot compile (a `$ref`
  * outside the document, a pattern JavaScript cannot read) is left unchecked.
  */
 export function compileDocumentValidators(input: unknown): DocumentValidators | null {
   if (!isObject(input) || typeof input.openapi !== "string" || !isObject(input.paths)) return null;
   const document = forRequests(input);
-  const ajvs = { body: createDocumentAjv(document, { coerce: false }), parameters: createDocumentAjv(document, { coerce: true }) };
+  let ajvs: { body: Ajv; parameters: Ajv };
+  try {
+    ajvs = { body: createDocumentAjv(document, { coerce: false }), parameters: createDocumentAjv(document, { coerce: true }) };
+  } catch {
+    // Ajv refuses the document as a whole (two schemas with one `$id`): none of its operations can be checked.
+    return null;
+  }
   const operations = new Map<string, OperationValidator>();
   for (const [template, item] of Object.entries(document.paths as Json)) {
     const pathItem = resolve(document, item, `/paths/${pointerSegment(template)}`);
