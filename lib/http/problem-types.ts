@@ -178,7 +178,8 @@ export const PROBLEMS = {
     status: 400,
     explanation:
       "The request asked to upgrade to a WebSocket, but no WebSocket policy applies to this API's route, so the gateway neither tunnels it nor answers it as plain HTTP.",
-    advice: "Open WebSockets only on the routes the API documents as WebSocket endpoints, or ask the API's owner to enable the WebSocket policy for this route.",
+    advice:
+      "Open WebSockets only on the routes the API documents as WebSocket endpoints, or ask the API's owner to enable the WebSocket policy for this route.",
   },
   "websocket-connection-limit": {
     title: "Too many open WebSocket connections",
