@@ -290,12 +290,13 @@ function forRequests(document: Json): Json {
  */
 export function compileDocumentValidators(input: unknown): DocumentValidators | null {
   if (!isObject(input) || typeof input.openapi !== "string" || !isObject(input.paths)) return null;
-  const document = forRequests(input);
+  let document: Json;
   let ajvs: { body: Ajv; parameters: Ajv };
   try {
+    document = forRequests(input);
     ajvs = { body: createDocumentAjv(document, { coerce: false }), parameters: createDocumentAjv(document, { coerce: true }) };
   } catch {
-    // Ajv refuses the document as a whole (two schemas with one `$id`): none of its operations can be checked.
+    // Ajv refuses the document as a whole (two schemas with one `$id`), or it is nested past the stack: none of its operations can be checked.
     return null;
   }
   const operations = new Map<string, OperationValidator>();
