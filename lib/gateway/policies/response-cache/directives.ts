@@ -59,11 +59,15 @@ export function storability(status: number, headers: Record<string, string | str
   if (headers["set-cookie"] !== undefined) return { store: false, reason: "set-cookie" };
   if (varyNames(headers.vary).includes("*")) return { store: false, reason: "vary-star" };
   const bound = deltaSeconds(directives, "s-maxage") ?? deltaSeconds(directives, "max-age") ?? expiresIn(headers, now);
-  const ageValue = header(headers, "age")?.trim();
-  const arrivedAge = ageValue && /^\d+$/.test(ageValue) ? Number(ageValue) : 0;
-  const lifetimeSeconds = Math.min(ttlSeconds, bound ?? ttlSeconds) - arrivedAge;
+  const lifetimeSeconds = Math.min(ttlSeconds, bound ?? ttlSeconds) - arrivedAge(headers);
   if (lifetimeSeconds <= 0) return { store: false, reason: "stale" };
   return { store: true, lifetimeSeconds, revalidate: directives.has("no-cache") };
+}
+
+/** The answer's own `Age`, in seconds: how long it had been in caches before this one. */
+export function arrivedAge(headers: Record<string, string | string[]>): number {
+  const value = header(headers, "age")?.trim();
+  return value && /^\d+$/.test(value) ? Number(value) : 0;
 }
 
 /** Seconds from the answer's Date (else now) to its Expires; 0 for an Expires that is not a date, as RFC 9111 §5.3 says. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../../../http/message";
 import { type ApiPolicies, type PolicySet, policiesFor } from "../policy-set";
-import { cacheControl, storability, varyNames } from "./directives";
+import { arrivedAge, cacheControl, storability, varyNames } from "./directives";
 import { hasValidator, keepMs } from "./keep";
 import type { ResponseCacheMetrics } from "./metrics";
 import type { CachedAnswer, ResponseCacheStore, Stored } from "./store";
@@ -44,6 +44,11 @@ function digest(text: string): string {
   return createHash("sha256").update(text).digest("base64url");
 }
 
+/** The key of the variant the request's values of the `Vary` fields `names` select, under the primary `key`. */
+function variantOf(key: string, names: readonly string[], request: IncomingRequest): string {
+  return digest(`${key}\n${names.map((name) => `${name}:${request.headers.get(name) ?? ""}`).join("\n")}`);
+}
+
 /** Whether any of the API's policies keeps answers: only then do its writes invalidate. */
 function cachesAny(policies: ApiPolicies): boolean {
   const keeps = (set: PolicySet | undefined) => (set?.responseCache?.ttlSeconds ?? 0) > 0;
@@ -57,10 +62,11 @@ function withCacheStatus(headers: Record<string, string | string[]>, member: str
   return { ...headers, "cache-status": [...before, `${CACHE_NAME}; ${member}`].join(", ") };
 }
 
+/** A body already in memory, copied into an array of its own (see tee-body.ts); undefined for a streamed one. */
 function bodyBytes(body: PlainResponse["body"]): Uint8Array<ArrayBuffer> | undefined {
   if (body === null) return new Uint8Array();
-  if (typeof body === "string") return Buffer.from(body);
-  return body instanceof Uint8Array ? body : undefined;
+  if (typeof body === "string") return new TextEncoder().encode(body);
+  return body instanceof Uint8Array ? body.slice() : undefined;
 }
 
 /** The request with `extra` fields added (over any of the same name), for a conditional GET. */
@@ -142,7 +148,7 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     let variantKey = key;
     const markerNames = found?.kind === "vary" ? found.names : undefined;
     if (found?.kind === "vary") {
-      variantKey = digest(`${key}\n${found.names.map((name) => `${name}:${request.headers.get(name) ?? ""}`).join("\n")}`);
+      variantKey = variantOf(key, found.names, request);
       const variant = await store.variant(variantKey);
       found = variant?.generation === generation ? variant : undefined;
     }
@@ -180,8 +186,6 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     if (!verdict.store || refusal !== undefined) return { ...response, headers: withCacheStatus(response.headers, `${member}; detail=${refusal}`) };
 
     const { age: _age, ...kept } = response.headers;
-    const ageField = response.headers.age;
-    const arrivedAge = typeof ageField === "string" && /^\d+$/.test(ageField.trim()) ? Number(ageField) : 0;
     const answer = (body: Uint8Array<ArrayBuffer>): CachedAnswer => ({
       kind: "answer",
       status: response.status,
@@ -189,12 +193,12 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
       body,
       storedAt: received,
       expiresAt: received + verdict.lifetimeSeconds * 1000,
-      arrivedAge,
+      arrivedAge: arrivedAge(response.headers),
       revalidate: verdict.revalidate,
       generation,
     });
     const names = varyNames(response.headers.vary);
-    const storeKey = names.length === 0 ? key : digest(`${key}\n${names.map((name) => `${name}:${request.headers.get(name) ?? ""}`).join("\n")}`);
+    const storeKey = names.length === 0 ? key : variantOf(key, names, request);
     const markers: [string, Stored][] = names.length === 0 ? [] : [[key, { kind: "vary", names, generation }]];
     const headers = withCacheStatus(response.headers, `${member}; stored`);
     const whole = bodyBytes(response.body);

@@ -1,5 +1,16 @@
 import type { BodySink, StreamedBody } from "../../../http/message";
 
+/** The chunks in one array of its own: a slice of Node's shared pool would keep the whole pool alive while the entry lives. */
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
 /**
  * The body as it is, written to the client's sink with the sink's own backpressure, while a
  * copy is kept up to `maxBytes`; `whole` gets the copy once the body has ended within that
@@ -27,7 +38,7 @@ export function teeBody(body: StreamedBody, maxBytes: number, whole: (bytes: Uin
         end(chunk) {
           if (chunk) keep(chunk);
           sink.end(chunk);
-          if (kept) whole(Buffer.concat(chunks));
+          if (kept) whole(joined(chunks, size));
         },
         destroy(error) {
           kept = false;
