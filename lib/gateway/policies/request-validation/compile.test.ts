@@ -89,6 +89,42 @@ describe("compiled request validators (OpenAPI 3.1)", () => {
     ]);
   });
 
+  it("reads objects and arrays in simple, form and spaceDelimited styles, and refuses an empty number", () => {
+    const validators = compileDocumentValidators({
+      openapi: "3.1.0",
+      paths: {
+        "/x/{o}": {
+          get: {
+            parameters: [
+              {
+                name: "o",
+                in: "path",
+                required: true,
+                explode: true,
+                schema: { type: "object", properties: { role: { type: "string" }, n: { type: "integer" } } },
+              },
+              { name: "n", in: "query", schema: { type: "integer" } },
+              { name: "b", in: "query", schema: { type: "boolean" } },
+              { name: "s", in: "query", style: "spaceDelimited", explode: false, schema: { type: "array", items: { type: "integer" } } },
+              { name: "f", in: "query", explode: false, schema: { type: "object", properties: { a: { type: "integer" } } } },
+              { name: "X-L", in: "header", schema: { type: "array", items: { type: "integer" } } },
+            ],
+          },
+        },
+      },
+    })!;
+    const get = validators("GET", "/x/{o}")!;
+    expect(get.validate(facts("/x/role=admin,n=3", "?n=4&b=true&s=1%202&f=a,1", { headers: { "x-l": "1, 2" } }))).toEqual([]);
+    expect(get.validate(facts("/x/role=admin,n=x", "?n=&b=yes&s=1%202+x&f=a,z", { headers: { "x-l": "1, 2, q" } }))).toEqual([
+      { in: "path", name: "o", message: "/n: must be integer" },
+      { in: "query", name: "n", message: "must be integer" },
+      { in: "query", name: "b", message: "must be boolean" },
+      { in: "query", name: "s", message: "/2: must be integer" },
+      { in: "query", name: "f", message: "/a: must be integer" },
+      { in: "header", name: "X-L", message: "/2: must be integer" },
+    ]);
+  });
+
   it("checks a $ref'd body: required, its content type and its schema, pointing at each failing value", () => {
     const post = validators("POST", "/v1/items")!;
     expect(post.readsBody).toBe(true);
