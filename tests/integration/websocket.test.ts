@@ -11,7 +11,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { revokeCredential } from "../../lib/credentials/credentials";
 import type { Db } from "../../lib/db";
-import { startServer, type TestServer } from "../support/server";
+import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, eventually, GATEWAY_PROCESSES, newCredential, openDb, registerProxyApi, signWithRealKey } from "./gateway-support";
 
 const ENV = "sso-qa";
@@ -27,13 +27,24 @@ afterAll(async () => {
 /** What the upstream saw of each handshake. */
 type Seen = { url: string; headers: IncomingHttpHeaders };
 
-/** An upstream that echoes every message as it came (text as text), choosing the first subprotocol offered. */
+/**
+ * An upstream that echoes every message as it came (text as text), choosing the first
+ * subprotocol offered; at `/forbidden` it refuses the handshake 403, at `/bye` it closes at
+ * once with 4000, at `/flood` it sends a message over the gateway's limit.
+ */
 async function echoUpstream(): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
-  const server = new WebSocketServer({ port: 0, host: "127.0.0.1", handleProtocols: (protocols) => [...protocols][0] ?? false });
+  const server = new WebSocketServer({
+    port: 0,
+    host: "127.0.0.1",
+    handleProtocols: (protocols) => [...protocols][0] ?? false,
+    verifyClient: ({ req }, done) => (req.url?.endsWith("/forbidden") ? done(false, 403, "not for you") : done(true)),
+  });
   server.on("connection", (socket, req) => {
     seen.push({ url: req.url ?? "", headers: req.headers });
     socket.on("message", (data, isBinary) => socket.send(data, { binary: isBinary }));
+    if (req.url?.endsWith("/bye")) socket.close(4000, "bye");
+    if (req.url?.endsWith("/flood")) socket.send(Buffer.alloc(MAX_MESSAGE_BYTES + 1));
   });
   await new Promise((resolve) => server.once("listening", resolve));
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
@@ -97,13 +108,15 @@ describe.each(GATEWAY_PROCESSES)("WebSockets through the gateway on $name", ({ e
     upstream = await echoUpstream();
     base = `${server.url.replace(/^http/, "ws")}/gw/${ENV}`;
     const websocket = { idleTimeoutSeconds: 300, maxMessageBytes: MAX_MESSAGE_BYTES, maxConnectionsPerClient: MAX_CONNECTIONS };
-    const apis = [
+    const apis: { slug: string; policies: object | null; isPublic?: boolean; target?: string }[] = [
       { slug: "sockets", policies: { policies: { websocket } } },
       { slug: "quiet-sockets", policies: { policies: { websocket: { ...websocket, idleTimeoutSeconds: 1 } } } },
       { slug: "plain", policies: null },
+      { slug: "open-sockets", policies: { policies: { websocket } }, isPublic: true },
+      { slug: "dead-sockets", policies: { policies: { websocket } }, target: `http://127.0.0.1:${await freePort()}` },
     ];
     for (const api of apis) {
-      await registerProxyApi(db, { slug: api.slug, upstream: `${upstream.url}/base` });
+      await registerProxyApi(db, { slug: api.slug, upstream: api.target ?? `${upstream.url}/base`, isPublic: api.isPublic });
       if (api.policies) await db.api.update({ where: { slug: api.slug }, data: { policies: api.policies } });
     }
   }, 120_000);
@@ -141,6 +154,40 @@ describe.each(GATEWAY_PROCESSES)("WebSockets through the gateway on $name", ({ e
     expect(twice.status).toBe(400);
     expect(twice.body).toMatchObject({ status: 400, errors: [{ in: "query", field: "access_token" }] });
     expect(server.output()).not.toContain(token);
+  });
+
+  it("passes a close code and reason from the upstream to the client, and closes both with 1009 on an upstream message over the limit", async () => {
+    const { token } = await client();
+    const headers = { authorization: `Bearer ${token}` };
+    expect(await (await connect(`${base}/sockets/bye`, { headers })).closed).toEqual({ code: 4000, reason: "bye" });
+    expect((await (await connect(`${base}/sockets/flood`, { headers })).closed).code).toBe(1009);
+  });
+
+  it("passes the upstream's refusal of the handshake to the client, and refuses 502 when no target answers", async () => {
+    const { token } = await client();
+    const headers = { authorization: `Bearer ${token}`, "x-request-id": `ws-${randomUUID()}` };
+    const forbidden = await new Promise<{ status: number; requestId: unknown }>((resolve, reject) => {
+      const socket = new WebSocket(`${base}/sockets/forbidden`, { headers });
+      socket.once("open", () => reject(new Error("the handshake was accepted")));
+      socket.once("error", () => undefined);
+      socket.once("unexpected-response", (_request, response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, requestId: response.headers["x-request-id"] });
+      });
+    });
+    expect(forbidden).toEqual({ status: 403, requestId: headers["x-request-id"] });
+    const dead = await refused(`${base}/dead-sockets/feed`, headers);
+    expect(dead.status).toBe(502);
+    expect(dead.body).toMatchObject({ type: `${server.url}/problems/upstream-unreachable`, requestId: headers["x-request-id"] });
+  });
+
+  it("opens a public API's WebSocket without a token, and sends the upstream no client id", async () => {
+    const { socket } = await connect(`${base}/open-sockets/feed`);
+    const echoed = nextMessage(socket);
+    socket.send("anyone");
+    expect((await echoed).text).toBe("anyone");
+    socket.close(1000);
+    expect(upstream.seen.at(-1)!.headers["x-client-id"]).toBeUndefined();
   });
 
   it("refuses a handshake without a token 401, as problem+json with the request id", async () => {
