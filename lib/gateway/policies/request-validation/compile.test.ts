@@ -207,6 +207,7 @@ describe("documents and values Ajv cannot take", () => {
     expect(compileDocumentValidators({ swagger: "2.0", paths: {} })).toBeNull();
     expect(compileDocumentValidators(null)).toBeNull();
     const twice = { $id: "https://example.test/item", type: "string" };
+    expect(compileDocumentValidators({ openapi: "3.1.0", paths: { "/a": { $ref: "#/%zz" } } })!("GET", "/a")).toBeUndefined();
     expect(compileDocumentValidators({ openapi: "3.1.0", paths: {}, components: { schemas: { a: twice, b: twice } } })).toBeNull();
   });
 

@@ -4,6 +4,7 @@ import type { HeaderReader } from "../../../http/message";
 import { createDocumentAjv, schemaRef } from "./document-ajv";
 import { pathParameterReader } from "./path-parameters";
 import {
+  decodeText,
   headerValue,
   NotInStyle,
   type ParameterLocation,
@@ -60,7 +61,7 @@ function resolve(document: Json, value: unknown, pointer: string): Located | und
       .split("/")
       .reduce<unknown>(
         (node, segment) =>
-          isObject(node) || Array.isArray(node) ? (node as Json)[decodeURIComponent(segment).replaceAll("~1", "/").replaceAll("~0", "~")] : undefined,
+          isObject(node) || Array.isArray(node) ? (node as Json)[decodeText(segment).replaceAll("~1", "/").replaceAll("~0", "~")] : undefined,
         document,
       );
   }
@@ -285,8 +286,9 @@ function forRequests(document: Json): Json {
 
 /**
  * Every operation's validator of an OpenAPI 3.0 or 3.1 document, compiled now, once. Null
- * for anything else (Swagger 2.0), or a document Ajv refuses. An operation whose schemas Ajv cannot compile (a `$ref`
- * outside the document, a pattern JavaScript cannot read) is left unchecked.
+ * for anything else (Swagger 2.0), or a document Ajv refuses. An operation whose schemas
+ * Ajv cannot compile (a `$ref` outside the document, a pattern JavaScript cannot read) is
+ * left unchecked.
  */
 export function compileDocumentValidators(input: unknown): DocumentValidators | null {
   if (!isObject(input) || typeof input.openapi !== "string" || !isObject(input.paths)) return null;
