@@ -307,12 +307,21 @@ describe.each(DEPLOYMENTS)("the response cache on $name, entries in $store", ({ 
     }
   });
 
-  it("leaves behind the entries stored under a policy that changed", async () => {
+  it("leaves behind the entries stored under an upstream or a policy that changed", async () => {
     const { server, db, token } = at();
     const caller = await token();
     const path = `/cache-changing${fresh("plain")}`;
+    const isHit = async () => (await get(server, path, { token: caller })).cacheStatus === "Gatehouse; hit";
     await get(server, path, { token: caller });
-    expect((await get(server, path, { token: caller })).cacheStatus).toBe("Gatehouse; hit");
+    expect(await isHit()).toBe(true);
+    const { port } = upstream.address() as AddressInfo;
+    const api = await db.api.findUniqueOrThrow({ where: { slug: APIS.changing.slug } });
+    await db.apiEnvironment.updateMany({
+      where: { apiId: api.id },
+      data: { upstream: { targets: [{ url: `http://127.0.0.1:${port}/base`, weight: 1 }], retries: unique % 3 } },
+    });
+    expect(await eventually(async () => !(await isHit()))).toBe(true);
+    expect(await isHit()).toBe(true);
     const ttlSeconds = 61 + unique;
     await db.api.update({ where: { slug: APIS.changing.slug }, data: { policies: { policies: { responseCache: { ttlSeconds, shared: false } } } } });
     expect(await eventually(async () => (await get(server, path, { token: caller })).cacheStatus !== "Gatehouse; hit")).toBe(true);
