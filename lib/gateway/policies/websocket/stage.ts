@@ -126,7 +126,7 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
       if (!release) {
         const holder = admitted.caller ? `The client ${admitted.caller.token.clientId}` : `The address ${clientAddress}`;
         throw problem("websocket-connection-limit", {
-          detail: `${holder} holds ${policy.maxConnectionsPerClient} open WebSocket connections to "${api.slug}" in "${env.slug}", as many as its policy allows.`,
+          detail: `${holder} holds ${policy.maxConnectionsPerClient} open WebSocket connections in "${env.slug}", as many as the policy of "${api.slug}" allows.`,
         });
       }
       const upstream = deps.upstreams.get(env.slug, api.slug);
