@@ -14,7 +14,7 @@ export type GatewayVersion = {
   deprecation: Deprecation | undefined;
   /** the templates of its document's paths; undefined without a document */
   routes: PathTemplates | undefined;
-  /** its document's operations' request validators; undefined unless a policy of its API validates requests */
+  /** its document's operations' request validators, compiled once a policy of its API validates requests; undefined before */
   validators?: DocumentValidators;
   /** deprecated operations, by `METHOD /path/template` */
   operations: ReadonlyMap<string, Deprecation>;
