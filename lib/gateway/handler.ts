@@ -117,7 +117,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
         return admitted.route.handle({ request, url, params: admitted.params, env: admitted.env, caller, requestId });
       }
       case "proxied":
-        return proxy(outcome, request, url, admitted.env, admitted.api, admitted.remainder, admitted.route, requestId, trace, admitted.caller?.token.clientId ?? null);
+        return proxy(
+          outcome,
+          request,
+          url,
+          admitted.env,
+          admitted.api,
+          admitted.remainder,
+          admitted.route,
+          requestId,
+          trace,
+          admitted.caller?.token.clientId ?? null,
+        );
     }
   }
 
