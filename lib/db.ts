@@ -7,6 +7,7 @@ import { type Prisma, PrismaClient } from "./generated/prisma/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/prisma/postgresql/client";
 import { config } from "./config";
 import { sqlitePath } from "./database-url";
+import { closeGatewayChangePublisher, publishingGatewayChanges } from "./gateway-changes";
 
 export type Db = PrismaClient;
 /** The client inside `db.$transaction(async (tx) => …)`: the same model API, without `$transaction`. */
@@ -35,15 +36,16 @@ class ImmediateTransactions extends PrismaBetterSqlite3 {
 
 /**
  * Both generated clients expose the same model API (they come from one schema);
- * only the SQL dialect differs, so the PostgreSQL client is typed as the SQLite one.
+ * only the SQL dialect differs, so the PostgreSQL client is typed as the SQLite one. Its writes
+ * to what the gateway keeps are published on Redis once committed (`gateway-changes.ts`).
  */
 export function createDb(databaseUrl: string): Db {
   if (databaseUrl.startsWith("file:")) {
     const path = sqlitePath(databaseUrl);
     mkdirSync(dirname(path), { recursive: true });
-    return new PrismaClient({ adapter: new ImmediateTransactions({ url: path, timeout: 10_000 }) });
+    return publishingGatewayChanges(new PrismaClient({ adapter: new ImmediateTransactions({ url: path, timeout: 10_000 }) }));
   }
-  return new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) }) as unknown as Db;
+  return publishingGatewayChanges(new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) }) as unknown as Db);
 }
 
 const globalForDb = globalThis as unknown as { gatehouseDb?: Db };
@@ -58,7 +60,7 @@ export function db(): Db {
 export async function disconnectDb(): Promise<void> {
   const client = globalForDb.gatehouseDb;
   globalForDb.gatehouseDb = undefined;
-  await client?.$disconnect();
+  await Promise.all([client?.$disconnect(), closeGatewayChangePublisher()]);
 }
 
 /**

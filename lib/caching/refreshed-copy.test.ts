@@ -96,4 +96,20 @@ describe("a refreshed copy", () => {
     expect(await copy.get()).toBe(1);
     expect(source.count()).toBe(3);
   });
+
+  it("once expired, reads again at once and never answers the copy or a read begun before", async () => {
+    const before = deferred<number>();
+    const source = reads(
+      async () => 1,
+      () => before.promise,
+      async () => 3,
+    );
+    const copy = createRefreshedCopy(source.load, { refreshAfterMs: 0, maxAgeMs: 60_000 });
+    expect(await copy.get()).toBe(1);
+    expect(await copy.get()).toBe(1);
+    copy.expire();
+    before.resolve(2);
+    expect(await copy.get()).toBe(3);
+    expect(source.count()).toBe(3);
+  });
 });

@@ -8,6 +8,8 @@ export type RefreshedCopy<T> = {
   get(): Promise<T>;
   /** the copy kept, whatever its age; undefined before the first read answers */
   kept(): T | undefined;
+  /** Reads again at once: the copy and reads begun before now are no longer answered, as the database changed since. */
+  expire(): void;
 };
 
 type Read<T> = { value: Promise<T>; startedAt: number };
@@ -21,9 +23,10 @@ export function createRefreshedCopy<T>(load: () => Promise<T>, options: { refres
   const { refreshAfterMs, maxAgeMs } = options;
   let copy: { value: T; readAt: number } | undefined;
   let reading: Read<T> | undefined;
+  let notBefore = -Infinity;
 
   function read(now: number): Promise<T> {
-    if (reading && now - reading.startedAt < maxAgeMs) return reading.value;
+    if (reading && now - reading.startedAt < maxAgeMs && reading.startedAt >= notBefore) return reading.value;
     const started: Read<T> = { value: load(), startedAt: now };
     reading = started;
     started.value
@@ -42,11 +45,15 @@ export function createRefreshedCopy<T>(load: () => Promise<T>, options: { refres
   return {
     async get() {
       const now = performance.now();
-      const age = copy ? now - copy.readAt : Infinity;
+      const age = copy && copy.readAt >= notBefore ? now - copy.readAt : Infinity;
       if (age >= maxAgeMs) return read(now);
       if (age >= refreshAfterMs) read(now).catch(() => undefined);
       return copy!.value;
     },
     kept: () => copy?.value,
+    expire() {
+      notBefore = performance.now();
+      read(notBefore).catch(() => undefined);
+    },
   };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
+import type { ChangeSignal } from "../caching/change-signal";
 import { createRefreshedCopy } from "../caching/refreshed-copy";
 import type { AvailabilityRow, DataPlaneStore, EnvironmentRow, OperationDeprecationRow, VersionRow } from "../data-plane/store";
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
@@ -10,7 +11,7 @@ import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { type ApiPolicies, apiPoliciesSchema, NO_POLICIES } from "./policies/policy-set";
 import { validatesRequests } from "./policies/request-validation/applies";
 import { createDocumentRoutes, type DocumentTables } from "./document-routes";
-import { type Deprecation, type GatewayVersion, type GatewayVersions, operationKey } from "./lifecycle";
+import { type Deprecation, type GatewayVersion, type GatewayVersions, operationKey } from "./versions";
 
 export type GatewayEnvironment = EnvironmentRow;
 
@@ -106,11 +107,17 @@ type Snapshot = {
  * snapshot read more than `maxAgeMs` ago: past `refreshAfterMs` calls go on with the
  * snapshot they have while one reload runs beside them, and past `maxAgeMs` they wait
  * for it. When that reload fails, the call is refused 503 `not-ready` rather than
- * answered from an older configuration (decision 042).
+ * answered from an older configuration (decision 042). A signal of `changes` reads it again at once.
  */
 export function createGatewayDirectory(
   store: Pick<DataPlaneStore, "directory" | "openapiDocuments">,
-  options: { maxAgeMs?: number; refreshAfterMs?: number; onUpstreams?: (entries: UpstreamEntry[]) => void; log?: Pick<Logger, "warn"> } = {},
+  options: {
+    maxAgeMs?: number;
+    refreshAfterMs?: number;
+    onUpstreams?: (entries: UpstreamEntry[]) => void;
+    changes?: ChangeSignal;
+    log?: Pick<Logger, "warn">;
+  } = {},
 ): GatewayDirectory {
   const { maxAgeMs = 4_000, onUpstreams, log } = options;
   const documentRoutes = createDocumentRoutes(store);
@@ -162,6 +169,7 @@ export function createGatewayDirectory(
   }
 
   const snapshot = createRefreshedCopy(load, { maxAgeMs, refreshAfterMs: options.refreshAfterMs ?? maxAgeMs / 2 });
+  options.changes?.subscribe(snapshot.expire);
 
   const answered = refusedWhileDatabaseAway("gateway directory", log);
   let configured: Snapshot | undefined;

@@ -1,4 +1,5 @@
 import "server-only";
+import { processChanges } from "../caching/change-signal";
 import { separateGatewayOrigin } from "../catalog/environment-urls";
 import { config } from "../config";
 import { createNotificationStore } from "../data-plane/notifications-for-connection";
@@ -11,6 +12,7 @@ import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
 import { registerUpstreamGauges } from "../metrics/upstream-gauges";
 import { publishUpstreamHealth } from "../upstreams/health-board";
+import { shareCircuits } from "../upstreams/shared-circuits";
 import { createNotificationRoutes } from "../notifications/operations";
 import { createPageCache } from "../notifications/page-cache";
 import { createAssertionVerifier } from "../oauth/client-assertions";
@@ -24,6 +26,7 @@ import { createTokenVerifier } from "../oauth/token-verifier";
 import { createLastUsedMarks } from "../oauth/last-used-marks";
 import { createOtlpTracer } from "../tracing/otlp-tracer";
 import { createAuthenticator } from "./authenticate";
+import { watchGatewayChanges } from "./change-watch";
 import { createGatewayDirectory } from "./directory";
 import { createGateway, createGatewayAdmission, type Gateway, type GatewayDeps } from "./handler";
 import { createResponseCacheStore } from "./policies/response-cache/create-store";
@@ -35,6 +38,7 @@ import { createRateLimitMetrics } from "./policies/rate-limit/metrics";
 import { createRateLimitStage } from "./policies/rate-limit/stage";
 import { createRequestRecorder } from "./request-log";
 import { createWebsocketMetrics } from "./policies/websocket/metrics";
+import { createConnectionPlaces } from "./policies/websocket/create-places";
 import { createOpenConnections } from "./policies/websocket/open-connections";
 import { createWebsocketStage, type WebsocketUpgrade } from "./policies/websocket/stage";
 import { CLOSE_CODES } from "./policies/websocket/tunnel";
@@ -79,9 +83,13 @@ function buildGateway(): ProcessGateway {
   const upstreams = createUpstreams({ timeoutMs: upstreamTimeoutMs, log, metrics });
   registerUpstreamGauges(processMetrics().registry, () => upstreams.set.health());
   publishUpstreamHealth(() => upstreams.set.health());
-  const directory = createGatewayDirectory(store, { maxAgeMs: gatewayCacheMaxAgeMs, onUpstreams: upstreams.set.configure, log });
-  const states = createCredentialStates({ store, maxAgeMs: gatewayCacheMaxAgeMs, log });
-  const revocations = createRevocationList({ store, maxAgeMs: gatewayCacheMaxAgeMs, log });
+  // Gateway processes on one Redis open and close each target's circuit together.
+  const stopSharingCircuits = redisUrl ? shareCircuits({ set: upstreams.set, redisUrl, keyPrefix: redisKeyPrefix, log }) : async () => undefined;
+  const changes = processChanges();
+  const directory = createGatewayDirectory(store, { maxAgeMs: gatewayCacheMaxAgeMs, onUpstreams: upstreams.set.configure, changes, log });
+  const states = createCredentialStates({ store, maxAgeMs: gatewayCacheMaxAgeMs, changes, log });
+  const revocations = createRevocationList({ store, maxAgeMs: gatewayCacheMaxAgeMs, changes, log });
+  const changeWatch = watchGatewayChanges({ connection, databaseUrl, redisUrl, redisKeyPrefix, changes, log });
   // Shared with every instance through Redis when `REDIS_URL` is set, else this instance's own.
   const limits = processLimits("gateway");
   const keySets = createRemoteKeySets({ policy: { allowPrivate: outboundAllowPrivate } });
@@ -131,7 +139,8 @@ function buildGateway(): ProcessGateway {
     tracer,
     cors: separateGatewayOrigin(publicUrl) === undefined ? undefined : createPortalCors(new URL(publicUrl).origin),
   };
-  const connections = createOpenConnections();
+  const places = createConnectionPlaces({ redisUrl, keyPrefix: redisKeyPrefix, log });
+  const connections = createOpenConnections(places);
   const stopSweep = connections.startSweep({ revocations, states, intervalMs: WEBSOCKET_SWEEP_MS, log });
   const upgrade = createWebsocketStage({
     admit: createGatewayAdmission(deps),
@@ -151,7 +160,7 @@ function buildGateway(): ProcessGateway {
     closeConnections: () => connections.closeAll(CLOSE_CODES.goingAway, "server shutting down"),
     async flush() {
       stopSweep();
-      await Promise.all([recorder.flush(), lastUsed.flush(), upstreams.close(), tracer?.shutdown()]);
+      await Promise.all([changeWatch.stop(), recorder.flush(), lastUsed.flush(), upstreams.close(), tracer?.shutdown(), places.close(), stopSharingCircuits()]);
     },
   };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { JSONWebKeySet } from "jose";
 import type { Logger } from "pino";
+import type { ChangeSignal } from "../caching/change-signal";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
 import type { CredentialRow, DataPlaneStore } from "../data-plane/store";
 import { credentialOverride, type RateLimitPolicy } from "../limiters/rate-limit-policy";
@@ -79,7 +80,8 @@ type Entry = { state: Promise<CredentialState | undefined>; loadedAt: number; re
  * the state it built, so that a busy gateway's old generation does not fill with
  * identical states every `refreshAfterMs` (decision 040). Unknown ids are kept
  * as known ones are, in one bounded map. A call that waits for a read the database does not
- * answer is refused 503 `not-ready` (decision 042).
+ * answer is refused 503 `not-ready` (decision 042). On a signal of `changes` every kept state
+ * is read again before it answers.
  */
 export function createCredentialStates(input: {
   store: Pick<DataPlaneStore, "credentials">;
@@ -87,6 +89,7 @@ export function createCredentialStates(input: {
   refreshAfterMs?: number;
   batchMs?: number;
   maxEntries?: number;
+  changes?: ChangeSignal;
   log?: Pick<Logger, "warn">;
 }): CredentialStates {
   const { store } = input;
@@ -96,6 +99,10 @@ export function createCredentialStates(input: {
   const batchMs = input.batchMs ?? 100;
   const maxEntries = input.maxEntries ?? 10_000;
   const cache = new Map<string, Entry>();
+  let changedAt = -Infinity;
+  input.changes?.subscribe(() => {
+    changedAt = performance.now();
+  });
 
   /** The rows of `clientIds` that exist, by client id. */
   async function loadRows(clientIds: readonly string[]): Promise<Map<string, CredentialRow>> {
@@ -162,7 +169,7 @@ export function createCredentialStates(input: {
   return {
     get(clientId) {
       const cached = cache.get(clientId);
-      const age = cached ? performance.now() - cached.loadedAt : Infinity;
+      const age = cached && cached.loadedAt >= changedAt ? performance.now() - cached.loadedAt : Infinity;
       if (age >= maxAgeMs) return refresh(clientId);
       if (age >= refreshAfterMs) reloadBeside(clientId);
       return cached!.state;

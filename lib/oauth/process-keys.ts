@@ -1,4 +1,5 @@
 import "server-only";
+import { processChanges } from "../caching/change-signal";
 import { config } from "../config";
 import { dataPlane } from "../data-plane/process";
 import { log } from "../log";
@@ -12,6 +13,6 @@ const globalForKeys = globalThis as unknown as { gatehouseKeys?: KeyStore };
  */
 export function processKeys(): KeyStore {
   const { authSecret, gatewayCacheMaxAgeMs } = config();
-  globalForKeys.gatehouseKeys ??= createKeyStore({ store: dataPlane().store, authSecret, maxAgeMs: gatewayCacheMaxAgeMs, log });
+  globalForKeys.gatehouseKeys ??= createKeyStore({ store: dataPlane().store, authSecret, maxAgeMs: gatewayCacheMaxAgeMs, changes: processChanges(), log });
   return globalForKeys.gatehouseKeys;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Logger } from "pino";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
+import type { ChangeSignal } from "../caching/change-signal";
 import { createRefreshedCopy } from "../caching/refreshed-copy";
 import type { DataPlaneStore } from "../data-plane/store";
 
@@ -12,7 +13,7 @@ export type RevocationList = {
 /**
  * Revoked `jti`s, read from the database again in the background past `refreshAfterMs`
  * and waited for past `maxAgeMs`, so a revocation made by another instance takes effect
- * within seconds without a query per request. Rows are deleted once the token they name
+ * within seconds without a query per request, and at once on a signal of `changes`. Rows are deleted once the token they name
  * would have expired anyway. A call that needs the list past `maxAgeMs`, or a revocation,
  * while the database does not answer is refused 503 `not-ready` (decision 042).
  */
@@ -20,6 +21,7 @@ export function createRevocationList(input: {
   store: Pick<DataPlaneStore, "revokedTokens" | "deleteExpiredRevocations" | "revokeToken">;
   refreshAfterMs?: number;
   maxAgeMs?: number;
+  changes?: ChangeSignal;
   log?: Pick<Logger, "warn">;
 }): RevocationList {
   const { store } = input;
@@ -37,6 +39,7 @@ export function createRevocationList(input: {
   }
 
   const revoked = createRefreshedCopy(load, { maxAgeMs, refreshAfterMs: input.refreshAfterMs ?? maxAgeMs / 4 });
+  input.changes?.subscribe(revoked.expire);
 
   return {
     async isRevoked(jti) {

@@ -3,6 +3,7 @@ import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { importJWK, importPKCS8, type JWK } from "jose";
 import type { Logger } from "pino";
+import type { ChangeSignal } from "../caching/change-signal";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
 import type { DataPlaneStore, EnvironmentRow, NewSigningKey } from "../data-plane/store";
 import { newId } from "../ids";
@@ -75,14 +76,26 @@ type Published = { byKid: Map<string, PublishedKey>; loadedAt: number };
  * Keys are read from the database and kept for `maxAgeMs`; an unknown `kid`
  * reloads at most once a second, so random kids cannot hammer the database. A call that
  * waits for a read the database does not answer is refused 503 `not-ready` (decision 042).
+ * On a signal of `changes` every key is read again before it is used.
  */
-export function createKeyStore(input: { store: KeyStorage; authSecret: string; maxAgeMs?: number; log?: Pick<Logger, "warn"> }): KeyStore {
+export function createKeyStore(input: {
+  store: KeyStorage;
+  authSecret: string;
+  maxAgeMs?: number;
+  changes?: ChangeSignal;
+  log?: Pick<Logger, "warn">;
+}): KeyStore {
   const { store, authSecret } = input;
   const maxAgeMs = input.maxAgeMs ?? 5_000;
   const answered = refusedWhileDatabaseAway("signing keys", input.log);
   let published: Promise<Published> | undefined;
   let lastLoadStartedAt = 0;
   const signing = new Map<string, { key: Promise<SigningKeyInUse>; loadedAt: number }>();
+  let changedAt = -Infinity;
+  input.changes?.subscribe(() => {
+    changedAt = Date.now();
+  });
+  const fresh = (loadedAt: number) => loadedAt >= changedAt && Date.now() - loadedAt < maxAgeMs;
 
   async function loadPublished(): Promise<Published> {
     const rows = await store.publishedKeys(new Date());
@@ -104,7 +117,7 @@ export function createKeyStore(input: { store: KeyStorage; authSecret: string; m
 
   async function current(): Promise<Published> {
     const cached = published && (await published.catch(() => undefined));
-    if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached;
+    if (cached && fresh(cached.loadedAt)) return cached;
     return answered(reload());
   }
 
@@ -144,7 +157,7 @@ export function createKeyStore(input: { store: KeyStorage; authSecret: string; m
   return {
     async signingKey(environmentId) {
       const cached = signing.get(environmentId);
-      if (cached && Date.now() - cached.loadedAt < maxAgeMs) return cached.key;
+      if (cached && fresh(cached.loadedAt)) return cached.key;
       // Past its age a key is looked up again before it signs, so a rotation made by another
       // process signs here within maxAgeMs; while the database fails, the key held goes on.
       const loading = loadSigningKey(environmentId);

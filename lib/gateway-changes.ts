@@ -1,0 +1,106 @@
+import "server-only";
+import type { Redis } from "ioredis";
+import { config } from "./config";
+import { log } from "./log";
+
+/**
+ * The Prisma models whose rows the gateway keeps (docs/scaling-out.md), as the client names them;
+ * the tables whose triggers count a change in `prisma/migrations/*\/*_gateway_changes` are the same.
+ */
+const GATEWAY_MODELS = new Set([
+  "environment",
+  "api",
+  "apiEnvironment",
+  "apiScope",
+  "apiVersion",
+  "apiOperationDeprecation",
+  "application",
+  "team",
+  "teamMember",
+  "credential",
+  "credentialSecret",
+  "grant",
+  "signingKey",
+  "revokedToken",
+]);
+
+const WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
+
+/** The Redis channel on which writers tell every gateway instance that what it keeps changed. */
+export function gatewayChangesChannel(keyPrefix: string): string {
+  return `${keyPrefix}gateway-changes`;
+}
+
+let publisher: Promise<Redis> | undefined;
+const sending = new Set<Promise<unknown>>();
+
+/** Tells every instance subscribed on Redis (`REDIS_URL`) that what the gateway keeps changed; nothing without Redis. */
+export function publishGatewayChange(): void {
+  const { redisUrl, redisKeyPrefix } = config();
+  if (!redisUrl) return;
+  publisher ??= import("ioredis").then(({ Redis }) => {
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectionName: gatewayChangesChannel(redisKeyPrefix) });
+    redis.on("error", () => undefined);
+    return redis;
+  });
+  const sent: Promise<unknown> = publisher
+    .then((redis) => redis.publish(gatewayChangesChannel(redisKeyPrefix), ""))
+    .catch((error: Error) => log.warn({ err: error.message }, "redis did not take a gateway change; instances see it at their next poll"))
+    .finally(() => sending.delete(sent));
+  sending.add(sent);
+}
+
+/** Waits for the changes being published, then closes the connection, so that a command-line run's changes leave with it. */
+export async function closeGatewayChangePublisher(): Promise<void> {
+  await Promise.all(sending);
+  const redis = await publisher;
+  publisher = undefined;
+  redis?.disconnect();
+}
+
+function writesOf<T extends object>(delegate: T, onWrite: () => void): T {
+  return new Proxy(delegate, {
+    get(target, operation) {
+      const value = Reflect.get(target, operation);
+      if (typeof operation !== "string" || !WRITES.has(operation) || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const result = value.apply(target, args) as Promise<unknown>;
+        return result.then((answer) => (onWrite(), answer));
+      };
+    },
+  });
+}
+
+function touchingGatewayModels<T extends object>(client: T, onWrite: () => void): T {
+  return new Proxy(client, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (typeof property === "string" && GATEWAY_MODELS.has(property) && value && typeof value === "object") return writesOf(value, onWrite);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+type InteractiveTransaction = <R>(work: (tx: object) => Promise<R>, options?: unknown) => Promise<R>;
+
+/**
+ * A Prisma client whose writes to the gateway's models publish a change once committed: a write
+ * on the client at once, one inside `$transaction` when the transaction commits, so that no
+ * instance reloads before the change is there to read. The services write only through these
+ * two ways, never with raw SQL on these tables nor with the batch form of `$transaction`.
+ */
+export function publishingGatewayChanges<T extends object>(client: T): T {
+  const published = touchingGatewayModels(client, publishGatewayChange);
+  return new Proxy(published, {
+    get(target, property) {
+      if (property !== "$transaction") return Reflect.get(target, property);
+      const transaction = Reflect.get(client, property) as InteractiveTransaction;
+      return async <R>(work: (tx: object) => Promise<R>, options?: unknown) => {
+        let touched = false;
+        const result = await transaction.call(client, (tx) => work(touchingGatewayModels(tx, () => (touched = true))), options);
+        if (touched) publishGatewayChange();
+        return result;
+      };
+    },
+  });
+}
