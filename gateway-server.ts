@@ -1,35 +1,31 @@
 // Gateway-only entry (`npm run start:gateway`): the data plane without the portal,
 // to scale out behind a load balancer beside one full instance (docs/scaling-out.md).
-// Applies migrations and seeds an empty database like `npm start`, in a thread that
-// then ends, then serves /gw/**, RFC 8414's metadata path,
-// /api/health and /api/ready; loads no Next, React, next-auth or Prisma client.
+// Applies migrations and seeds an empty database like `npm start`, in a process that
+// then ends, then serves /gw/**, RFC 8414's metadata path, /api/health and /api/ready
+// in GATEWAY_PROCESSES processes; loads no Next, React, next-auth or Prisma client.
+// The serving code is imported only by the processes that serve, so that a cluster's
+// primary holds none of it (server/gateway-cluster.ts).
 import "./server/check-config";
+import cluster from "node:cluster";
+import { availableParallelism } from "node:os";
 import { config } from "./lib/config";
-import { log } from "./lib/log";
-import { startMetricsListener } from "./lib/metrics/serve";
-import { printSeedReport, type SeedReport } from "./prisma/seed-report";
-import { serveGatewayOnlyPaths } from "./server/gateway-only-paths";
-import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
-import { prepareDatabaseApart } from "./server/prepare-database-apart";
-import { checkRedis, startupBanner, startupFailure } from "./server/start-up";
+import { compiledModule } from "./lib/runtime/threads";
+import { runGatewayCluster } from "./server/gateway-cluster";
+import { gatewayProcessCount } from "./server/gateway-processes";
+import { startupFailure } from "./server/start-up";
 
-let seedReport: SeedReport = [];
+type GatewayProcess = typeof import("./server/gateway-process");
+
+const gatewayProcess = () => import(/*turbopackIgnore: true*/ compiledModule("server/gateway-process.ts")) as Promise<GatewayProcess>;
 
 async function main(): Promise<void> {
-  const { port, publicUrl } = config();
-  await checkRedis(config().redisUrl);
-  seedReport = await prepareDatabaseApart();
-  const server = createGatehouseServer({ publicUrl, other: serveGatewayOnlyPaths(new URL(publicUrl).origin) });
-  await listen(server, port);
-  console.log(startupBanner(config(), "gateway only"));
-  printSeedReport(seedReport);
-  log.info({ port, publicUrl }, `Gatehouse gateway is listening on port ${port}`);
-  const metricsServer = startMetricsListener(log);
-  stopOnSignals(server, async () => metricsServer?.close());
+  if (cluster.isWorker) return (await gatewayProcess()).serveAsWorker();
+  const processes = gatewayProcessCount(config(), availableParallelism());
+  if (processes === 1) return (await gatewayProcess()).serveAlone();
+  return runGatewayCluster(processes);
 }
 
 main().catch((error: unknown) => {
-  printSeedReport(seedReport);
   console.error(startupFailure(error));
   process.exit(1);
 });

@@ -33,6 +33,8 @@ const envSchema = z
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters (for example from `openssl rand -base64 32`)").optional(),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     REDIS_KEY_PREFIX: z.string().max(100).default("gatehouse:"),
+    /** read by `npm run start:gateway` only; `npm start` keeps one gateway in its process */
+    GATEWAY_PROCESSES: z.union([z.literal("auto"), z.coerce.number().int().min(1).max(256)], 'must be "auto" or a whole number from 1 to 256').optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SEED_DEMO: z.enum(["0", "1"]).optional(),
     SEED_ADMIN_PASSWORD: passwordSchema.optional(),
@@ -123,6 +125,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     authSecret: parsed.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     redisUrl: parsed.REDIS_URL,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
+    /** unset: `auto` with Redis, 1 without */
+    gatewayProcesses: parsed.GATEWAY_PROCESSES,
     logLevel: parsed.LOG_LEVEL,
     // A production database gets demo accounts and secrets only when asked for them by name.
     seedDemo: parsed.SEED_DEMO === undefined ? parsed.APP_ENV !== "production" : parsed.SEED_DEMO === "1",

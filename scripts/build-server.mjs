@@ -17,6 +17,7 @@ const MANIFEST = join(OUT_DIR, "inputs.json");
 const ENTRIES = [
   "server.ts",
   "gateway-server.ts",
+  "server/gateway-process.ts",
   "server/portal-thread.ts",
   "server/prepare-database-process.ts",
   "lib/gateway/request-log-worker.ts",

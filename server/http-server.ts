@@ -75,7 +75,11 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
  * request log, credential use and spans are written, `also` runs, and the process exits.
  */
 export function stopOnSignals(server: Server, also: () => Promise<unknown> = async () => undefined): void {
+  let stopping = false;
+  // A second signal (Ctrl-C reaches a cluster's workers and its primary, which passes SIGTERM on) changes nothing.
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     // Tunnelled WebSockets are connections of the server's, which it would wait for.
     closeGatewayConnections();
     server.close(() =>
@@ -84,8 +88,8 @@ export function stopOnSignals(server: Server, also: () => Promise<unknown> = asy
         .finally(() => process.exit(0)),
     );
   };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
 }
 
 /**

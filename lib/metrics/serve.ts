@@ -1,11 +1,22 @@
+import cluster from "node:cluster";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import { Registry } from "prom-client";
 import { config } from "../config";
 import { problem, type ProblemError, problemPlainResponse } from "../http/problem";
 import { nodeHeaders, writePlainResponse } from "../http/node-message";
 import { requestIdFrom } from "../http/request-id";
+import { metricsOfAllProcesses } from "./cluster-metrics";
 import { processMetrics } from "./registry";
+
+/** The exposition `/metrics` answers with. */
+export type MetricsCollector = () => Promise<string>;
+
+/** This process's registry; in a gateway worker, every worker's together, through the primary. */
+function defaultCollector(): MetricsCollector {
+  return cluster.isWorker ? metricsOfAllProcesses : () => processMetrics().registry.metrics();
+}
 
 const METRICS_PATH = /^\/metrics(\?|$)/;
 
@@ -19,7 +30,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, token: string | undefined): void {
+function answer(req: IncomingMessage, res: ServerResponse, token: string | undefined, collect: MetricsCollector): void {
   const requestId = requestIdFrom(nodeHeaders(req));
   const refuse = (problem: ProblemError) => writePlainResponse(problemPlainResponse(problem, { instance: "/metrics", requestId }), res);
   if (!token) {
@@ -35,12 +46,10 @@ function answer(req: IncomingMessage, res: ServerResponse, token: string | undef
     );
     return;
   }
-  const { registry } = processMetrics();
-  registry
-    .metrics()
+  collect()
     .then((text) =>
       writePlainResponse(
-        { status: 200, headers: { "content-type": registry.contentType, "cache-control": "no-store", "x-request-id": requestId }, body: text },
+        { status: 200, headers: { "content-type": Registry.PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store", "x-request-id": requestId }, body: text },
         res,
       ),
     )
@@ -56,16 +65,19 @@ function answer(req: IncomingMessage, res: ServerResponse, token: string | undef
 export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean {
   const { metricsToken, metricsPort } = config();
   if (metricsPort !== undefined || !METRICS_PATH.test(req.url ?? "")) return false;
-  answer(req, res, metricsToken);
+  answer(req, res, metricsToken, defaultCollector());
   return true;
 }
 
-/** With `METRICS_PORT` set, a listener on 127.0.0.1 that serves only `/metrics`; undefined otherwise. */
-export function startMetricsListener(log: Logger): Server | undefined {
+/**
+ * With `METRICS_PORT` set, a listener on 127.0.0.1 that serves only `/metrics`, from
+ * `collect` (this process's registry by default); undefined otherwise.
+ */
+export function startMetricsListener(log: Logger, collect: MetricsCollector = defaultCollector()): Server | undefined {
   const { metricsToken, metricsPort } = config();
   if (metricsPort === undefined) return undefined;
   const server = createServer((req, res) => {
-    if (METRICS_PATH.test(req.url ?? "")) answer(req, res, metricsToken);
+    if (METRICS_PATH.test(req.url ?? "")) answer(req, res, metricsToken, collect);
     else
       void writePlainResponse(
         problemPlainResponse(problem("not-found", { detail: "This listener serves /metrics only." }), {

@@ -4,7 +4,8 @@ export type CircuitState = "closed" | "open" | "half-open";
 
 /** A change worth an operator's attention; every one is logged. */
 export type TargetEvent =
-  | { kind: "circuit"; from: CircuitState; to: CircuitState }
+  /** `learned`: another gateway process's circuit changed, and this one followed */
+  | { kind: "circuit"; from: CircuitState; to: CircuitState; learned?: true }
   | { kind: "ejected"; forSeconds: number; consecutiveFailures: number }
   | { kind: "health-check"; healthy: boolean };
 
@@ -109,6 +110,19 @@ export class TargetState {
     this.#probing = false;
   }
 
+  /**
+   * Another gateway process's circuit of this target opened or closed: this one follows, so
+   * that the processes of one gateway behave as one. An open circuit stays open for the
+   * policy's time from now; a closed one starts a fresh window.
+   */
+  learned(to: "open" | "closed", now: number): void {
+    if (to === this.#circuit) return;
+    this.#probing = false;
+    if (to === "open") this.#openUntil = now + this.policy.circuitBreaker.openSeconds * 1000;
+    else this.#resetWindow(now);
+    this.#setCircuit(to, true);
+  }
+
   /** One active health check's result. */
   checked(ok: boolean): void {
     const check = this.policy.healthCheck;
@@ -145,11 +159,11 @@ export class TargetState {
     this.#setCircuit("open");
   }
 
-  #setCircuit(to: CircuitState): void {
+  #setCircuit(to: CircuitState, learned = false): void {
     if (to === this.#circuit) return;
     const from = this.#circuit;
     this.#circuit = to;
-    this.onEvent(this, { kind: "circuit", from, to });
+    this.onEvent(this, learned ? { kind: "circuit", from, to, learned } : { kind: "circuit", from, to });
   }
 
   #count(now: number, failure: boolean): void {

@@ -7,19 +7,29 @@ export type UpstreamEntry = { env: string; api: string; policy: UpstreamPolicy }
 
 export type UpstreamHealth = { env: string; api: string; targets: TargetHealth[] };
 
+/** A target's circuit opening or closing, as one process tells the others. */
+export type CircuitChange = { env: string; api: string; target: string; to: "open" | "closed" };
+
 export type UpstreamSet = {
   /** Makes the set match the registrations: new upstreams start their checks, changed ones start afresh, absent ones stop. */
   configure(entries: readonly UpstreamEntry[]): void;
   get(env: string, api: string): Upstream | undefined;
   /** every target's state as this process sees it, for the console and `/metrics` */
   health(now?: number): UpstreamHealth[];
+  /** Calls `listener` when a circuit of this process's own opens or closes (not when it follows another's). */
+  watchCircuits(listener: (change: CircuitChange) => void): void;
+  /** Another process's circuit opened or closed: this process's target of that upstream follows. */
+  learnCircuit(change: CircuitChange): void;
   close(): void;
 };
 
 function logLine(event: TargetEvent): { level: "info" | "warn"; message: string } {
   switch (event.kind) {
     case "circuit":
-      return { level: event.to === "open" ? "warn" : "info", message: `upstream target circuit ${event.from} -> ${event.to}` };
+      return {
+        level: event.to === "open" ? "warn" : "info",
+        message: `upstream target circuit ${event.from} -> ${event.to}${event.learned ? " (another gateway process's)" : ""}`,
+      };
     case "ejected":
       return { level: "warn", message: `upstream target ejected for ${event.forSeconds} s after ${event.consecutiveFailures} failures in a row` };
     case "health-check":
@@ -32,11 +42,14 @@ export function createUpstreamSet(input: { log: Logger; probe: HealthProbe; defa
   const { log, probe, defaultTimeoutMs } = input;
   const upstreams = new Map<string, { upstream: Upstream; fingerprint: string }>();
   const keyOf = (env: string, api: string) => `${env}\n${api}`;
+  const circuitListeners: ((change: CircuitChange) => void)[] = [];
 
   function build(entry: UpstreamEntry): Upstream {
     const onEvent = (target: TargetState, event: TargetEvent) => {
       const { level, message } = logLine(event);
       log[level]({ env: entry.env, api: entry.api, target: target.url, ...event }, message);
+      if (event.kind !== "circuit" || event.learned || event.to === "half-open") return;
+      for (const listener of circuitListeners) listener({ env: entry.env, api: entry.api, target: target.url, to: event.to });
     };
     const targets = entry.policy.targets.map((target) => new TargetState(target, entry.policy, onEvent));
     const { connectMs = defaultTimeoutMs, responseMs = defaultTimeoutMs, idleMs = defaultTimeoutMs } = entry.policy.timeouts;
@@ -72,6 +85,13 @@ export function createUpstreamSet(input: { log: Logger; probe: HealthProbe; defa
         api: upstream.api,
         targets: upstream.targets.map((target) => target.health(now)),
       }));
+    },
+    watchCircuits(listener) {
+      circuitListeners.push(listener);
+    },
+    learnCircuit(change) {
+      const target = upstreams.get(keyOf(change.env, change.api))?.upstream.targets.find((candidate) => candidate.url === change.target);
+      target?.learned(change.to, Date.now());
     },
     close() {
       for (const { upstream } of upstreams.values()) upstream.stop();

@@ -2,18 +2,18 @@ import { describe, expect, it } from "vitest";
 import { createOpenConnections } from "./open-connections";
 
 describe("open WebSocket connections", () => {
-  it("gives each client of an environment at most `max` places, handshakes under way included, and takes a place back once", () => {
+  it("gives each client of an environment at most `max` places, handshakes under way included, and takes a place back once", async () => {
     const connections = createOpenConnections();
-    const first = connections.reserve("env_1", "client_a", 2);
-    const second = connections.reserve("env_1", "client_a", 2);
+    const first = await connections.reserve("env_1", "client_a", 2);
+    const second = await connections.reserve("env_1", "client_a", 2);
     expect(first && second).toBeTruthy();
-    expect(connections.reserve("env_1", "client_a", 2)).toBeUndefined();
-    expect(connections.reserve("env_1", "client_b", 2)).toBeTruthy();
-    expect(connections.reserve("env_2", "client_a", 2)).toBeTruthy();
+    expect(await connections.reserve("env_1", "client_a", 2)).toBeUndefined();
+    expect(await connections.reserve("env_1", "client_b", 2)).toBeTruthy();
+    expect(await connections.reserve("env_2", "client_a", 2)).toBeTruthy();
     first!();
     first!();
-    expect(connections.reserve("env_1", "client_a", 2)).toBeTruthy();
-    expect(connections.reserve("env_1", "client_a", 2)).toBeUndefined();
+    expect(await connections.reserve("env_1", "client_a", 2)).toBeTruthy();
+    expect(await connections.reserve("env_1", "client_a", 2)).toBeUndefined();
   });
 
   it("closes every connection it holds, and none it was told are gone", () => {

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { CredentialStates } from "../../../oauth/credential-states";
 import type { RevocationList } from "../../../oauth/revoked-tokens";
+import { type ConnectionPlaces, createMemoryConnectionPlaces } from "./connection-places";
 
 /** RFC 6455 §7.4.1: the message violated the endpoint's policy. */
 export const POLICY_VIOLATION = 1008;
@@ -21,7 +22,7 @@ export type OpenConnections = {
    * environment, from the handshake on, so that handshakes under way count too; undefined
    * when all are taken. The function it returns gives the place back; calling it again does nothing.
    */
-  reserve(envId: string, holder: string, max: number): (() => void) | undefined;
+  reserve(envId: string, holder: string, max: number): Promise<(() => void) | undefined>;
   add(connection: OpenConnection): void;
   delete(connection: OpenConnection): void;
   /** Closes every connection with `code`, as the process stops. */
@@ -42,25 +43,14 @@ async function revokedBecause(connection: OpenConnection, revocations: Revocatio
   return null;
 }
 
-/** The process's tunnelled connections, their count per client, and the sweep that closes those whose token no longer holds. */
-export function createOpenConnections(): OpenConnections {
-  const held = new Map<string, number>();
+/**
+ * The process's tunnelled connections, their count per client (in `places`: this process's own,
+ * or every gateway process's through Redis), and the sweep that closes those whose token no longer holds.
+ */
+export function createOpenConnections(places: ConnectionPlaces = createMemoryConnectionPlaces()): OpenConnections {
   const connections = new Set<OpenConnection>();
   return {
-    reserve(envId, holder, max) {
-      const key = `${envId}\n${holder}`;
-      const count = held.get(key) ?? 0;
-      if (count >= max) return undefined;
-      held.set(key, count + 1);
-      let given = false;
-      return () => {
-        if (given) return;
-        given = true;
-        const left = (held.get(key) ?? 1) - 1;
-        if (left === 0) held.delete(key);
-        else held.set(key, left);
-      };
-    },
+    reserve: (envId, holder, max) => places.take(`${envId}\n${holder}`, max),
     add: (connection) => void connections.add(connection),
     delete: (connection) => void connections.delete(connection),
     closeAll(code, reason) {
