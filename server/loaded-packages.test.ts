@@ -32,8 +32,16 @@ describe("what the gateway's threads load as they start", () => {
   });
 
   it("the gateway-only process loads pg only once it opens a PostgreSQL database", async () => {
-    const packages = await packagesLoadedAtStart("gateway-server.ts");
+    const packages = await packagesLoadedAtStart("server/gateway-process.ts");
     expect(packages).toContain("undici");
     expect(packages).not.toContain("pg");
+  });
+
+  it("the gateway-only entry, a cluster's primary, loads none of the gateway's serving packages", async () => {
+    const packages = await packagesLoadedAtStart("gateway-server.ts");
+    expect(packages).toContain("prom-client");
+    expect(packages).not.toContain("undici");
+    expect(packages).not.toContain("ws");
+    expect(packages).not.toContain("ajv");
   });
 });

@@ -14,6 +14,8 @@ export const TEST_DEVELOPER_PASSWORD = "developer-password-for-tests";
 export type TestServer = {
   url: string;
   port: number;
+  /** the server's process: with GATEWAY_PROCESSES above 1, the cluster's primary */
+  pid: number;
   databaseUrl: string;
   /** everything the server printed so far, stdout and stderr */
   output(): string;
@@ -109,6 +111,7 @@ export async function startServer(
   return {
     url,
     port,
+    pid: child.pid!,
     databaseUrl: database.url,
     output: () => output,
     // Access lines are written in batches, in order: once a new request's line is out, every earlier one is.
