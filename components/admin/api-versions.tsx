@@ -66,7 +66,7 @@ export function ApiVersions({ slug, versions }: { slug: string; versions: Listed
           <AdminForm
             action={`/api/portal/admin/apis/${slug}/deprecate`}
             submitLabel="Deprecate"
-            successMessage="Deprecated: the gateway announces it within 5 seconds."
+            successMessage="Deprecated: the gateway announces it within 1 second."
             fields={[
               { name: "version", label: "Version", type: "select", options: open.map((version) => ({ value: version.version, label: version.version })) },
               { name: "operation", label: "Operation (optional)", hint: 'e.g. "GET /v1/orders/{id}"; leave empty to deprecate the whole version' },

@@ -53,7 +53,7 @@ const quoted = (names: string[]) => names.map((name) => `"${name}"`).join(", ");
  * Lets a credential call a protected API of its environment: with `scopes`, exactly
  * those of the API's; without, every scope the API defines, as an approved access
  * request grants. A grant the credential already has gets the new scopes. The gateway
- * applies it within 5 s, as it does revocations.
+ * applies it within 1 s, as it does revocations.
  */
 export async function grantApi(input: { db: DbClient; actor: Actor; clientId: string; apiSlug: string; scopes?: string[] }): Promise<GrantSummary> {
   const { db, actor, clientId, apiSlug } = input;
@@ -83,7 +83,7 @@ export async function grantApi(input: { db: DbClient; actor: Actor; clientId: st
   });
 }
 
-/** Ends a credential's access to one API; the gateway refuses its calls there within 5 s. */
+/** Ends a credential's access to one API; the gateway refuses its calls there within 1 s. */
 export async function revokeGrant(input: { db: DbClient; actor: Actor; clientId: string; apiSlug: string }): Promise<Omit<GrantSummary, "scopes">> {
   const { db, actor, clientId, apiSlug } = input;
   return inTransaction(db, async (tx) => {

@@ -4,7 +4,7 @@ import { problem, zodProblem } from "../http/problem";
 import { type Actor, recordAudit } from "../audit/write-audit";
 import { credentialOverride, effectiveRateLimit, type RateLimitPolicy, rateLimitPolicySchema } from "./rate-limit-policy";
 
-// The gateway reads environments and credential state at most 4 s old, so a change applies on every instance within 5 s.
+// Every gateway instance reads environments and credential state again within 1 s of a change (DESIGN §6).
 
 function parsePolicy(input: unknown): RateLimitPolicy {
   const parsed = rateLimitPolicySchema.safeParse(input ?? {});

@@ -70,8 +70,8 @@ type Entry = { state: Promise<CredentialState | undefined>; loadedAt: number; re
 
 /**
  * Credential state is read on every token request and gateway call; it is
- * kept for at most `maxAgeMs` (≤ 5 s), which bounds how long a revoked
- * credential keeps working. Past `refreshAfterMs` a call is answered from what
+ * read again on a signal of `changes`, and kept for at most `maxAgeMs` when no signal
+ * comes, which bounds how long a revoked credential keeps working. Past `refreshAfterMs` a call is answered from what
  * is kept while one reload runs beside it, so a busy client never waits for
  * the database; only state older than `maxAgeMs` is waited for. Reloads that
  * fall due within `batchMs` of each other are one query: with every client

@@ -54,7 +54,7 @@ export default async function AdminEnvironmentsPage() {
           />
           <h3 className="font-medium">Rate limit of {env.name}</h3>
           <p className="text-sm text-slate-700">
-            The default of every credential in {env.name} without a limit of its own; applies on every instance within 5 seconds.
+            The default of every credential in {env.name} without a limit of its own; applies on every instance within 1 second.
           </p>
           <AdminForm
             action={`/api/portal/admin/environments/${env.slug}/rate-limit`}

@@ -51,7 +51,7 @@ export default async function AdminCredentialPage({ params }: Props) {
         <h2 id="apis" className="text-lg font-semibold">
           APIs
         </h2>
-        <p className="text-sm text-slate-700">What this credential may call, with which scopes; changes apply on every instance within 5 seconds.</p>
+        <p className="text-sm text-slate-700">What this credential may call, with which scopes; changes apply on every instance within 1 second.</p>
         {credential.grants.length === 0 ? (
           <p className="text-sm">No API is granted.</p>
         ) : (
@@ -75,7 +75,7 @@ export default async function AdminCredentialPage({ params }: Props) {
                         action={`/api/portal/admin/credentials/${credential.clientId}/revoke-grant`}
                         body={{ api: grant.apiSlug }}
                         label={`Revoke access to ${grant.apiSlug}`}
-                        confirm={`Revoke ${credential.clientId}'s access to ${grant.apiSlug}? Its calls there are refused within 5 seconds.`}
+                        confirm={`Revoke ${credential.clientId}'s access to ${grant.apiSlug}? Its calls there are refused within 1 second.`}
                       />
                     </div>
                   ) : null}
@@ -105,7 +105,7 @@ export default async function AdminCredentialPage({ params }: Props) {
         <h2 id="rate-limit" className="text-lg font-semibold">
           Rate limit of this credential
         </h2>
-        <p className="text-sm text-slate-700">Overrides the environment&apos;s default for this credential only; applies on every instance within 5 seconds.</p>
+        <p className="text-sm text-slate-700">Overrides the environment&apos;s default for this credential only; applies on every instance within 1 second.</p>
         <AdminForm
           action={`/api/portal/admin/credentials/${credential.clientId}/rate-limit`}
           submitLabel="Save rate limit"
