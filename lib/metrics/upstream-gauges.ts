@@ -9,12 +9,14 @@ const CIRCUIT_VALUES: Record<CircuitState, number> = { closed: 0, "half-open": 1
  * request path pays nothing for it. Targets are the registered URLs: a bounded set.
  */
 export function registerUpstreamGauges(registry: Registry, read: () => UpstreamHealth[]): void {
-  const gauge = (name: string, help: string, value: (target: TargetHealth) => number) =>
+  // `aggregator`: how a gateway of several processes reports them together (AggregatorRegistry).
+  const gauge = (name: string, help: string, aggregator: "min" | "max", value: (target: TargetHealth) => number) =>
     new Gauge({
       name,
       help,
       labelNames: ["env", "api", "target"],
       registers: [registry],
+      aggregator,
       collect() {
         this.reset();
         for (const upstream of read()) {
@@ -24,12 +26,14 @@ export function registerUpstreamGauges(registry: Registry, read: () => UpstreamH
     });
   gauge(
     "gatehouse_upstream_target_healthy",
-    "1 when an upstream target takes calls in this process; 0 when it is failing its health check, ejected, drained (weight 0) or behind an open circuit.",
+    "1 when an upstream target takes calls in this process (in every process of a gateway of several); 0 when it is failing its health check, ejected, drained (weight 0) or behind an open circuit.",
+    "min",
     (target) => (target.available ? 1 : 0),
   );
   gauge(
     "gatehouse_upstream_target_circuit_state",
-    "Each upstream target's circuit breaker as this process sees it: 0 closed, 1 half-open, 2 open.",
+    "Each upstream target's circuit breaker as this process sees it (the most open of a gateway's processes): 0 closed, 1 half-open, 2 open.",
+    "max",
     (target) => CIRCUIT_VALUES[target.circuit],
   );
 }

@@ -1,6 +1,6 @@
 // Starting, watching and stopping the servers under test.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -66,14 +66,49 @@ export async function startProgram(
 
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds (user + system) the process has used, from /proc (Linux). */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+/** The fields of /proc/<pid>/stat after the command's closing parenthesis (state, ppid, ...). */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
-/** Resident set size in MB, from /proc (Linux). */
+/** The process and its child processes: a cluster's primary and its workers (Linux). */
+function withChildren(pid: number): number[] {
+  const children = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return Number(statFields(Number(name))[1]) === pid;
+      } catch {
+        return false;
+      }
+    });
+  return [pid, ...children.map(Number)];
+}
+
+function sumOver(pids: readonly number[], read: (pid: number) => number): number {
+  return pids.reduce((sum, pid) => {
+    try {
+      return sum + read(pid);
+    } catch {
+      // A process that ended between the listing and the reading holds nothing.
+      return sum;
+    }
+  }, 0);
+}
+
+/** CPU seconds (user + system) the process and its children have used, from /proc (Linux). */
+export function cpuSeconds(pid: number): number {
+  return sumOver(withChildren(pid), (each) => {
+    const fields = statFields(each);
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  });
+}
+
+/** Resident set size in MB of the process and its children together, from /proc (Linux). */
 export function rssMegabytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
-  return line ? Number(line[1]) / 1024 : 0;
+  return sumOver(withChildren(pid), (each) => {
+    const line = readFileSync(`/proc/${each}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+    return line ? Number(line[1]) / 1024 : 0;
+  });
 }

@@ -1,16 +1,19 @@
-// npm run bench's proxy workload: Gatehouse's gateway-only process and full
-// server, a hand-written Node proxy, HAProxy and the upstream itself under the
-// same load, taken in turns, then each one's streaming figures, also in turns.
+// npm run bench's proxy workload: Gatehouse's gateway-only server on one process and
+// on every core (GATEWAY_PROCESSES=auto, with Redis), the full server, a hand-written
+// Node proxy, HAProxy and the upstream itself under the same load, taken in turns, then
+// each one's streaming figures, also in turns.
 //
 // It runs on a fresh SQLite database with a Gatehouse of its own rather than on
 // the Notifications bench's: that one ends switched to the rollback journal and
 // loaded with another workload, and the proxy's figures should depend on neither.
+import { availableParallelism } from "node:os";
 import { decodeProtectedHeader, type JWK } from "jose";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { send } from "./http";
 import { measureInTurns, proxyPostTarget, proxyTarget } from "./load";
 import { BENCH_ENV, PROXY_ROUNDS, PROXY_SECONDS } from "./options";
 import { answersAtAll, freePort, type Server, startProgram, startServer } from "./processes";
+import { BENCH_REDIS_URL, isolatedRedisPrefix } from "./redis-prefix";
 import { checkCached, checkProxies } from "./proxy-checks";
 import { startHaproxy } from "./proxy-haproxy";
 import { measureStreamingInTurns, type Streaming } from "./proxy-streaming";
@@ -24,6 +27,8 @@ export type StartGatehouse = (databaseUrl: string, args?: readonly string[], pub
 export type Figures = { load: Measurement; streaming: Streaming };
 export type ProxyResults = {
   gatewayOnly: Figures;
+  /** the gateway-only server on GATEWAY_PROCESSES=auto, with Redis, which more than one process needs */
+  gatewayCluster: Figures;
   fullServer: Figures;
   handWritten: Figures;
   haproxy?: Figures;
@@ -67,6 +72,10 @@ export async function benchProxy(database: { url: string; drop(): Promise<void> 
     process.stderr.write("loading the proxy workload...\n");
     const clients = await withTokens(fullServer.origin, await loadProxyWorkload(database.url, upstream.origin));
     const gatewayOnly = started(await startGatehouse(database.url, GATEWAY_NODE_ARGS, fullServer.origin, GATEWAY_ENV));
+    const redis = isolatedRedisPrefix();
+    stops.push(redis.cleanup);
+    const clusterEnv = { ...GATEWAY_ENV, GATEWAY_PROCESSES: "auto", REDIS_URL: BENCH_REDIS_URL, REDIS_KEY_PREFIX: redis.prefix };
+    const gatewayCluster = started(await startGatehouse(database.url, GATEWAY_NODE_ARGS, fullServer.origin, clusterEnv));
     const jwks = (await send(`${fullServer.origin}/gw/${BENCH_ENV}/.well-known/jwks.json`)).body;
     const handWritten = started(await startHandWritten(fullServer.origin, jwks, upstream.origin));
     const token = clients[0]!.token;
@@ -75,6 +84,7 @@ export async function benchProxy(database: { url: string; drop(): Promise<void> 
     if (haproxy) started(haproxy);
     const contenders: Contender[] = [
       { role: "gatewayOnly", name: "gateway-only process proxy", server: gatewayOnly },
+      { role: "gatewayCluster", name: `gateway-only, ${availableParallelism()} processes`, server: gatewayCluster },
       { role: "fullServer", name: "Gatehouse (npm start) proxy", server: fullServer },
       { role: "handWritten", name: "hand-written proxy", server: handWritten },
       ...(haproxy ? [{ role: "haproxy", name: "HAProxy", server: haproxy } satisfies Contender] : []),

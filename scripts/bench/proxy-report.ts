@@ -1,5 +1,6 @@
 // What `npm run bench` prints for the proxy workload: every contender's row, the
 // ratios within the run with their verdicts, and the streaming figures.
+import { availableParallelism } from "node:os";
 import { CONNECTIONS, PROXY_CLIENTS, PROXY_ROUNDS, PROXY_SECONDS, STREAMING_TRIES } from "./options";
 import type { Figures, ProxyResults } from "./proxy-bench";
 import type { Streaming, Transfer } from "./proxy-streaming";
@@ -10,6 +11,7 @@ type Role = Exclude<keyof ProxyResults, "cachedGet" | "jsonPost" | "validatedPos
 
 const NAMES: Record<Role, string> = {
   gatewayOnly: "gateway-only process",
+  gatewayCluster: `gateway-only, ${availableParallelism()} processes`,
   fullServer: "Gatehouse (npm start)",
   handWritten: "hand-written proxy",
   haproxy: "HAProxy",
@@ -41,9 +43,24 @@ function loadLines(results: ProxyResults, contenders: [Role, Figures][]): string
     `gateway-only / hand-written: ${ratio(gatewayOnly, handWritten, 1.3)}; gateway-only / HAProxy: ${haproxy ? ratio(gatewayOnly, haproxy, 0.45) : "HAProxy skipped"};` +
       ` p99 ${gatewayOnly.load.p99.toFixed(2)} vs ${handWritten.load.p99.toFixed(2)} ms ${verdict(gatewayOnly.load.p99 <= handWritten.load.p99)}`,
     `full server / hand-written: ${ratio(fullServer, handWritten, 1.0)}; ${errors}; gateway-only RSS under load ${Math.round(rss)} MB (target <= 150 MB) ${verdict(rss <= 150)}`,
+    ...clusterLines(results),
     `gateway-only / hand-written round by round: ${perRound.map((r) => `${r.toFixed(2)}x`).join(", ")}`,
     `gateway-only 1 KB JSON POST validated (enforce) / not validated: ${(results.validatedPost.rps / results.jsonPost.rps).toFixed(2)}x (target >= 0.85x) ${verdict(results.validatedPost.rps >= 0.85 * results.jsonPost.rps)}; errors ${results.jsonPost.failed + results.validatedPost.failed} ${verdict(results.jsonPost.failed + results.validatedPost.failed === 0)}`,
     `gateway-only cached GET / uncached proxied GET: ${(results.cachedGet.rps / rps(gatewayOnly)).toFixed(2)}x (target >= 2x) ${verdict(results.cachedGet.rps >= 2 * rps(gatewayOnly))}; errors ${results.cachedGet.failed} ${verdict(results.cachedGet.failed === 0)}`,
+  ];
+}
+
+/** The gateway-only server on every core against itself on one, and against HAProxy. */
+function clusterLines(results: ProxyResults): string[] {
+  const { gatewayOnly, gatewayCluster, haproxy } = results;
+  const n = availableParallelism();
+  const ratio = (of: Figures, to: Figures, target: number) =>
+    `${(of.load.rps / to.load.rps).toFixed(2)}x (target >= ${target}x) ${verdict(of.load.rps / to.load.rps >= target)}`;
+  const rss = gatewayCluster.load.rssMb;
+  return [
+    `${n} processes / 1 process: ${ratio(gatewayCluster, gatewayOnly, 1.3)}; ${n} processes / HAProxy: ${haproxy ? ratio(gatewayCluster, haproxy, 0.6) : "HAProxy skipped"};` +
+      ` p99 ${gatewayCluster.load.p99.toFixed(2)} vs ${gatewayOnly.load.p99.toFixed(2)} ms ${verdict(gatewayCluster.load.p99 <= gatewayOnly.load.p99)};` +
+      ` RSS of the ${n} processes and the primary under load ${Math.round(rss)} MB (target <= 300 MB) ${verdict(rss <= 300)}`,
   ];
 }
 
@@ -54,9 +71,12 @@ function streamingLines(results: ProxyResults): string[] {
   const g = gatewayOnly.streaming;
   const growth = Math.max(g.down.rssGrowthMb, g.up.rssGrowthMb);
   const slower = g.down.seconds / handWritten.streaming.down.seconds;
+  const c = results.gatewayCluster.streaming;
+  const clusterGrowth = Math.max(c.down.rssGrowthMb, c.up.rssGrowthMb);
   return [
     `gateway-only: ${intact(g)}; RSS growth ${Math.round(growth)} MB (target <= 32 MB) ${verdict(growth <= 32)};` +
       ` download ${slower.toFixed(2)}x the hand-written proxy's time (target <= 1.5x) ${verdict(slower <= 1.5)}; ${sse(g)}`,
+    `gateway-only, ${availableParallelism()} processes: ${intact(results.gatewayCluster.streaming)}; RSS growth ${Math.round(clusterGrowth)} MB (target <= 32 MB) ${verdict(clusterGrowth <= 32)}`,
     `full server: ${intact(fullServer.streaming)}; ${sse(fullServer.streaming)}`,
   ];
 }
@@ -68,6 +88,7 @@ export function proxyReport(results: ProxyResults): string {
   });
   return [
     `Proxy workload: ${CONNECTIONS} connections, GET of a 1 KB JSON body with ${PROXY_CLIENTS} clients' tokens, ${PROXY_SECONDS} s a round, ${PROXY_ROUNDS} rounds taken in turns, each in a new random order, loopback`,
+    `the gateway-only server runs on 1 process without Redis, and on ${availableParallelism()} (GATEWAY_PROCESSES=auto) with Redis, which more than one needs; RSS and CPU count every process`,
     ...contenders.map(([, figures]) => row(figures.load)),
     row(results.cachedGet),
     row(results.jsonPost),
