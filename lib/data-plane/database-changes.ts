@@ -14,7 +14,8 @@ type Watch = { onChange: () => void; log: Pick<Logger, "warn" | "info"> };
 /**
  * Every commit of another connection moves the file's `data_version`, the request log's writer
  * included, so a move only tells that something was written: the count the triggers keep tells
- * whether it was something the gateway keeps.
+ * whether it was something the gateway keeps. The first look tells too, as PostgreSQL's first
+ * LISTEN does: a change made before it would not move the count again.
  */
 function watchSqlite(connection: SqliteConnection, { onChange, log }: Watch): () => Promise<void> {
   let seenVersion: number | undefined;
@@ -25,11 +26,11 @@ function watchSqlite(connection: SqliteConnection, { onChange, log }: Watch): ()
     if (version === seenVersion) return;
     seenVersion = version;
     const count = (await connection.get<[number]>(`SELECT "changes" FROM "GatewayChanges" WHERE "id" = 1`, [], "arrays"))?.[0];
-    if (count !== seenCount && seenCount !== undefined) onChange();
+    if (count !== seenCount) onChange();
     seenCount = count;
   }
   let looking: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
+  function lookNow() {
     looking = look().then(
       () => void (failing = false),
       (error: Error) => {
@@ -37,7 +38,9 @@ function watchSqlite(connection: SqliteConnection, { onChange, log }: Watch): ()
         failing = true;
       },
     );
-  }, SQLITE_WATCH_MS);
+  }
+  lookNow();
+  const timer = setInterval(lookNow, SQLITE_WATCH_MS);
   timer.unref();
   return async () => {
     clearInterval(timer);
