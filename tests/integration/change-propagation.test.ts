@@ -2,19 +2,22 @@
 // instances on one PostgreSQL database and one Redis, the full server (A) and the gateway-only
 // process (B). A revocation, a grant and a configuration apply, each made 20 times through the
 // compiled admin CLI in its own process and 20 times through A, are seen by B within 1 s of the
-// writer returning, B having served the state before each change. Then one SQLite server, with
-// the CLI in its own process. The bound on reads (GATEWAY_CACHE_MAX_AGE_MS, 4 s) is left as
-// configured, so only the notifications can meet 1 s.
+// writer returning, B having served the state before each change; so is a change the database
+// does not notify, published on Redis alone. Then one SQLite server, with the CLI in its own
+// process. The bound on reads (GATEWAY_CACHE_MAX_AGE_MS, 4 s) is left as configured, so only the
+// notifications can meet 1 s.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { grantApi } from "../../lib/credentials/grants";
 import { createPostgresDatabase, createSqliteDatabase, POSTGRES_SERVER_URL } from "../../lib/database/test-databases";
 import type { Db } from "../../lib/db";
+import { gatewayChangesChannel } from "../../lib/gateway-changes";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { runAdmin } from "../support/admin-cli";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
@@ -92,11 +95,12 @@ describe("changes on two instances on PostgreSQL and Redis", () => {
   let b: TestServer;
   let db: Db;
   let adminToken: string;
+  let redis: ReturnType<typeof isolatedRedisPrefix>;
   const targets: Record<string, string> = {};
 
   beforeAll(async () => {
     [targets.first, targets.second] = await Promise.all([upstream("first"), upstream("second")]);
-    const redis = isolatedRedisPrefix();
+    redis = isolatedRedisPrefix();
     cleanups.push(() => redis.cleanup());
     const database = await createPostgresDatabase(POSTGRES_SERVER_URL ?? "postgresql://root@127.0.0.1:5432/postgres");
     cleanups.push(() => database.drop());
@@ -191,6 +195,28 @@ describe("changes on two instances on PostgreSQL and Redis", () => {
       throughA.push(await delayUntil(async () => (await callProtected(b, caller.token)) === (granting ? 200 : 403)));
     }
     expectAllWithinBound(throughA);
+  });
+
+  it("a change written with the triggers off (as behind a pooler that cannot LISTEN) and published on Redis reaches B within 1 s", {
+    timeout: 60_000,
+  }, async () => {
+    const caller = await grantedCaller();
+    const client = new pg.Client({ connectionString: a.databaseUrl });
+    await client.connect();
+    cleanups.push(() => client.end());
+    // A session in replica mode fires no trigger, so the database notifies nothing of its writes.
+    await client.query("SET session_replication_role = replica");
+    const credentialId = (await client.query<{ id: string }>(`SELECT "id" FROM "Credential" WHERE "clientId" = $1`, [caller.clientId])).rows[0]!.id;
+    const apiId = (await client.query<{ id: string }>(`SELECT "id" FROM "Api" WHERE "slug" = $1`, [PROTECTED])).rows[0]!.id;
+    const delays: number[] = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const granting = trial % 2 === 1;
+      if (granting) await client.query(`INSERT INTO "Grant" ("credentialId", "apiId", "scopes") VALUES ($1, $2, '')`, [credentialId, apiId]);
+      else await client.query(`DELETE FROM "Grant" WHERE "credentialId" = $1 AND "apiId" = $2`, [credentialId, apiId]);
+      await redis.redis.publish(gatewayChangesChannel(redis.prefix), "");
+      delays.push(await delayUntil(async () => (await callProtected(b, caller.token)) === (granting ? 200 : 403)));
+    }
+    expectAllWithinBound(delays);
   });
 
   it("a configuration apply (CLI, then /api/v1 on A) moves B's calls to the new target within 1 s", { timeout: 180_000 }, async () => {
