@@ -4,32 +4,37 @@ import type { BuiltInRoute } from "../built-in-apis/route";
 import type { ApiKind } from "../db";
 import type { IncomingRequest, PlainResponse } from "../http/message";
 import { canonicalPath } from "../http/canonical-path";
-import { ProblemError, problemPlainResponse, toProblem } from "../http/problem";
 import { PROBLEMS } from "../http/problem-types";
 import { requestIdFrom } from "../http/request-id";
-import type { GatewayMetrics, UpstreamFailure } from "../metrics/gateway-metrics";
+import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import type { TokenService } from "../oauth/token-service";
 import type { GatewayTracer } from "../tracing/tracer";
-import { type Admission, createAdmission, type Outcome } from "./admission";
-import type { Authenticator } from "./authenticate";
+import { addDecidedFields, refusalAnswer } from "./answer";
 import type { Cors } from "./cors";
-import type { RateLimitStage } from "./policies/rate-limit/stage";
-import type { GatewayApi, GatewayDirectory, GatewayEnvironment } from "./directory";
-import { addDeprecationHeaders } from "./lifecycle";
-import type { Upstreams } from "./proxy";
-import type { RequestRecorder } from "./request-log";
-import { type RequestTrace, requestSummary, requestTrace } from "./request-trace";
-import type { ResponseCache } from "./policies/response-cache/stage";
+import type { GatewayDirectory } from "./directory";
+import { createLocator, type Locator } from "./locate";
+import { collect, type Decided, type GatewayCall, type Located, runStages, type Stage, unanswered } from "./pipeline";
+import { type Authenticator, createAuthenticationStage } from "./policies/authentication/stage";
+import { authorizationStage } from "./policies/authorization/stage";
+import { createLifecycleStage } from "./policies/lifecycle/stage";
+import { createRateLimitStage, type RateLimitCheck } from "./policies/rate-limit/stage";
 import type { RequestValidationMetrics } from "./policies/request-validation/metrics";
-import { validateRequest } from "./policies/request-validation/stage";
+import { createRequestValidationStage } from "./policies/request-validation/stage";
+import { createResponseCacheStage, type ResponseCache } from "./policies/response-cache/stage";
+import { createUpstreamStage, type Upstreams } from "./policies/upstream/stage";
+import { websocketRouteStage } from "./policies/websocket/route-stage";
+import { createCallRecords, type RecordedRequest } from "./record";
+import type { RequestRecorder } from "./request-log";
+import { requestTrace } from "./request-trace";
 import { createRouteTable } from "./route-match";
+import { createServiceStage } from "./service-stage";
 
 export type GatewayDeps = {
   directory: GatewayDirectory;
   log: Logger;
   tokenService: TokenService;
   authenticate: Authenticator;
-  rateLimit: RateLimitStage;
+  rateLimit: RateLimitCheck;
   recorder: RequestRecorder;
   metrics: GatewayMetrics;
   builtInRoutes: Partial<Record<ApiKind, readonly BuiltInRoute[]>>;
@@ -48,88 +53,75 @@ export type GatewayDeps = {
   cors?: Cors;
 };
 
-/** The refusals that count as upstream failures in the metrics, by the kind they count as. */
-export const UPSTREAM_FAILURES: Partial<Record<string, UpstreamFailure>> = {
-  "upstream-unreachable": "error",
-  "upstream-timeout": "timeout",
-  "upstream-unavailable": "unavailable",
-  "upstream-invalid-response": "error",
-};
-
 /** What a proxied answer whose body the upstream broke off is recorded as: the client got its status, then a cut connection. */
 const BROKEN_ANSWER = "upstream-invalid-response";
 
 export type Gateway = (request: IncomingRequest) => Promise<PlainResponse>;
 
-/** The admission of the gateway `deps` build: what the WebSocket handshake goes through too. */
-export function createGatewayAdmission(deps: GatewayDeps): Admission {
+/** A request before it is located: what every stage reads of it but where it leads. */
+type Asked = Omit<GatewayCall, "at">;
+
+/**
+ * Admits a WebSocket handshake: locates it and runs the handshake's stages, collecting their
+ * decisions into `decided`; returns where it leads, or throws the refusal.
+ */
+export type Admission = (asked: Asked, decided: Decided) => Promise<Located>;
+
+/**
+ * The gateway's stages, each its policy's (`lib/gateway/policies/<name>/stage.ts`), and the two
+ * orders they run in. ARCHITECTURE.md ("A gateway request") lists the call's order.
+ */
+function createPipelines(deps: GatewayDeps) {
+  const lifecycle = createLifecycleStage(deps.publicUrl);
+  const authentication = createAuthenticationStage(deps.authenticate);
+  const rateLimit = createRateLimitStage(deps.rateLimit);
+  const call: readonly Stage[] = [
+    lifecycle,
+    authentication,
+    authorizationStage,
+    rateLimit,
+    createServiceStage(deps.tokenService),
+    createRequestValidationStage({
+      metrics: deps.requestValidationMetrics,
+      maxBodyBytes: (env, api) => deps.upstreams.set.get(env, api)?.policy.maxRequestBodyBytes,
+    }),
+    createResponseCacheStage(deps.responseCache),
+    createUpstreamStage(deps.upstreams, deps.addressOf),
+  ];
+  /** A handshake's: its route must have a WebSocket policy, checked before its caller is; its tunnel is the WebSocket policy's own. */
+  const handshake: readonly Stage[] = [lifecycle, websocketRouteStage, authentication, authorizationStage, rateLimit];
   const routeTables = new Map(Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]));
-  return createAdmission({ ...deps, routeTables });
+  return { locate: createLocator({ directory: deps.directory, routeTables }), call, handshake };
+}
+
+/** Locates a request, collecting what that decided into `decided`; throws the refusal of a path that leads nowhere. */
+async function located(locate: Locator, asked: Asked, decided: Decided): Promise<GatewayCall> {
+  const { at, ...location } = await locate(asked.request, asked.path);
+  collect(decided, location);
+  return { ...asked, at: at! };
+}
+
+/** The admission of the gateway `deps` build: what the WebSocket handshake goes through. */
+export function createGatewayAdmission(deps: GatewayDeps): Admission {
+  const { locate, handshake } = createPipelines(deps);
+  return async (asked, decided) => {
+    const call = await located(locate, asked, decided);
+    await runStages(handshake, call, decided);
+    return call.at;
+  };
 }
 
 /**
- * The gateway, free of React and Next. Stages: authenticate, authorize,
- * rate-limit, route (built-in, token service or proxy), record.
+ * The gateway, free of React and Next: each request is located, then goes through the call's
+ * stages in their order until one answers or refuses it, and is recorded from what they decided.
  */
 export function createGateway(deps: GatewayDeps): Gateway {
-  const { log, tokenService, recorder, metrics } = deps;
-  const admit = createGatewayAdmission(deps);
+  const { log, metrics } = deps;
+  const { locate, call: stages } = createPipelines(deps);
+  const records = createCallRecords(deps);
 
-  async function proxy(
-    outcome: Outcome,
-    request: IncomingRequest,
-    url: URL,
-    env: GatewayEnvironment,
-    api: GatewayApi,
-    remainder: string,
-    route: string,
-    requestId: string,
-    trace: RequestTrace,
-    clientId: string | null,
-  ) {
-    const maxBodyBytes = deps.upstreams.set.get(env.slug, api.slug)?.policy.maxRequestBodyBytes;
-    const checked = await validateRequest({ request, url, api, remainder, route, maxBodyBytes, metrics: deps.requestValidationMetrics });
-    if (checked.refusal) throw checked.refusal;
-    outcome.validationErrors = checked.reported;
-    const forward = (sent: IncomingRequest) =>
-      deps.upstreams.forward({
-        request: sent,
-        url,
-        env: env.slug,
-        api: api.slug,
-        remainder,
-        clientId,
-        clientAddress: deps.addressOf(request),
-        requestId,
-        trace,
-        body: checked.body,
-      });
-    return deps.responseCache({ request, url, envId: env.id, envSlug: env.slug, api, route, remainder, clientId, forward });
-  }
-
-  async function route(request: IncomingRequest, url: URL, path: string, requestId: string, trace: RequestTrace, outcome: Outcome): Promise<PlainResponse> {
-    const admitted = await admit({ request, path, trace, outcome });
-    switch (admitted.kind) {
-      case "token-service":
-        return tokenService(request, url, admitted.env, admitted.servicePath, outcome);
-      case "built-in": {
-        const caller = { clientId: admitted.caller.token.clientId, scopes: admitted.caller.token.scopes };
-        return admitted.route.handle({ request, url, params: admitted.params, env: admitted.env, caller, requestId });
-      }
-      case "proxied":
-        return proxy(
-          outcome,
-          request,
-          url,
-          admitted.env,
-          admitted.api,
-          admitted.remainder,
-          admitted.route,
-          requestId,
-          trace,
-          admitted.caller?.token.clientId ?? null,
-        );
-    }
+  async function serve(asked: Asked, decided: Decided): Promise<PlainResponse> {
+    return (await runStages(stages, await located(locate, asked, decided), decided)) ?? unanswered(asked);
   }
 
   return async function handleGatewayRequest(request) {
@@ -139,58 +131,38 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const url = new URL(request.url);
     // Production's server has made the path canonical already; `next dev` passes it as Next parsed it.
     let path = url.pathname;
-    const outcome: Outcome = {};
+    const decided: Decided = {};
     let response: PlainResponse;
+    let problem: string | undefined;
     try {
       path = canonicalPath(url.pathname);
-      response = deps.cors?.preflight(request) ?? (await route(request, url, path, requestId, trace, outcome));
-      Object.assign(response.headers, outcome.headers);
-      if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
+      response = deps.cors?.preflight(request) ?? (await serve({ request, url, path, requestId, trace }, decided));
+      addDecidedFields(response.headers, decided);
       response.headers["x-request-id"] = requestId;
     } catch (error) {
-      const refusal = toProblem(error);
-      outcome.problem = refusal.code;
-      if (refusal.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId, traceId: trace.traceId }, "gateway request failed");
-      const upstreamFailure = UPSTREAM_FAILURES[refusal.code];
-      if (upstreamFailure) metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", upstreamFailure);
-      response = problemPlainResponse(refusal, { instance: path, requestId, traceId: trace.traceId });
-      if (refusal.status !== 429) Object.assign(response.headers, outcome.headers);
-      if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
+      const refused = refusalAnswer(error, decided, { instance: path, requestId, trace, log, metrics, failed: "gateway request failed" });
+      response = refused.response;
+      problem = refused.refusal.code;
     }
     const latencyMs = performance.now() - startedAt;
     // Upstream answers included: a browser must not guess a type the API did not declare.
     response.headers["x-content-type-options"] = "nosniff";
     deps.cors?.expose(request, response);
-    const at = new Date();
-    const record = (status: number) => {
-      metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", status, latencyMs / 1000);
-      recorder.record({
-        at,
-        requestId,
-        traceId: trace.traceId,
-        method: request.method.slice(0, 16),
-        path,
-        route: outcome.route ?? null,
-        status,
-        latencyMs: Math.round(latencyMs * 100) / 100,
-        clientId: outcome.clientId ?? null,
-        environment: outcome.env?.slug ?? null,
-        api: outcome.api ?? null,
-        problem: outcome.problem ?? null,
-        validationErrors: outcome.validationErrors ?? null,
-      });
-      trace.span?.end(requestSummary({ method: request.method, path, status, requestId }, outcome));
+    const recorded: RecordedRequest = { at: new Date(), requestId, trace, method: request.method, path };
+    const record = (status: number, ended: string | undefined) => {
+      const end = { status, latencyMs, problem: ended };
+      records.answered(recorded, decided, end);
+      records.logged(recorded, decided, end);
     };
     const body = response.body;
     const ended = body !== null && typeof body === "object" && "ended" in body ? body.ended : undefined;
-    if (!ended) record(response.status);
+    if (!ended) record(response.status, problem);
     // A streamed answer is recorded once it is over, as what the client got: a body broken off is a 502.
     else
       void ended.then((end) => {
-        if (end !== "broken") return record(response.status);
-        outcome.problem = BROKEN_ANSWER;
-        metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", "error");
-        record(PROBLEMS[BROKEN_ANSWER].status);
+        if (end !== "broken") return record(response.status, problem);
+        metrics.upstreamFailed(decided.env?.slug ?? "", decided.api ?? "", "error");
+        record(PROBLEMS[BROKEN_ANSWER].status, BROKEN_ANSWER);
       });
     return response;
   };

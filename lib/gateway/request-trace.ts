@@ -47,7 +47,6 @@ type Answered = {
   tokenService?: true;
   route?: string;
   clientId?: string;
-  problem?: string;
 };
 
 /**
@@ -66,7 +65,10 @@ function spanRoute(answered: Answered): { path: string; template: boolean } {
 }
 
 /** What the server span of an answered request says. */
-export function requestSummary(request: { method: string; path: string; status: number; requestId: string }, answered: Answered): RequestSummary {
+export function requestSummary(
+  request: { method: string; path: string; status: number; requestId: string; problem: string | undefined },
+  answered: Answered,
+): RequestSummary {
   const { path, template } = spanRoute(answered);
   return {
     name: `${request.method} ${path}`,
@@ -77,6 +79,6 @@ export function requestSummary(request: { method: string; path: string; status: 
     api: answered.api,
     clientId: answered.clientId,
     requestId: request.requestId,
-    problem: answered.problem,
+    problem: request.problem,
   };
 }

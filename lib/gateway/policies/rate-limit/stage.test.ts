@@ -2,13 +2,13 @@ import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { createMemoryRateLimiter } from "../../../limiters/rate-limit-memory";
 import { createRateLimitMetrics } from "./metrics";
-import { createRateLimitStage, type RateLimitedCall } from "./stage";
+import { createRateLimitCheck, type RateLimitedCall } from "./stage";
 
 const env = { id: "env_qa", slug: "sso-qa", rateLimitBurst: 2, rateLimitPerSecond: 1 };
 
 function stageWithRegistry() {
   const registry = new Registry();
-  const rateLimit = createRateLimitStage({ limiter: createMemoryRateLimiter(), metrics: createRateLimitMetrics(registry) });
+  const rateLimit = createRateLimitCheck({ limiter: createMemoryRateLimiter(), metrics: createRateLimitMetrics(registry) });
   const refusals = async () =>
     (await registry.getSingleMetricAsString("gatehouse_rate_limit_refusals_total")).split("\n").filter((line) => !line.startsWith("#"));
   return { rateLimit, refusals };

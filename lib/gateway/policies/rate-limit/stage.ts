@@ -2,6 +2,7 @@ import { problem, type ProblemError, toProblem } from "../../../http/problem";
 import { type RateLimitDecision, type RateLimiter, rateLimitHeaders } from "../../../limiters/rate-limit";
 import type { RateLimitPolicy } from "../../../limiters/rate-limit-policy";
 import type { RequestSpan } from "../../../tracing/tracer";
+import { PASS, type Stage } from "../../pipeline";
 import type { RateLimitMetrics } from "./metrics";
 
 /** The call whose client's budget is taken: where, by whom, under which policy. */
@@ -17,13 +18,13 @@ export type RateLimitedCall = {
 /** The RateLimit headers every answer to the call carries, and the 429 when its budget is spent. */
 export type RateLimitVerdict = { headers: Record<string, string>; refusal: ProblemError | undefined };
 
-export type RateLimitStage = (call: RateLimitedCall) => Promise<RateLimitVerdict>;
+export type RateLimitCheck = (call: RateLimitedCall) => Promise<RateLimitVerdict>;
 
 /**
- * The rate-limit stage: takes one request from the client's bucket in the environment,
- * under the credential's policy or else the environment's.
+ * Takes one request from the client's bucket in the environment, under the credential's
+ * policy or else the environment's.
  */
-export function createRateLimitStage(deps: { limiter: RateLimiter; metrics: RateLimitMetrics }): RateLimitStage {
+export function createRateLimitCheck(deps: { limiter: RateLimiter; metrics: RateLimitMetrics }): RateLimitCheck {
   return async ({ env, api, clientId, credentialPolicy, span }) => {
     const policy = credentialPolicy ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
     const stage = span?.stage("rate limit");
@@ -43,5 +44,13 @@ export function createRateLimitStage(deps: { limiter: RateLimiter; metrics: Rate
       headers: { ...headers, "retry-after": String(decision.retryAfterSeconds) },
     });
     return { headers, refusal };
+  };
+}
+
+/** The rate limit's stage: every authenticated caller's call takes from its budget; a public API's calls have no client to limit. */
+export function createRateLimitStage(check: RateLimitCheck): Stage {
+  return ({ trace, at }, { caller }) => {
+    if (!caller || at.kind === "token-service") return PASS;
+    return check({ env: at.env, api: at.api.slug, clientId: caller.token.clientId, credentialPolicy: caller.credential.rateLimit, span: trace.span });
   };
 }

@@ -1,7 +1,8 @@
 import type { IncomingRequest } from "../../../http/message";
 import { problem, ProblemError } from "../../../http/problem";
-import { type GatewayVersions, selectVersion } from "../../lifecycle";
+import { PASS, type Stage } from "../../pipeline";
 import { requestBody } from "../../request-body";
+import type { GatewayVersion } from "../../versions";
 import { type ApiPolicies, policiesFor } from "../policy-set";
 import type { RequestValidationError } from "./compile";
 import type { RequestValidationMetrics } from "./metrics";
@@ -17,17 +18,17 @@ export type RequestValidationDecision = {
   /** the body it read, which the proxy forwards in place of the client's stream; undefined when it read none */
   body?: Uint8Array;
   /** the errors of a call forwarded under `report`, as the request log's `validationErrors` stores them */
-  reported?: string;
+  validationErrors?: string;
   /** the answer instead of the upstream's: `request-invalid` under `enforce`, or the body's own failure (413) */
   refusal?: ProblemError;
 };
 
-const PASSED: RequestValidationDecision = {};
-
 export type RequestValidationInput = {
   request: IncomingRequest;
   url: URL;
-  api: { slug: string; policies: ApiPolicies; versions: GatewayVersions };
+  api: { slug: string; policies: ApiPolicies };
+  /** the version the call goes to */
+  version: GatewayVersion | undefined;
   /** the path after `/gw/{env}/{api}` */
   remainder: string;
   /** the document's template the call matched (`proxiedRoute`) */
@@ -71,9 +72,9 @@ function refusal(errors: readonly RequestValidationError[], operation: string): 
 export async function validateRequest(input: RequestValidationInput): Promise<RequestValidationDecision> {
   const { request, api, route } = input;
   const mode = policiesFor(api.policies, request.method, route).requestValidation?.mode;
-  if (mode !== "enforce" && mode !== "report") return PASSED;
-  const operation = selectVersion(api.versions, input.remainder)?.validators?.(request.method, route);
-  if (!operation) return PASSED;
+  if (mode !== "enforce" && mode !== "report") return PASS;
+  const operation = input.version?.validators?.(request.method, route);
+  if (!operation) return PASS;
   let body: Uint8Array | undefined;
   if (operation.readsBody && request.method !== "GET" && request.method !== "HEAD") {
     try {
@@ -86,5 +87,18 @@ export async function validateRequest(input: RequestValidationInput): Promise<Re
   const errors = operation.validate({ path: input.remainder, search: input.url.search, headers: request.headers, body: body ?? null });
   if (errors.length === 0) return { body };
   input.metrics.failed(api.slug, route, mode);
-  return mode === "enforce" ? { refusal: refusal(errors, `${request.method} ${route}`) } : { body, reported: JSON.stringify(errors) };
+  return mode === "enforce" ? { refusal: refusal(errors, `${request.method} ${route}`) } : { body, validationErrors: JSON.stringify(errors) };
+}
+
+/** Request validation's stage, for proxied calls: no more than the upstream takes of a body is read to be checked. */
+export function createRequestValidationStage(deps: {
+  metrics: RequestValidationMetrics;
+  /** the upstream's `maxRequestBodyBytes`, if it sets one */
+  maxBodyBytes: (env: string, api: string) => number | undefined;
+}): Stage {
+  return ({ request, url, at }) => {
+    if (at.kind !== "proxied") return PASS;
+    const { env, api, version, remainder, route } = at;
+    return validateRequest({ request, url, api, version, remainder, route, maxBodyBytes: deps.maxBodyBytes(env.slug, api.slug), metrics: deps.metrics });
+  };
 }

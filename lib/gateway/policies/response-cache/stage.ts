@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "../../../http/message";
+import { PASS, type Stage } from "../../pipeline";
 import { type ApiPolicies, type PolicySet, policiesFor } from "../policy-set";
 import { arrivedAge, cacheControl, storability, varyNames } from "./directives";
 import { hasValidator, keepMs } from "./keep";
@@ -235,4 +236,16 @@ function refresh(entry: CachedAnswer, fields: PlainResponse["headers"], ttlSecon
   const lifetimeSeconds = verdict.store ? verdict.lifetimeSeconds : 0;
   const revalidate = verdict.store ? verdict.revalidate : true;
   return { answer: { ...entry, headers, storedAt: at, expiresAt: at + lifetimeSeconds * 1000, arrivedAge: 0, revalidate }, keep: verdict.store };
+}
+
+/** The response cache's stage, for proxied calls: it answers them, from its store or through the stages after it. */
+export function createResponseCacheStage(cache: ResponseCache): Stage {
+  return async (call, { caller }, rest) => {
+    const { request, url, at } = call;
+    if (at.kind !== "proxied") return PASS;
+    const { env, api, route, remainder } = at;
+    const clientId = caller?.token.clientId ?? null;
+    const forward = (sent: IncomingRequest) => rest(sent === request ? call : { ...call, request: sent });
+    return { answer: await cache({ request, url, envId: env.id, envSlug: env.slug, api, route, remainder, clientId, forward }) };
+  };
 }

@@ -6,32 +6,31 @@ import type WebSocket from "ws";
 import { WebSocketServer } from "ws";
 import type { IncomingRequest } from "../../../http/message";
 import { nodeRequest } from "../../../http/node-message";
-import { problem, ProblemError, problemPlainResponse, toProblem } from "../../../http/problem";
+import { problem } from "../../../http/problem";
 import { rawResponse } from "../../../http/raw-response";
 import { requestIdFrom } from "../../../http/request-id";
 import type { GatewayMetrics } from "../../../metrics/gateway-metrics";
 import type { GatewayTracer } from "../../../tracing/tracer";
 import type { UpstreamSet } from "../../../upstreams/upstream-set";
-import type { Admission, Outcome } from "../../admission";
-import { UPSTREAM_FAILURES } from "../../handler";
-import { addDeprecationHeaders } from "../../lifecycle";
-import { upstreamRequestHeaders } from "../../proxy";
-import type { RequestRecorder } from "../../request-log";
-import { type RequestTrace, requestSummary, requestTrace, upstreamTraceparent } from "../../request-trace";
-import { policiesFor } from "../policy-set";
+import { addDecidedFields, refusalAnswer } from "../../answer";
+import type { Admission } from "../../handler";
+import type { Decided } from "../../pipeline";
+import type { CallRecords, Ending, RecordedRequest } from "../../record";
+import { type RequestTrace, requestTrace, upstreamTraceparent } from "../../request-trace";
+import { upstreamRequestHeaders } from "../upstream/request-headers";
 import { handshakeToken } from "./access-token-query";
 import { checkHandshake } from "./handshake-checks";
 import type { WebsocketMetrics } from "./metrics";
 import type { OpenConnections } from "./open-connections";
-import type { WebsocketPolicy } from "./schema";
 import { openTunnel } from "./tunnel";
+import { websocketNotEnabled } from "./route-stage";
 import { openUpstreamSocket } from "./upstream-socket";
 
 export type WebsocketStageDeps = {
   admit: Admission;
   upstreams: UpstreamSet;
   connections: OpenConnections;
-  recorder: RequestRecorder;
+  records: CallRecords;
   metrics: GatewayMetrics;
   websocketMetrics: WebsocketMetrics;
   /** the caller's address, as the trusted proxies report it */
@@ -42,18 +41,6 @@ export type WebsocketStageDeps = {
 
 /** A WebSocket handshake on a gateway path, as the node:http server hands it over: the request, its connection, and what the client sent past the head. */
 export type WebsocketUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) => Promise<void>;
-
-function notEnabled(path: string): ProblemError {
-  return problem("websocket-not-enabled", {
-    detail: `${path} does not take WebSocket connections: no WebSocket policy applies to its route.`,
-  });
-}
-
-/** The fields of a handshake's refusal: the problem's, the rate limit's but on a 429, and a deprecation's. */
-function refusalHeaders(response: ReturnType<typeof problemPlainResponse>, refusal: ProblemError, outcome: Outcome): void {
-  if (refusal.status !== 429) Object.assign(response.headers, outcome.headers);
-  if (outcome.deprecation) addDeprecationHeaders(response.headers, outcome.deprecation);
-}
 
 /** `name: value` lines of extra fields for the 101 answer. */
 function headerLines(fields: Record<string, string | string[]>): string[] {
@@ -69,7 +56,7 @@ function headerLines(fields: Record<string, string | string[]>): string[] {
  * request-log row is written when it closes, with its duration and bytes each way.
  */
 export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade {
-  const { admit, connections, recorder, metrics, log } = deps;
+  const { admit, connections, records, metrics, log } = deps;
 
   return async function upgrade(req, socket, head, origin) {
     const startedAt = performance.now();
@@ -80,51 +67,23 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
     const requestId = requestIdFrom(request.headers);
     const trace = requestTrace(request, deps.tracer);
     const path = new URL(request.url).pathname;
-    const outcome: Outcome = {};
-
-    const record = (status: number, end: { latencyMs: number; bytesIn?: number; bytesOut?: number }) =>
-      recorder.record({
-        at,
-        requestId,
-        traceId: trace.traceId,
-        method: "GET",
-        path,
-        route: outcome.route ?? null,
-        status,
-        latencyMs: Math.round(end.latencyMs * 100) / 100,
-        clientId: outcome.clientId ?? null,
-        environment: outcome.env?.slug ?? null,
-        api: outcome.api ?? null,
-        problem: outcome.problem ?? null,
-        bytesIn: end.bytesIn ?? null,
-        bytesOut: end.bytesOut ?? null,
-      });
-    const answered = (status: number) => {
-      metrics.request(outcome.env?.slug ?? "", outcome.api ?? "", outcome.route ?? "", status, (performance.now() - startedAt) / 1000);
-      trace.span?.end(requestSummary({ method: "GET", path, status, requestId }, outcome));
-    };
+    const decided: Decided = {};
+    const recorded: RecordedRequest = { at, requestId, trace, method: "GET", path };
+    const record = (end: Ending) => records.logged(recorded, decided, end);
+    const answered = (status: number, problem?: string) => records.answered(recorded, decided, { status, latencyMs: performance.now() - startedAt, problem });
 
     let release: (() => void) | undefined;
     try {
       checkHandshake(req);
       const { request: handshake, upstreamSearch } = handshakeToken(request);
-      let policy: WebsocketPolicy | undefined;
-      const admitted = await admit({
-        request: handshake,
-        path,
-        trace,
-        outcome,
-        screen: ({ api, route }) => {
-          policy = api?.kind === "PROXY" ? policiesFor(api.policies, "GET", route).websocket : undefined;
-          if (!policy) throw notEnabled(path);
-        },
-      });
-      if (admitted.kind !== "proxied" || !policy) throw notEnabled(path);
+      const admitted = await admit({ request: handshake, url: new URL(handshake.url), path, requestId, trace }, decided);
+      const { websocket: policy, caller } = decided;
+      if (admitted.kind !== "proxied" || !policy) throw websocketNotEnabled(path);
       const { env, api } = admitted;
       const clientAddress = deps.addressOf(request);
-      release = connections.reserve(env.id, admitted.caller?.token.clientId ?? `address ${clientAddress}`, policy.maxConnectionsPerClient);
+      release = await connections.reserve(env.id, caller?.token.clientId ?? `address ${clientAddress}`, policy.maxConnectionsPerClient);
       if (!release) {
-        const holder = admitted.caller ? `The client ${admitted.caller.token.clientId}` : `The address ${clientAddress}`;
+        const holder = caller ? `The client ${caller.token.clientId}` : `The address ${clientAddress}`;
         throw problem("websocket-connection-limit", {
           detail: `${holder} holds ${policy.maxConnectionsPerClient} open WebSocket connections in "${env.slug}", as many as the policy of "${api.slug}" allows.`,
         });
@@ -135,7 +94,7 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
         upstream,
         remainder: admitted.remainder,
         search: upstreamSearch,
-        headers: upstreamHeaders(handshake, trace, { clientId: admitted.caller?.token.clientId ?? null, clientAddress, requestId }),
+        headers: upstreamHeaders(handshake, trace, { clientId: caller?.token.clientId ?? null, clientAddress, requestId }),
         protocols: requestedProtocols(req),
         maxPayload: policy.maxMessageBytes,
       });
@@ -144,15 +103,15 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
         const { status, contentType, body } = upstreamHandshake.refused;
         socket.end(rawResponse({ status, headers: { ...(contentType ? { "content-type": contentType } : {}), "x-request-id": requestId }, body }));
         answered(status);
-        return record(status, { latencyMs: performance.now() - startedAt });
+        return record({ status, latencyMs: performance.now() - startedAt });
       }
       const toUpstream = upstreamHandshake.opened;
       if (socket.destroyed || !socket.writable) {
         release();
         toUpstream.terminate();
-        outcome.problem = "client-closed-request";
-        answered(499);
-        return record(499, { latencyMs: performance.now() - startedAt });
+        const closed = "client-closed-request";
+        answered(499, closed);
+        return record({ status: 499, latencyMs: performance.now() - startedAt, problem: closed });
       }
       const server = new WebSocketServer({
         noServer: true,
@@ -162,8 +121,8 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
         handleProtocols: () => toUpstream.protocol || false,
       });
       const held = release;
-      const extra: Record<string, string | string[]> = { ...outcome.headers, "x-request-id": requestId };
-      if (outcome.deprecation) addDeprecationHeaders(extra, outcome.deprecation);
+      const extra: Record<string, string | string[]> = { "x-request-id": requestId };
+      addDecidedFields(extra, decided);
       server.once("headers", (lines) => lines.push(...headerLines(extra)));
       // checkHandshake refuses what the library would; should it refuse more, the upstream is not left open.
       server.once("wsClientError", (error) => {
@@ -172,7 +131,6 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
         socket.destroy();
         log.warn({ err: error, requestId }, "WebSocket handshake refused by the library after admission");
       });
-      const { caller } = admitted;
       const idleMs = policy.idleTimeoutSeconds * 1000;
       server.handleUpgrade(req, socket, head, (client: WebSocket) => {
         const series = deps.websocketMetrics.series(env.slug, api.slug);
@@ -180,7 +138,7 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
         const connection = {
           envId: env.id,
           apiId: api.id,
-          caller: caller && { clientId: caller.token.clientId, jti: caller.token.jti, expiresAt: caller.token.expiresAt },
+          caller: caller ? { clientId: caller.token.clientId, jti: caller.token.jti, expiresAt: caller.token.expiresAt } : null,
           close: tunnel.close,
         };
         connections.add(connection);
@@ -189,22 +147,16 @@ export function createWebsocketStage(deps: WebsocketStageDeps): WebsocketUpgrade
           connections.delete(connection);
           held();
           series.closed();
-          record(101, { latencyMs: performance.now() - startedAt, ...end });
+          record({ status: 101, latencyMs: performance.now() - startedAt, ...end });
         });
       });
       answered(101);
     } catch (error) {
       release?.();
-      const refusal = toProblem(error);
-      outcome.problem = refusal.code;
-      if (refusal.status >= 500 && !(error instanceof ProblemError)) log.error({ err: error, requestId, traceId: trace.traceId }, "WebSocket handshake failed");
-      const upstreamFailure = UPSTREAM_FAILURES[refusal.code];
-      if (upstreamFailure) metrics.upstreamFailed(outcome.env?.slug ?? "", outcome.api ?? "", upstreamFailure);
-      const response = problemPlainResponse(refusal, { instance: path, requestId, traceId: trace.traceId });
-      refusalHeaders(response, refusal, outcome);
+      const { response, refusal } = refusalAnswer(error, decided, { instance: path, requestId, trace, log, metrics, failed: "WebSocket handshake failed" });
       if (socket.writable) socket.end(rawResponse({ ...response, body: String(response.body) }));
-      answered(refusal.status);
-      record(refusal.status, { latencyMs: performance.now() - startedAt });
+      answered(refusal.status, refusal.code);
+      record({ status: refusal.status, latencyMs: performance.now() - startedAt, problem: refusal.code });
     }
   };
 }

@@ -3,7 +3,8 @@ import WebSocket from "ws";
 import { type ProblemError, problem } from "../../../http/problem";
 import type { TargetState } from "../../../upstreams/target-state";
 import type { Upstream } from "../../../upstreams/upstream";
-import { NOT_ANSWERED, unavailable, upstreamPath } from "../../proxy";
+import { NOT_ANSWERED, unavailable } from "../upstream/failures";
+import { upstreamPath } from "../upstream/request-headers";
 
 /** What the upstream's own refusal of the handshake may carry back to the client, at most. */
 const MAX_REFUSAL_BYTES = 64 * 1024;

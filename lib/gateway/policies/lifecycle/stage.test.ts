@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../http/problem";
-import {
-  addDeprecationHeaders,
-  deprecationHeaders,
-  deprecationOf,
-  type GatewayVersion,
-  type GatewayVersions,
-  hasLifecycle,
-  operationKey,
-  lifecycleDecision,
-  retiredRefusal,
-  selectVersion,
-} from "./lifecycle";
+import { ProblemError } from "../../../http/problem";
+import { type GatewayVersion, type GatewayVersions, operationKey, selectVersion } from "../../versions";
+import { addDeprecationHeaders, deprecationHeaders, deprecationOf, hasLifecycle, lifecycleDecision, retiredRefusal } from "./stage";
 
 const version = (name: string, fields: Partial<GatewayVersion> = {}): GatewayVersion => ({
   version: name,

@@ -1,4 +1,4 @@
-import { THEME_COOKIE } from "../branding/theme";
+import { THEME_COOKIE } from "../../../branding/theme";
 
 /**
  * The portal's own cookies: next-auth's session, CSRF and callback cookies (with

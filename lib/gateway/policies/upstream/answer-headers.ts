@@ -1,7 +1,7 @@
-import { connectionOptions, isConnectionSpecific } from "../http/hop-by-hop";
-import { problem, type ProblemError } from "../http/problem";
-import { confinedSetCookie } from "./upstream-cookies";
-import { gatewayLocation } from "./upstream-location";
+import { connectionOptions, isConnectionSpecific } from "../../../http/hop-by-hop";
+import { problem, type ProblemError } from "../../../http/problem";
+import { confinedSetCookie } from "./cookies";
+import { gatewayLocation } from "./location";
 
 /**
  * What every proxied answer carries unless its upstream's policy says otherwise: the

@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import type { BodyEnd, BodySink, StreamedBody } from "../http/message";
+import type { BodyEnd, BodySink, StreamedBody } from "../../../http/message";
 
 export type UpstreamAnswer = { statusCode: number; headers: Record<string, string | string[] | undefined>; body: UpstreamExchange };
 
