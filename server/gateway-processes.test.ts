@@ -20,7 +20,9 @@ describe("how many gateway processes start:gateway runs", () => {
         "GATEWAY_PROCESSES=2 needs REDIS_URL: without Redis each process would keep its own rate limits, used token ids, response cache and WebSocket counts. Set REDIS_URL, or set GATEWAY_PROCESSES=1.",
       ),
     );
-    expect(() => gatewayProcessCount({ gatewayProcesses: "auto", redisUrl: undefined }, 4)).toThrow(/^GATEWAY_PROCESSES=auto \(4 on this machine\) needs REDIS_URL/);
+    expect(() => gatewayProcessCount({ gatewayProcesses: "auto", redisUrl: undefined }, 4)).toThrow(
+      /^GATEWAY_PROCESSES=auto \(4 on this machine\) needs REDIS_URL/,
+    );
   });
 });
 

@@ -27,7 +27,8 @@ export function aggregateWorkerMetrics(): () => Promise<string> {
   const collect = () => aggregator.clusterMetrics();
   cluster.on("message", (worker, message: Ask | undefined) => {
     if (message?.type !== "gatehouse:metrics?") return;
-    const reply = (answer: Omit<Answer, "type" | "id">) => worker.isConnected() && worker.send({ type: "gatehouse:metrics", id: message.id, ...answer } satisfies Answer);
+    const reply = (answer: Omit<Answer, "type" | "id">) =>
+      worker.isConnected() && worker.send({ type: "gatehouse:metrics", id: message.id, ...answer } satisfies Answer);
     collect().then(
       (text) => reply({ text }),
       (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
