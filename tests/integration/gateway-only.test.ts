@@ -44,8 +44,11 @@ beforeAll(async () => {
 
 describe("the gateway-only process", () => {
   it("imports no Next, React, next-auth or Prisma client: its start-up work runs in a process of its own", () => {
-    const entry = readFileSync(join(import.meta.dirname, "..", "..", GATEWAY_NODE_ARGS.at(-1)!), "utf8");
-    const packages = [...entry.matchAll(/^import .*?from "([^"]+)";$/gm)].map((match) => match[1]!);
+    // The entry, which a cluster's primary runs, and the serving module every gateway process imports.
+    const compiled = [GATEWAY_NODE_ARGS.at(-1)!, "dist/server/gateway-process.js"].map((file) =>
+      readFileSync(join(import.meta.dirname, "..", "..", file), "utf8"),
+    );
+    const packages = compiled.flatMap((code) => [...code.matchAll(/^import .*?from "([^"]+)";$/gm)].map((match) => match[1]!));
     expect(packages).toContain("better-sqlite3");
     expect(packages.filter((name) => /^(next|react|react-dom|next-auth|@prisma\/.*)(\/|$)/.test(name))).toEqual([]);
   });
