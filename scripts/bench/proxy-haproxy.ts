@@ -22,12 +22,16 @@ function onPath(program: string): string | undefined {
 }
 
 /**
- * Debian's defaults otherwise. Without `option http-no-delay` HAProxy holds a
+ * Two threads, as the targets of the gateway on N processes are set against, whatever the
+ * machine's cores; Debian's defaults otherwise. Without `option http-no-delay` HAProxy holds a
  * stream's small chunks for up to 200 ms to send fuller packets, which its first
  * server-sent event shows; it is measured as it ships.
  */
 function config(input: { port: number; keyFile: string; issuer: string; upstream: URL }): string {
-  return `defaults
+  return `global
+  nbthread 2
+
+defaults
   mode http
   timeout connect 5s
   timeout client 60s
