@@ -7,7 +7,7 @@ import { log } from "./log";
  * The Prisma models whose rows the gateway keeps (docs/scaling-out.md), as the client names them;
  * the tables whose triggers count a change in `prisma/migrations/*\/*_gateway_changes` are the same.
  */
-const GATEWAY_MODELS = new Set([
+export const GATEWAY_MODELS: ReadonlySet<string> = new Set([
   "environment",
   "api",
   "apiEnvironment",

@@ -15,7 +15,7 @@ const prefix = vi.hoisted(() => {
 
 import { migratedDatabase } from "../../lib/database/migrated-database";
 import { inTransaction } from "../../lib/db";
-import { closeGatewayChangePublisher, gatewayChangesChannel } from "../../lib/gateway-changes";
+import { closeGatewayChangePublisher, GATEWAY_MODELS, gatewayChangesChannel } from "../../lib/gateway-changes";
 import { seed } from "../../prisma/seed";
 import { TEST_REDIS_URL } from "../support/redis";
 
@@ -81,5 +81,13 @@ describe("publishing gateway changes on Redis", () => {
     });
     expect(await published()).toBe(1);
     expect((await fixture.db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } })).rateLimitBurst).toBe(203);
+  });
+
+  it("has the database's triggers on the tables of every model it publishes, and on no other", async () => {
+    const sql = fixture.database.url.startsWith("file:")
+      ? `SELECT DISTINCT "tbl_name" AS "table" FROM "sqlite_master" WHERE "type" = 'trigger' AND "name" LIKE '%_gateway_changes_%'`
+      : `SELECT DISTINCT "event_object_table" AS "table" FROM "information_schema"."triggers" WHERE "trigger_name" LIKE '%_gateway_changes'`;
+    const tables = (await fixture.db.$queryRawUnsafe<{ table: string }[]>(sql)).map((row) => row.table).sort();
+    expect(tables).toEqual([...GATEWAY_MODELS].map((model) => model[0]!.toUpperCase() + model.slice(1)).sort());
   });
 });
