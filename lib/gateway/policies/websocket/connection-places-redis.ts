@@ -71,7 +71,9 @@ export function createRedisConnectionPlaces(input: { redis: Redis; prefix: strin
 
   const renewal = setInterval(() => {
     for (const key of heldHere.keys())
-      redis.renewConnectionPlaces(...keysOf(key), processId, PLACES_TTL_MS).catch((error: unknown) => warn(error, "could not renew WebSocket connection places in Redis"));
+      redis
+        .renewConnectionPlaces(...keysOf(key), processId, PLACES_TTL_MS)
+        .catch((error: unknown) => warn(error, "could not renew WebSocket connection places in Redis"));
   }, RENEW_EVERY_MS);
   renewal.unref();
 
@@ -93,8 +95,10 @@ export function createRedisConnectionPlaces(input: { redis: Redis; prefix: strin
         const left = (heldHere.get(key) ?? 1) - 1;
         if (left === 0) heldHere.delete(key);
         else heldHere.set(key, left);
-        // A release lost to Redis is made good when this process's deadline passes.
-        redis.releaseConnectionPlace(...keysOf(key), processId).catch((error: unknown) => warn(error, "could not give back a WebSocket connection place in Redis"));
+        // A release lost to Redis is made good once this process holds none of the key's places: its deadline then passes.
+        redis
+          .releaseConnectionPlace(...keysOf(key), processId)
+          .catch((error: unknown) => warn(error, "could not give back a WebSocket connection place in Redis"));
       };
     },
     async close() {
