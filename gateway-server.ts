@@ -16,7 +16,7 @@ import { startupFailure } from "./server/start-up";
 
 type GatewayProcess = typeof import("./server/gateway-process");
 
-const gatewayProcess = () => import(/*turbopackIgnore: true*/ compiledModule("server/gateway-process.ts")) as Promise<GatewayProcess>;
+const gatewayProcess = () => import(compiledModule("server/gateway-process.ts")) as Promise<GatewayProcess>;
 
 async function main(): Promise<void> {
   if (cluster.isWorker) return (await gatewayProcess()).serveAsWorker();
