@@ -41,6 +41,8 @@ export function publishGatewayChange(): void {
   publisher ??= import("ioredis").then(({ Redis }) => {
     const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectionName: gatewayChangesChannel(redisKeyPrefix) });
     redis.on("error", () => undefined);
+    // A script that writes and ends without closing it is not kept running by it.
+    redis.on("connect", () => redis.stream.unref());
     return redis;
   });
   const sent: Promise<unknown> = publisher
