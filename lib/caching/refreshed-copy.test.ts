@@ -112,4 +112,13 @@ describe("a refreshed copy", () => {
     expect(await copy.get()).toBe(3);
     expect(source.count()).toBe(3);
   });
+
+  it("once expired before any read, reads nothing until a caller asks", async () => {
+    const source = reads(async () => 1);
+    const copy = createRefreshedCopy(source.load, { refreshAfterMs: 0, maxAgeMs: 60_000 });
+    copy.expire();
+    expect(source.count()).toBe(0);
+    expect(await copy.get()).toBe(1);
+    expect(source.count()).toBe(1);
+  });
 });

@@ -8,7 +8,10 @@ export type RefreshedCopy<T> = {
   get(): Promise<T>;
   /** the copy kept, whatever its age; undefined before the first read answers */
   kept(): T | undefined;
-  /** Reads again at once: the copy and reads begun before now are no longer answered, as the database changed since. */
+  /**
+   * The copy and reads begun before now are no longer answered, as the database changed since;
+   * a copy that was read is read again at once, one never read waits for its first caller.
+   */
   expire(): void;
 };
 
@@ -53,7 +56,7 @@ export function createRefreshedCopy<T>(load: () => Promise<T>, options: { refres
     kept: () => copy?.value,
     expire() {
       notBefore = performance.now();
-      read(notBefore).catch(() => undefined);
+      if (copy) read(notBefore).catch(() => undefined);
     },
   };
 }
