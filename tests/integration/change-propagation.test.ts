@@ -1,10 +1,11 @@
-// Every change reaches every instance within 1 s (DESIGN §6, "What the gateway keeps"): two
+// Every change reaches every instance within 1 s (DESIGN §6, "What the gateway keeps"). Two
 // instances on one PostgreSQL database and one Redis, the full server (A) and the gateway-only
-// process (B). A revocation, a grant and a configuration apply, each made 20 times through the
-// compiled admin CLI in its own process and 20 times through A, are seen by B within 1 s of the
-// writer returning, B having served the state before each change; so is a change the database
-// does not notify, published on Redis alone. Then one SQLite server, with the CLI in its own
-// process. The bound on reads (GATEWAY_CACHE_MAX_AGE_MS, 4 s) is left as configured, so only the
+// process (B): a revocation, a grant and a configuration apply, each made 20 times through the
+// compiled admin CLI in its own process and 20 times through A, and a rate limit set 20 times from
+// the CLI, are seen by B within 1 s of the writer returning, B having served the state before each
+// change; so is a change the database does not notify, published on Redis alone. One SQLite
+// server: a configuration apply (20 times) and a deprecation (5 times) from the CLI's process.
+// The bound on reads (GATEWAY_CACHE_MAX_AGE_MS, 4 s) is left as configured, so only the
 // notifications can meet 1 s.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
@@ -197,6 +198,20 @@ describe("changes on two instances on PostgreSQL and Redis", () => {
     expectAllWithinBound(throughA);
   });
 
+  it("an environment's rate limit set from the CLI reaches B's RateLimit-Policy within 1 s", { timeout: 120_000 }, async () => {
+    const caller = await grantedCaller();
+    const policyOnB = async () =>
+      (await fetch(`${b.url}/gw/${ENV}/${PROTECTED}/items`, { headers: { authorization: `Bearer ${caller.token}` } })).headers.get("ratelimit-policy");
+    const delays: number[] = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const burst = trial % 2 === 0 ? 999_999 : 1_000_000;
+      const set = await runAdmin(a.databaseUrl, "environment", "rate-limit", ENV, "--burst", String(burst), "--per-second", "100000");
+      expect(set).toMatchObject({ code: 0 });
+      delays.push(await delayUntil(async () => (await policyOnB())?.includes(`q=${burst};`) ?? false));
+    }
+    expectAllWithinBound(delays);
+  });
+
   it("a change written with the triggers off (as behind a pooler that cannot LISTEN) and published on Redis reaches B within 1 s", {
     timeout: 60_000,
   }, async () => {
@@ -240,12 +255,20 @@ describe("changes on two instances on PostgreSQL and Redis", () => {
 });
 
 describe("changes on one SQLite server", () => {
-  it("a configuration apply from the CLI's own process reaches the server's calls within 1 s", { timeout: 120_000 }, async () => {
-    const targets = { first: await upstream("first"), second: await upstream("second") };
+  let server: TestServer;
+  let db: Db;
+
+  beforeAll(async () => {
     const database = createSqliteDatabase();
     cleanups.push(() => database.drop());
-    const server = await startServer({ database });
+    server = await startServer({ database });
     cleanups.push(() => server.stop());
+    db = openDb(server);
+    cleanups.push(() => db.$disconnect());
+  }, 120_000);
+
+  it("a configuration apply from the CLI's own process reaches the server's calls within 1 s", { timeout: 120_000 }, async () => {
+    const targets = { first: await upstream("first"), second: await upstream("second") };
     await applyWithCli(server, targets.first, -1);
     await expect.poll(() => servedBy(server), { timeout: 10_000, interval: 100 }).toBe("first");
     const delays: number[] = [];
@@ -255,5 +278,20 @@ describe("changes on one SQLite server", () => {
       delays.push(await delayUntil(async () => (await servedBy(server)) === next));
     }
     expectAllWithinBound(delays);
+  });
+
+  it("a version deprecated from the CLI's own process is announced by the server within 1 s, in each of 5 trials", { timeout: 60_000 }, async () => {
+    const target = await upstream("deprecated");
+    const slugs = Array.from({ length: 5 }, (_, index) => `propagation-deprecated-${index}`);
+    for (const slug of slugs) await registerProxyApi(db, { slug, upstream: target, isPublic: true, env: ENV });
+    const deprecation = async (slug: string) => (await fetch(`${server.url}/gw/${ENV}/${slug}/v1/orders`)).headers.get("deprecation");
+    const delays: number[] = [];
+    for (const slug of slugs) {
+      await expect.poll(async () => (await fetch(`${server.url}/gw/${ENV}/${slug}/v1/orders`)).status, { timeout: 10_000, interval: 100 }).toBe(200);
+      expect(await deprecation(slug)).toBeNull();
+      expect(await runAdmin(server.databaseUrl, "api", "deprecate", "--api", slug, "--version", "v1")).toMatchObject({ code: 0 });
+      delays.push(await delayUntil(async () => (await deprecation(slug)) !== null));
+    }
+    expect(delays.filter((delay) => delay > BOUND_MS).map(Math.round)).toEqual([]);
   });
 });
