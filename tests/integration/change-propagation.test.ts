@@ -1,7 +1,7 @@
 // Every change reaches every instance within 1 s (DESIGN §6, "What the gateway keeps"). Two
 // instances on one PostgreSQL database and one Redis, the full server (A) and the gateway-only
 // process (B): a revocation, a grant and a configuration apply, each made 20 times through the
-// compiled admin CLI in its own process and 20 times through A, and a rate limit set 20 times from
+// compiled admin CLI in its own process and 20 times through A, and a rate limit set 5 times from
 // the CLI, are seen by B within 1 s of the writer returning, B having served the state before each
 // change; so is a change the database does not notify, published on Redis alone. One SQLite
 // server: a configuration apply (20 times) and a deprecation (5 times) from the CLI's process.
@@ -27,6 +27,8 @@ import { accessToken, basic, newCredential, openDb, registerProxyApi } from "./g
 
 const ENV = "sso-qa";
 const TRIALS = 20;
+/** For the changes beyond the three the issue names, which travel the same way: enough to catch a table without its trigger. */
+const FEW_TRIALS = 5;
 const BOUND_MS = 1_000;
 const POLL_MS = 50;
 const PROTECTED = "propagation-orders";
@@ -56,8 +58,8 @@ async function delayUntil(seen: () => Promise<boolean>): Promise<number> {
 }
 
 /** Every trial's delay, each at most the bound (the list names the slow ones when one is not). */
-function expectAllWithinBound(delays: number[]): void {
-  expect(delays).toHaveLength(TRIALS);
+function expectAllWithinBound(delays: number[], trials = TRIALS): void {
+  expect(delays).toHaveLength(trials);
   expect(delays.filter((delay) => delay > BOUND_MS).map(Math.round)).toEqual([]);
 }
 
@@ -198,18 +200,18 @@ describe("changes on two instances on PostgreSQL and Redis", () => {
     expectAllWithinBound(throughA);
   });
 
-  it("an environment's rate limit set from the CLI reaches B's RateLimit-Policy within 1 s", { timeout: 120_000 }, async () => {
+  it("an environment's rate limit set from the CLI reaches B's RateLimit-Policy within 1 s, in each of 5 trials", { timeout: 120_000 }, async () => {
     const caller = await grantedCaller();
     const policyOnB = async () =>
       (await fetch(`${b.url}/gw/${ENV}/${PROTECTED}/items`, { headers: { authorization: `Bearer ${caller.token}` } })).headers.get("ratelimit-policy");
     const delays: number[] = [];
-    for (let trial = 0; trial < TRIALS; trial++) {
+    for (let trial = 0; trial < FEW_TRIALS; trial++) {
       const burst = trial % 2 === 0 ? 999_999 : 1_000_000;
       const set = await runAdmin(a.databaseUrl, "environment", "rate-limit", ENV, "--burst", String(burst), "--per-second", "100000");
       expect(set).toMatchObject({ code: 0 });
       delays.push(await delayUntil(async () => (await policyOnB())?.includes(`q=${burst};`) ?? false));
     }
-    expectAllWithinBound(delays);
+    expectAllWithinBound(delays, FEW_TRIALS);
   });
 
   it("a change written with the triggers off (as behind a pooler that cannot LISTEN) and published on Redis reaches B within 1 s", {
@@ -282,7 +284,7 @@ describe("changes on one SQLite server", () => {
 
   it("a version deprecated from the CLI's own process is announced by the server within 1 s, in each of 5 trials", { timeout: 60_000 }, async () => {
     const target = await upstream("deprecated");
-    const slugs = Array.from({ length: 5 }, (_, index) => `propagation-deprecated-${index}`);
+    const slugs = Array.from({ length: FEW_TRIALS }, (_, index) => `propagation-deprecated-${index}`);
     for (const slug of slugs) await registerProxyApi(db, { slug, upstream: target, isPublic: true, env: ENV });
     const deprecation = async (slug: string) => (await fetch(`${server.url}/gw/${ENV}/${slug}/v1/orders`)).headers.get("deprecation");
     const delays: number[] = [];
@@ -292,6 +294,6 @@ describe("changes on one SQLite server", () => {
       expect(await runAdmin(server.databaseUrl, "api", "deprecate", "--api", slug, "--version", "v1")).toMatchObject({ code: 0 });
       delays.push(await delayUntil(async () => (await deprecation(slug)) !== null));
     }
-    expect(delays.filter((delay) => delay > BOUND_MS).map(Math.round)).toEqual([]);
+    expectAllWithinBound(delays, FEW_TRIALS);
   });
 });
