@@ -4,6 +4,7 @@ import { migratedDatabase } from "../database/migrated-database";
 import { CLI_ACTOR } from "../audit/write-audit";
 import { createCredential, ensureApplication } from "../credentials/credentials";
 import type { DataPlaneStore } from "../data-plane/store";
+import { createChangeSignal } from "../caching/change-signal";
 import { createCredentialStates } from "./credential-states";
 
 let fixture: Awaited<ReturnType<typeof migratedDatabase>>;
@@ -82,5 +83,21 @@ describe("credential states", () => {
     expect((await states.get(clientId))?.active).toBe(true);
     await revoke(clientId);
     expect((await states.get(clientId))?.active).toBe(false);
+  });
+
+  it("on a change, reads every kept state again in one query, and answers none from before it", async () => {
+    const clientIds = [await newClient(), await newClient(), await newClient()];
+    const { store, queries } = countingStore();
+    const changes = createChangeSignal();
+    const states = createCredentialStates({ store, maxAgeMs: 60_000, refreshAfterMs: 60_000, changes });
+    const before = await Promise.all(clientIds.map((clientId) => states.get(clientId)));
+    expect(queries()).toBe(3);
+    await revoke(clientIds[0]!);
+    changes.notify();
+    expect(queries()).toBe(4);
+    const after = await Promise.all(clientIds.map((clientId) => states.get(clientId)));
+    expect(after.map((state) => state?.active)).toEqual([false, true, true]);
+    expect(after[1]).toBe(before[1]);
+    expect(queries()).toBe(4);
   });
 });

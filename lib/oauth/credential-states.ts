@@ -65,6 +65,9 @@ function fingerprintOf(row: CredentialRow | undefined): string {
   return row ? JSON.stringify(row) : "";
 }
 
+/** How many kept states one query reads again after a change. */
+const RELOAD_CHUNK = 500;
+
 /** A kept state, when it was read, and what that read found (undefined until it answers). */
 type Entry = { state: Promise<CredentialState | undefined>; loadedAt: number; read: string | undefined };
 
@@ -81,7 +84,7 @@ type Entry = { state: Promise<CredentialState | undefined>; loadedAt: number; re
  * identical states every `refreshAfterMs` (decision 040). Unknown ids are kept
  * as known ones are, in one bounded map. A call that waits for a read the database does not
  * answer is refused 503 `not-ready` (decision 042). On a signal of `changes` every kept state
- * is read again before it answers.
+ * is read again at once, and answers only once read.
  */
 export function createCredentialStates(input: {
   store: Pick<DataPlaneStore, "credentials">;
@@ -100,9 +103,6 @@ export function createCredentialStates(input: {
   const maxEntries = input.maxEntries ?? 10_000;
   const cache = new Map<string, Entry>();
   let changedAt = -Infinity;
-  input.changes?.subscribe(() => {
-    changedAt = performance.now();
-  });
 
   /** The rows of `clientIds` that exist, by client id. */
   async function loadRows(clientIds: readonly string[]): Promise<Map<string, CredentialRow>> {
@@ -116,6 +116,35 @@ export function createCredentialStates(input: {
     entry.read ??= fingerprintOf(row);
     return row && stateOf(row);
   }
+
+  /**
+   * On a change every kept state is read again at once, `RELOAD_CHUNK` clients a query, rather
+   * than one query per client at its next call; calls wait for that read, and a state whose row
+   * reads the same is kept (decision 040).
+   */
+  function reloadKept(): void {
+    const clientIds = [...cache.keys()];
+    for (let start = 0; start < clientIds.length; start += RELOAD_CHUNK) {
+      const chunk = clientIds.slice(start, start + RELOAD_CHUNK);
+      const loadedAt = performance.now();
+      const rows = answered(loadRows(chunk));
+      for (const clientId of chunk) {
+        const previous = cache.get(clientId)!;
+        const entry: Entry = { state: Promise.resolve(undefined), loadedAt, read: undefined };
+        entry.state = rows.then((found) => {
+          const row = found.get(clientId);
+          entry.read = fingerprintOf(row);
+          return previous.read === entry.read ? previous.state : row && stateOf(row);
+        });
+        cache.set(clientId, entry);
+        entry.state.catch(() => cache.get(clientId) === entry && cache.delete(clientId));
+      }
+    }
+  }
+  input.changes?.subscribe(() => {
+    changedAt = performance.now();
+    reloadKept();
+  });
 
   function refresh(clientId: string, notBefore = performance.now()): Promise<CredentialState | undefined> {
     const kept = cache.get(clientId);
