@@ -51,8 +51,8 @@ test("an admin sets an API's gateway policies as JSON on its page, each error sh
   await save.click();
   await expect(admin.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   const table = admin.getByRole("table", { name: "Gateway policies of shelf-policies" });
-  await expect(table.getByRole("row", { name: /Every route enforce/ })).toBeVisible();
-  await expect(table.getByRole("row", { name: /GET \/v1\/items\/\{id\} as every route 300 s/ })).toBeVisible();
+  await expect(table.getByRole("row", { name: /Every route Request validation: enforce/ })).toBeVisible();
+  await expect(table.getByRole("row", { name: /GET \/v1\/items\/\{id\} Request validation: as every route Response cache: 300 s/ })).toBeVisible();
   await admin.reload();
   await expect(admin.getByLabel("Policies (JSON)")).toHaveValue(/"ttlSeconds": 300,\n\s+"shared": false/);
   expect(await seriousAccessibilityViolations(admin)).toEqual([]);

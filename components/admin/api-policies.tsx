@@ -31,21 +31,25 @@ export function ApiPoliciesSection({ slug, policies }: { slug: string; policies:
         rows={rows}
         rowKey={(row) => `${row.route}:${row.appliesTo}`}
         columns={[
-          { header: "Applies to", rowHeader: true, className: "font-mono", cell: (row) => row.appliesTo },
-          { header: "Request validation", cell: (row) => shown(row, "requestValidation", (policy) => policy.mode) },
+          { header: "Applies to", rowHeader: true, className: "font-mono break-all", cell: (row) => row.appliesTo },
           {
-            header: "Response cache",
-            cell: (row) => shown(row, "responseCache", (policy) => `${policy.ttlSeconds} s${policy.shared ? ", shared" : ""}`),
-          },
-          {
-            header: "WebSocket",
-            cell: (row) =>
-              shown(
-                row,
-                "websocket",
-                (policy) =>
-                  `idle ${policy.idleTimeoutSeconds} s, messages up to ${policy.maxMessageBytes} bytes, ${policy.maxConnectionsPerClient} connections per client`,
-              ),
+            header: "Policies",
+            // One column of labelled lines rather than one per policy: four columns do not fit a phone's width.
+            cell: (row) => (
+              <ul className="space-y-1">
+                <li>Request validation: {shown(row, "requestValidation", (policy) => policy.mode)}</li>
+                <li>Response cache: {shown(row, "responseCache", (policy) => `${policy.ttlSeconds} s${policy.shared ? ", shared" : ""}`)}</li>
+                <li>
+                  WebSocket:{" "}
+                  {shown(
+                    row,
+                    "websocket",
+                    (policy) =>
+                      `idle ${policy.idleTimeoutSeconds} s, messages up to ${policy.maxMessageBytes} bytes, ${policy.maxConnectionsPerClient} connections per client`,
+                  )}
+                </li>
+              </ul>
+            ),
           },
         ]}
       />

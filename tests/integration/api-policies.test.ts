@@ -233,8 +233,10 @@ describe("policies in the admin console", { timeout: 120_000 }, () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("Gateway policies");
-    expect(html).toMatch(/<th scope="row"[^>]*>Every route<\/th><td[^>]*>report<\/td>/);
-    expect(html).toMatch(/<th scope="row"[^>]*>GET \/v1\/items\/\{id\}<\/th><td[^>]*>as every route<\/td><td[^>]*>300 s<\/td>/);
+    expect(html).toMatch(/<th scope="row"[^>]*>Every route<\/th><td[^>]*><ul[^>]*><li>Request validation: <!-- -->report<\/li>/);
+    expect(html).toMatch(
+      /<th scope="row"[^>]*>GET \/v1\/items\/\{id\}<\/th><td[^>]*><ul[^>]*><li>Request validation: <!-- -->as every route<\/li><li>Response cache: <!-- -->300 s<\/li>/,
+    );
     expect(html).toContain("POST /v1/items");
   });
 
