@@ -21,7 +21,7 @@ const DOCUMENT = `
           get: { responses: { "200": { description: An item } } }
 `;
 
-/** The brief's shape as an operator writes it, on an API whose document declares the routes. */
+/** The shape docs/configuration-file.md shows, as an operator writes it, on an API whose document declares the routes. */
 const POLICIES = `    policies:
       requestValidation: { mode: enforce }
       responseCache: { ttlSeconds: 30 }
