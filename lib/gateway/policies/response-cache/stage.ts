@@ -175,7 +175,7 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     if (revalidating && response.status === 304) {
       const renewed = refresh(entry, response.headers, policy.ttlSeconds, now());
       if (!renewed.keep) return served(renewed.answer, method, member, renewed.answer.storedAt);
-      void put(markerNames ? [[key, { kind: "vary", names: markerNames, generation }]] : [], variantKey, renewed.answer, call);
+      await put(markerNames ? [[key, { kind: "vary", names: markerNames, generation }]] : [], variantKey, renewed.answer, call);
       return served(renewed.answer, method, `${member}; stored`, renewed.answer.storedAt);
     }
     if (method === "HEAD" || asked.has("no-store")) return { ...response, headers: withCacheStatus(response.headers, member) };
@@ -211,11 +211,11 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     const whole = bodyBytes(response.body);
     if (whole) {
       if (whole.byteLength > maxBodyBytes) return { ...response, headers: withCacheStatus(response.headers, `${member}; detail=too-large`) };
-      void put(markers, storeKey, answer(whole), call);
+      await put(markers, storeKey, answer(whole), call);
       return { ...response, headers };
     }
     const streamed = response.body as Exclude<PlainResponse["body"], Uint8Array | string | null>;
-    return { ...response, headers, body: teeBody(streamed, maxBodyBytes, (bytes) => void put(markers, storeKey, answer(bytes), call)) };
+    return { ...response, headers, body: teeBody(streamed, maxBodyBytes, (bytes) => put(markers, storeKey, answer(bytes), call)) };
   };
 
   async function put(markers: [string, Stored][], key: string, answer: CachedAnswer, call: ResponseCacheCall): Promise<void> {

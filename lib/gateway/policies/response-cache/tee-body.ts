@@ -14,9 +14,11 @@ function joined(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBu
 /**
  * The body as it is, written to the client's sink with the sink's own backpressure, while a
  * copy is kept up to `maxBytes`; `whole` gets the copy once the body has ended within that
- * bound. A body broken off, left by the client or past the bound gives nothing.
+ * bound, and the client's answer ends once `whole` has kept it, so that a client holding an
+ * answer marked `stored` finds it on every instance. A body broken off, left by the client or
+ * past the bound gives nothing.
  */
-export function teeBody(body: StreamedBody, maxBytes: number, whole: (bytes: Uint8Array<ArrayBuffer>) => void): StreamedBody {
+export function teeBody(body: StreamedBody, maxBytes: number, whole: (bytes: Uint8Array<ArrayBuffer>) => Promise<void>): StreamedBody {
   return {
     ended: body.ended,
     pipeTo(sink: BodySink) {
@@ -37,8 +39,8 @@ export function teeBody(body: StreamedBody, maxBytes: number, whole: (bytes: Uin
         },
         end(chunk) {
           if (chunk) keep(chunk);
-          sink.end(chunk);
-          if (kept) whole(joined(chunks, size));
+          if (!kept) return sink.end(chunk);
+          void whole(joined(chunks, size)).then(() => sink.end(chunk));
         },
         destroy(error) {
           kept = false;
