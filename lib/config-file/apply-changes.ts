@@ -60,59 +60,69 @@ function policiesChanged(change: ConfigChange, api: ApiState): boolean {
   return change.action === "update" && change.fields.some((field) => field === "policies" || field === "routes");
 }
 
+/**
+ * How long the apply's transaction may run: Prisma's default of 5 s is for a request's
+ * writes, and an operator's apply of many APIs and documents on a busy database can take longer.
+ */
+const APPLY_TIMEOUT_MS = 60_000;
+
 /** Applies a plan in one transaction, audited as one event that lists every change. */
 export async function applyChanges(input: { db: Db; actor: Actor; desired: GatewayState; changes: readonly ConfigChange[]; source: string }): Promise<void> {
   const { db, actor, desired, changes, source } = input;
   const environments = new Map(desired.environments.map((env) => [env.slug, env]));
   const apis = new Map(desired.apis.map((api) => [api.slug, api]));
   const trusts = new Map(desired.trust.map((trust) => [trust.client, trust]));
-  const deprecated = await inTransaction(db, async (tx) => {
-    const deprecatedVersions: string[] = [];
-    let position = await tx.environment.count();
-    for (const change of changes.filter((change) => change.kind === "environment" && change.action !== "delete")) {
-      const data = environmentData(environments.get(change.slug)!);
-      if (change.action === "create") await tx.environment.create({ data: { id: newId("env"), position: position++, ...data } });
-      else await tx.environment.update({ where: { slug: change.slug }, data });
-    }
-    const environmentIds = new Map((await tx.environment.findMany({ select: { id: true, slug: true } })).map((env) => [env.slug, env.id]));
-    const now = new Date();
-    const today = now.toISOString().slice(0, 10);
-    for (const change of changes.filter((change) => change.kind === "api")) {
-      if (change.action === "delete") {
-        await tx.api.delete({ where: { slug: change.slug } });
-        continue;
+  const deprecated = await inTransaction(
+    db,
+    async (tx) => {
+      const deprecatedVersions: string[] = [];
+      let position = await tx.environment.count();
+      for (const change of changes.filter((change) => change.kind === "environment" && change.action !== "delete")) {
+        const data = environmentData(environments.get(change.slug)!);
+        if (change.action === "create") await tx.environment.create({ data: { id: newId("env"), position: position++, ...data } });
+        else await tx.environment.update({ where: { slug: change.slug }, data });
       }
-      const api = apis.get(change.slug)!;
-      const specs = versionSpecs(api);
-      const changelog = [{ version: versionLabel(api), date: today, notes: "Registered from the configuration file." }];
-      const saved =
-        change.action === "create"
-          ? await tx.api.create({
-              data: {
-                id: newId("api"),
-                slug: api.slug,
-                kind: "PROXY",
-                changelog,
-                ...apiData(api),
-                ...(specs ? {} : { versions: firstVersion({ openapiDocument: api.openapiDocument ?? null, changelog }) }),
-              },
-            })
-          : await tx.api.update({ where: { slug: change.slug }, data: apiData(api) });
-      if (specs) deprecatedVersions.push(...(await replaceVersions(tx, saved.id, specs, now)));
-      else if (change.action === "update") await setCurrentDocument(tx, saved.id, api.openapiDocument ?? null);
-      await writeApiChildren(tx, saved.id, api, environmentIds);
-      if (policiesChanged(change, api)) await setApiPolicies({ db: tx, actor, slug: api.slug, policies: { policies: api.policies, routes: api.routes } });
-    }
-    for (const change of changes.filter((change) => change.kind === "environment" && change.action === "delete")) {
-      await tx.environment.delete({ where: { slug: change.slug } });
-    }
-    for (const change of changes.filter((change) => change.kind === "trust")) {
-      const { client: clientId, ...trust } = trusts.get(change.slug)!;
-      await trustIssuer({ db: tx, actor, clientId, trust });
-    }
-    await recordAudit(tx, actor, { action: "config.apply", targetType: "config", targetId: source, details: { changes } });
-    return deprecatedVersions;
-  });
+      const environmentIds = new Map((await tx.environment.findMany({ select: { id: true, slug: true } })).map((env) => [env.slug, env.id]));
+      const now = new Date();
+      const today = now.toISOString().slice(0, 10);
+      for (const change of changes.filter((change) => change.kind === "api")) {
+        if (change.action === "delete") {
+          await tx.api.delete({ where: { slug: change.slug } });
+          continue;
+        }
+        const api = apis.get(change.slug)!;
+        const specs = versionSpecs(api);
+        const changelog = [{ version: versionLabel(api), date: today, notes: "Registered from the configuration file." }];
+        const saved =
+          change.action === "create"
+            ? await tx.api.create({
+                data: {
+                  id: newId("api"),
+                  slug: api.slug,
+                  kind: "PROXY",
+                  changelog,
+                  ...apiData(api),
+                  ...(specs ? {} : { versions: firstVersion({ openapiDocument: api.openapiDocument ?? null, changelog }) }),
+                },
+              })
+            : await tx.api.update({ where: { slug: change.slug }, data: apiData(api) });
+        if (specs) deprecatedVersions.push(...(await replaceVersions(tx, saved.id, specs, now)));
+        else if (change.action === "update") await setCurrentDocument(tx, saved.id, api.openapiDocument ?? null);
+        await writeApiChildren(tx, saved.id, api, environmentIds);
+        if (policiesChanged(change, api)) await setApiPolicies({ db: tx, actor, slug: api.slug, policies: { policies: api.policies, routes: api.routes } });
+      }
+      for (const change of changes.filter((change) => change.kind === "environment" && change.action === "delete")) {
+        await tx.environment.delete({ where: { slug: change.slug } });
+      }
+      for (const change of changes.filter((change) => change.kind === "trust")) {
+        const { client: clientId, ...trust } = trusts.get(change.slug)!;
+        await trustIssuer({ db: tx, actor, clientId, trust });
+      }
+      await recordAudit(tx, actor, { action: "config.apply", targetType: "config", targetId: source, details: { changes } });
+      return deprecatedVersions;
+    },
+    { timeoutMs: APPLY_TIMEOUT_MS },
+  );
   await announceDeprecations(
     db,
     deprecated.map((id) => ({ kind: "version", id })),

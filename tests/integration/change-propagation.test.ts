@@ -80,7 +80,8 @@ function appliedEntry(target: string) {
 async function applyWithCli(server: TestServer, target: string, trial: number): Promise<void> {
   const path = join(folder, `${APPLIED}-${trial}.json`);
   writeFileSync(path, JSON.stringify({ apis: [{ slug: APPLIED, ...appliedEntry(target) }] }));
-  expect(await runAdmin(server.databaseUrl, "config", "apply", "-f", path)).toMatchObject({ code: 0 });
+  const run = await runAdmin(server.databaseUrl, "config", "apply", "-f", path);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
 }
 
 /** Which upstream `server` sends the public API's calls to. */
