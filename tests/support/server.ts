@@ -88,6 +88,8 @@ export async function startServer(
       DATABASE_URL: database.url,
       SEED_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       SEED_DEVELOPER_PASSWORD: TEST_DEVELOPER_PASSWORD,
+      // The PostgreSQL suite sizes every server's pool down (scripts/test-postgres.sh).
+      ...(process.env.TEST_DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.TEST_DATABASE_POOL_SIZE } : {}),
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
