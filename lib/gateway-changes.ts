@@ -74,10 +74,16 @@ function writesOf<T extends object>(delegate: T, onWrite: () => void): T {
 }
 
 function touchingGatewayModels<T extends object>(client: T, onWrite: () => void): T {
+  // Each model's wrapper is made once per client: the portal reads `db.api` and the like on every query.
+  const wrapped = new Map<string, object>();
   return new Proxy(client, {
     get(target, property) {
       const value = Reflect.get(target, property);
-      if (typeof property === "string" && GATEWAY_MODELS.has(property) && value && typeof value === "object") return writesOf(value, onWrite);
+      if (typeof property === "string" && GATEWAY_MODELS.has(property) && value && typeof value === "object") {
+        let delegate = wrapped.get(property);
+        if (!delegate) wrapped.set(property, (delegate = writesOf(value, onWrite)));
+        return delegate;
+      }
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
