@@ -1,18 +1,3 @@
--- CreateTable
-CREATE TABLE "ApiKey" (
-    "id" TEXT NOT NULL PRIMARY KEY,
-    "credentialId" TEXT NOT NULL,
-    "hash" TEXT NOT NULL,
-    "hint" TEXT NOT NULL,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "expiresAt" DATETIME,
-    "revokedAt" DATETIME,
-    "lastUsedAt" DATETIME,
-    "weekNoticeSentAt" DATETIME,
-    "dayNoticeSentAt" DATETIME,
-    CONSTRAINT "ApiKey_credentialId_fkey" FOREIGN KEY ("credentialId") REFERENCES "Credential" ("id") ON DELETE CASCADE ON UPDATE CASCADE
-);
-
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -35,30 +20,6 @@ INSERT INTO "new_Environment" ("createdAt", "credentialType", "id", "name", "pos
 DROP TABLE "Environment";
 ALTER TABLE "new_Environment" RENAME TO "Environment";
 CREATE UNIQUE INDEX "Environment_slug_key" ON "Environment"("slug");
-CREATE TABLE "new_Api" (
-    "id" TEXT NOT NULL PRIMARY KEY,
-    "slug" TEXT NOT NULL,
-    "name" TEXT NOT NULL,
-    "summary" TEXT NOT NULL,
-    "description" TEXT NOT NULL,
-    "version" TEXT NOT NULL,
-    "tags" JSONB NOT NULL,
-    "kind" TEXT NOT NULL,
-    "isPublic" BOOLEAN NOT NULL DEFAULT false,
-    "credentialType" TEXT,
-    "openapiDocument" TEXT,
-    "changelog" JSONB NOT NULL,
-    "guides" JSONB,
-    "policies" JSONB,
-    "authentication" TEXT NOT NULL DEFAULT 'oauth2',
-    "releasedAt" DATETIME,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" DATETIME NOT NULL
-);
-INSERT INTO "new_Api" ("changelog", "createdAt", "credentialType", "description", "guides", "id", "isPublic", "kind", "name", "openapiDocument", "policies", "releasedAt", "slug", "summary", "tags", "updatedAt", "version") SELECT "changelog", "createdAt", "credentialType", "description", "guides", "id", "isPublic", "kind", "name", "openapiDocument", "policies", "releasedAt", "slug", "summary", "tags", "updatedAt", "version" FROM "Api";
-DROP TABLE "Api";
-ALTER TABLE "new_Api" RENAME TO "Api";
-CREATE UNIQUE INDEX "Api_slug_key" ON "Api"("slug");
 CREATE TABLE "new_Credential" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "clientId" TEXT NOT NULL,
@@ -90,12 +51,3 @@ CREATE INDEX "Credential_environmentId_idx" ON "Credential"("environmentId");
 CREATE UNIQUE INDEX "Credential_one_active_key" ON "Credential"("applicationId", "environmentId") WHERE "status" = 'ACTIVE';
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
-
--- CreateIndex
-CREATE UNIQUE INDEX "ApiKey_hash_key" ON "ApiKey"("hash");
-
--- CreateIndex
-CREATE INDEX "ApiKey_credentialId_idx" ON "ApiKey"("credentialId");
-
--- CreateIndex
-CREATE INDEX "ApiKey_expiresAt_idx" ON "ApiKey"("expiresAt");
