@@ -19,6 +19,7 @@ export const GATEWAY_MODELS: ReadonlySet<string> = new Set([
   "teamMember",
   "credential",
   "credentialSecret",
+  "apiKey",
   "grant",
   "signingKey",
   "revokedToken",

@@ -51,3 +51,29 @@ CREATE INDEX "Credential_environmentId_idx" ON "Credential"("environmentId");
 CREATE UNIQUE INDEX "Credential_one_active_key" ON "Credential"("applicationId", "environmentId") WHERE "status" = 'ACTIVE';
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
+
+-- The tables redefined above lost their triggers (docs/databases.md): they are created again, and
+-- Credential's update trigger counts requireDpop too, which the gateway reads.
+CREATE TRIGGER "Environment_gateway_changes_insert" AFTER INSERT ON "Environment" BEGIN
+    UPDATE "GatewayChanges" SET "changes" = "changes" + 1 WHERE "id" = 1;
+END;
+
+CREATE TRIGGER "Environment_gateway_changes_delete" AFTER DELETE ON "Environment" BEGIN
+    UPDATE "GatewayChanges" SET "changes" = "changes" + 1 WHERE "id" = 1;
+END;
+
+CREATE TRIGGER "Environment_gateway_changes_update" AFTER UPDATE ON "Environment" BEGIN
+    UPDATE "GatewayChanges" SET "changes" = "changes" + 1 WHERE "id" = 1;
+END;
+
+CREATE TRIGGER "Credential_gateway_changes_insert" AFTER INSERT ON "Credential" BEGIN
+    UPDATE "GatewayChanges" SET "changes" = "changes" + 1 WHERE "id" = 1;
+END;
+
+CREATE TRIGGER "Credential_gateway_changes_delete" AFTER DELETE ON "Credential" BEGIN
+    UPDATE "GatewayChanges" SET "changes" = "changes" + 1 WHERE "id" = 1;
+END;
+
+CREATE TRIGGER "Credential_gateway_changes_update" AFTER UPDATE OF "applicationId", "environmentId", "clientId", "status", "revokedAt", "rateLimitBurst", "rateLimitPerSecond", "authMethod", "jwks", "jwksUri", "trustIssuer", "trustAudience", "trustSubject", "requireDpop" ON "Credential" BEGIN
+    UPDATE "GatewayChanges" SET "changes" = "changes" + 1 WHERE "id" = 1;
+END;
