@@ -3,6 +3,7 @@ import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { DriverConnection } from "./connection";
 import { dialectOf } from "./dialect-for-connection";
 import {
+  type ApiKeyRow,
   type CredentialRow,
   credentialRows,
   type DataPlaneStore,
@@ -15,7 +16,16 @@ import {
 } from "./store";
 import { storeQueries } from "./store-queries";
 
-type AvailabilityColumns = { apiId: string; environmentId: string; upstream: unknown; slug: string; kind: ApiKind; isPublic: unknown; policies: unknown };
+type AvailabilityColumns = {
+  apiId: string;
+  environmentId: string;
+  upstream: unknown;
+  slug: string;
+  kind: ApiKind;
+  isPublic: unknown;
+  policies: unknown;
+  mcp: unknown;
+};
 type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: string | null };
 type VersionColumns = Omit<VersionRow, "hasDocument"> & { hasDocument: unknown };
 
@@ -29,22 +39,25 @@ export function createDataPlaneStore(connection: DriverConnection): DataPlaneSto
 
   return {
     async directory() {
-      const [environments, availability, scopes, versions, operationDeprecations] = await Promise.all([
-        all<EnvironmentRow>(SQL.environments, []),
+      const [environments, availability, scopes, apisWithPlans, versions, operationDeprecations] = await Promise.all([
+        all<Omit<EnvironmentRow, "requireDpop" | "dpopNonce"> & { requireDpop: unknown; dpopNonce: unknown }>(SQL.environments, []),
         all<AvailabilityColumns>(SQL.availability, []),
         all<{ apiId: string; name: string }>(SQL.scopes, []),
+        all<{ apiId: string }>(SQL.apisWithPlans, []),
         all<VersionColumns>(SQL.versions, []),
         all<OperationDeprecationRow>(SQL.operationDeprecations, []),
       ]);
       return {
-        environments,
+        environments: environments.map((row) => ({ ...row, requireDpop: dialect.flag(row.requireDpop), dpopNonce: dialect.flag(row.dpopNonce) })),
         availability: availability.map((row) => ({
           ...row,
           upstream: dialect.json(row.upstream),
           policies: dialect.json(row.policies),
+          mcp: dialect.json(row.mcp),
           isPublic: dialect.flag(row.isPublic),
         })),
         scopes,
+        apisWithPlans: apisWithPlans.map((row) => row.apiId),
         versions: versions.map((row) => ({
           ...row,
           deprecatedAt: isoOrNull(row.deprecatedAt),
@@ -60,12 +73,17 @@ export function createDataPlaneStore(connection: DriverConnection): DataPlaneSto
     async credentials(clientIds, now) {
       const ids = list(clientIds);
       const [credentials, grants, secrets] = await Promise.all([
-        all<Omit<CredentialRow, "grants" | "secrets">>(SQL.credentials, [ids]),
-        all<{ credentialId: string; apiId: string; scopes: string }>(SQL.grants, [ids]),
+        all<Omit<CredentialRow, "grants" | "secrets" | "requireDpop"> & { requireDpop: unknown }>(SQL.credentials, [ids]),
+        all<Parameters<typeof credentialRows>[1][number]>(SQL.grants, [ids]),
         all<SecretColumns>(SQL.secrets, [ids, time(now)]),
       ]);
       const expiring = secrets.map((secret) => ({ ...secret, expiresAt: secret.expiresAt === null ? null : new Date(isoTime(secret.expiresAt)) }));
-      return credentialRows(credentials, grants, expiring);
+      const flagged = credentials.map((row) => ({ ...row, requireDpop: dialect.flag(row.requireDpop) }));
+      return credentialRows(flagged, grants, expiring);
+    },
+    async apiKeys(hashes) {
+      const rows = await all<Omit<ApiKeyRow, "expiresAt"> & { expiresAt: string | null }>(SQL.apiKeys, [list(hashes)]);
+      return rows.map((row) => ({ ...row, expiresAt: row.expiresAt === null ? null : new Date(isoTime(row.expiresAt)) }));
     },
     async revokedTokens(now) {
       return (await all<{ jti: string }>(SQL.revoked, [time(now)])).map((row) => row.jti);
@@ -96,6 +114,10 @@ export function createDataPlaneStore(connection: DriverConnection): DataPlaneSto
       const at = time(now);
       if (credentialIds.length > 0) await run(SQL.markCredentialsUsed, [at, at, list(credentialIds)]);
       if (secretIds.length > 0) await run(SQL.markSecretsUsed, [at, list(secretIds)]);
+    },
+    async takeQuota(subscriptionId, periodStart, limit) {
+      const row = await get<{ used: number }>(SQL.takeQuota, [subscriptionId, time(periodStart), limit]);
+      return row === undefined ? undefined : Number(row.used);
     },
     async ping() {
       await all(SQL.ping, []);

@@ -9,6 +9,9 @@ export type EnvironmentRow = {
   tokenLifetimeSeconds: number;
   rateLimitBurst: number;
   rateLimitPerSecond: number;
+  /** DPoP (RFC 9449) required of every credential, and server nonces in its proofs */
+  requireDpop: boolean;
+  dpopNonce: boolean;
 };
 
 /** An API available in an environment, with the API's own columns. */
@@ -19,9 +22,13 @@ export type AvailabilityRow = {
   upstream: unknown;
   /** the API's stored gateway policies, as JSON parsed but not yet validated */
   policies: unknown;
+  /** the API's stored MCP server settings, as JSON parsed but not yet validated */
+  mcp: unknown;
   slug: string;
   kind: ApiKind;
   isPublic: boolean;
+  /** the authentication methods a call may use, space-separated */
+  authentication: string;
 };
 
 /**
@@ -60,22 +67,56 @@ export type CredentialRow = {
   trustIssuer: string | null;
   trustAudience: string | null;
   trustSubject: string | null;
-  grants: { apiId: string; scopes: string }[];
+  requireDpop: boolean;
+  grants: { apiId: string; scopes: string; subscription: SubscriptionRow | null }[];
   /** the secrets neither revoked nor expired at the time asked about */
   secrets: { id: string; hash: string; expiresAt: Date | null }[];
 };
 
-type GrantColumns = { credentialId: string; apiId: string; scopes: string };
+/** The subscription of a credential's application to a granted API in its environment, with its plan's limits. */
+export type SubscriptionRow = {
+  id: string;
+  plan: string;
+  rateLimit: { burst: number; perSecond: number };
+  quota: { requests: number; period: "hour" | "day" | "month" };
+};
+
+type GrantColumns = {
+  credentialId: string;
+  apiId: string;
+  scopes: string;
+  subscriptionId: string | null;
+  plan: string | null;
+  rateLimitBurst: number | null;
+  rateLimitPerSecond: number | null;
+  quotaRequests: number | null;
+  quotaPeriod: string | null;
+};
+
+function subscriptionOf(grant: GrantColumns): SubscriptionRow | null {
+  if (grant.subscriptionId === null) return null;
+  return {
+    id: grant.subscriptionId,
+    plan: grant.plan ?? "",
+    rateLimit: { burst: Number(grant.rateLimitBurst), perSecond: Number(grant.rateLimitPerSecond) },
+    quota: { requests: Number(grant.quotaRequests), period: grant.quotaPeriod as SubscriptionRow["quota"]["period"] },
+  };
+}
 type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: Date | null };
 
 /** Each credential with its own grants and secrets, from the three queries' rows. */
 export function credentialRows(credentials: Omit<CredentialRow, "grants" | "secrets">[], grants: GrantColumns[], secrets: SecretColumns[]): CredentialRow[] {
   return credentials.map((credential) => ({
     ...credential,
-    grants: grants.filter((grant) => grant.credentialId === credential.id).map(({ apiId, scopes }) => ({ apiId, scopes })),
+    grants: grants
+      .filter((grant) => grant.credentialId === credential.id)
+      .map((grant) => ({ apiId: grant.apiId, scopes: grant.scopes, subscription: subscriptionOf(grant) })),
     secrets: secrets.filter((secret) => secret.credentialId === credential.id).map(({ id, hash, expiresAt }) => ({ id, hash, expiresAt })),
   }));
 }
+
+/** An API key neither revoked nor deleted, with the client of its credential; its expiry is checked at each call. */
+export type ApiKeyRow = { id: string; hash: string; clientId: string; expiresAt: Date | null };
 
 export type PublishedKeyRow = { id: string; environmentId: string; publicJwk: string };
 export type NewSigningKey = { id: string; environmentId: string; algorithm: string; publicJwk: string; privateKeyEncrypted: string };
@@ -93,12 +134,16 @@ export type DataPlaneStore = {
     environments: EnvironmentRow[];
     availability: AvailabilityRow[];
     scopes: { apiId: string; name: string }[];
+    /** the APIs that offer plans, whose callers need a subscription */
+    apisWithPlans: string[];
     versions: VersionRow[];
     operationDeprecations: OperationDeprecationRow[];
   }>;
   /** the OpenAPI documents of the versions named, read apart from the directory: they can be large, and change rarely */
   openapiDocuments(versionIds: readonly string[]): Promise<OpenApiDocumentRow[]>;
   credentials(clientIds: readonly string[], now: Date): Promise<CredentialRow[]>;
+  /** the API keys of the hashes given that are not revoked */
+  apiKeys(hashes: readonly string[]): Promise<ApiKeyRow[]>;
   /** the jtis revoked that have not expired by `now` */
   revokedTokens(now: Date): Promise<string[]>;
   deleteExpiredRevocations(now: Date): Promise<void>;
@@ -113,6 +158,11 @@ export type DataPlaneStore = {
   replaceSigningKeys(key: NewSigningKey, retirement: { now: Date; publishedUntil: Date }): Promise<string[]>;
   /** Sets `lastUsedAt` of the credentials and secrets named. */
   markUsed(input: { credentialIds: readonly string[]; secretIds: readonly string[]; now: Date }): Promise<void>;
+  /**
+   * Counts one call of the subscription in the period starting at `periodStart` unless `limit`
+   * calls were counted already: the count after it, or undefined when the quota is used up.
+   */
+  takeQuota(subscriptionId: string, periodStart: Date, limit: number): Promise<number | undefined>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
 };

@@ -4,7 +4,8 @@ import type { IncomingRequest, PlainResponse } from "../http/message";
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, X-Request-Id, Traceparent, Tracestate";
 /** The answer's headers a client reads, beyond the ones every browser exposes. */
-const EXPOSED_HEADERS = "RateLimit, RateLimit-Policy, Retry-After, ETag, Deprecation, Sunset, Link, Location, WWW-Authenticate, X-Request-Id, Traceparent";
+const EXPOSED_HEADERS =
+  "RateLimit, RateLimit-Policy, Retry-After, ETag, Deprecation, Sunset, Link, Location, WWW-Authenticate, DPoP-Nonce, X-Request-Id, Traceparent";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
 
 export type Cors = {

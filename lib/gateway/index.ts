@@ -8,6 +8,7 @@ import { processKeys } from "../oauth/process-keys";
 import { requestClientAddress } from "../http/client-address";
 import { type IncomingRequest, toFetchResponse } from "../http/message";
 import { processLimits } from "../limiters/limits";
+import { createDatabaseQuotaCounter } from "../limiters/quota";
 import { accessLog, log } from "../log";
 import { processMetrics } from "../metrics/registry";
 import { registerUpstreamGauges } from "../metrics/upstream-gauges";
@@ -19,6 +20,7 @@ import { createAssertionVerifier } from "../oauth/client-assertions";
 import { createClientAuthenticator, FAILURE_WINDOW_SECONDS } from "../oauth/client-authentication";
 import { createRemoteKeySets } from "../oauth/remote-key-sets";
 import { hashClientSecret } from "../oauth/client-secrets";
+import { createApiKeyStates } from "../oauth/api-key-states";
 import { createCredentialStates } from "../oauth/credential-states";
 import { createRevocationList } from "../oauth/revoked-tokens";
 import { createTokenService } from "../oauth/token-service";
@@ -26,8 +28,12 @@ import { createTokenVerifier } from "../oauth/token-verifier";
 import { createLastUsedMarks } from "../oauth/last-used-marks";
 import { createOtlpTracer } from "../tracing/otlp-tracer";
 import { createAuthenticator } from "./policies/authentication/stage";
+import { createDpopBinding } from "./policies/authentication/dpop";
+import { createDpopNonces, createDpopVerifier } from "../oauth/dpop";
+import { deriveKey } from "../oauth/derived-keys";
 import { watchGatewayChanges } from "./change-watch";
 import { createGatewayDirectory } from "./directory";
+import { createMcpService, type McpService } from "./mcp/serve";
 import { createGateway, createGatewayAdmission, type Gateway, type GatewayDeps } from "./handler";
 import { createResponseCacheStore } from "./policies/response-cache/create-store";
 import { createResponseCacheMetrics } from "./policies/response-cache/metrics";
@@ -36,6 +42,8 @@ import { createRequestValidationMetrics } from "./policies/request-validation/me
 import { createUpstreams } from "./policies/upstream/stage";
 import { createRateLimitMetrics } from "./policies/rate-limit/metrics";
 import { createRateLimitCheck } from "./policies/rate-limit/stage";
+import { createQuotaMetrics } from "./policies/quota/metrics";
+import { createQuotaCheck } from "./policies/quota/stage";
 import { createCallRecords } from "./record";
 import { createRequestRecorder } from "./request-log";
 import { createWebsocketMetrics } from "./policies/websocket/metrics";
@@ -54,6 +62,8 @@ const WEBSOCKET_SWEEP_MS = 1_000;
 
 type ProcessGateway = {
   serve: Gateway;
+  /** each API's MCP server, whose tool calls go through `serve` */
+  mcp: McpService;
   /** WebSocket handshakes on the gateway's paths */
   upgrade: WebsocketUpgrade;
   /** Closes every tunnelled WebSocket with 1001, as the process stops. */
@@ -98,6 +108,11 @@ function buildGateway(): ProcessGateway {
   const lastUsed = createLastUsedMarks({ store, log });
   const verify = createTokenVerifier({ keys, publicUrl, environmentSlugOf, onLookup: (hit) => metrics.cacheLookup("verified-tokens", hit) });
   const addressOf = (request: IncomingRequest) => requestClientAddress(request, trustedProxies);
+  // DPoP proofs' jtis are shared with every instance through Redis, like assertions'; nonces need no storage.
+  const dpop = createDpopVerifier({ seen: limits.seenOnce() });
+  const dpopNonces = createDpopNonces(deriveKey(authSecret, "dpop-nonce"));
+  const gatewayBase = config().gatewayPublicUrl ?? publicUrl;
+  const publicUrlOf = (request: IncomingRequest) => `${gatewayBase}${new URL(request.url).pathname}`;
   const tokenService = createTokenService({
     directory,
     keys,
@@ -114,6 +129,9 @@ function buildGateway(): ProcessGateway {
     verify,
     addressOf,
     publicUrl,
+    publicUrlOf,
+    dpop,
+    dpopNonces,
     log,
     metrics,
   });
@@ -123,8 +141,20 @@ function buildGateway(): ProcessGateway {
     directory,
     log,
     tokenService,
-    authenticate: createAuthenticator({ verify, revocations, states, lastUsed }),
+    authenticate: createAuthenticator({
+      verify,
+      revocations,
+      states,
+      lastUsed,
+      apiKeys: createApiKeyStates({ store, maxAgeMs: gatewayCacheMaxAgeMs, changes, log }),
+      hashKey: (key) => hashClientSecret(key, authSecret),
+      dpop: createDpopBinding({ verify: dpop, nonces: dpopNonces, publicUrlOf }),
+    }),
     rateLimit: createRateLimitCheck({ limiter: limits.rateLimiter(), metrics: createRateLimitMetrics(processMetrics().registry) }),
+    quota: createQuotaCheck({
+      counter: limits.quotaCounter(createDatabaseQuotaCounter((subscriptionId, periodStart, limit) => store.takeQuota(subscriptionId, periodStart, limit))),
+      metrics: createQuotaMetrics(processMetrics().registry),
+    }),
     recorder,
     metrics,
     builtInRoutes: { NOTIFICATIONS: createNotificationRoutes({ store: createNotificationStore(connection), pages: createPageCache() }) },
@@ -154,8 +184,10 @@ function buildGateway(): ProcessGateway {
     log,
     tracer,
   });
+  const serve = createGateway(deps);
   return {
-    serve: createGateway(deps),
+    serve,
+    mcp: createMcpService({ directory, documents: store, authenticate: deps.authenticate, gateway: serve, publicUrl, log }),
     upgrade,
     ready: tracer?.ready ?? Promise.resolve(),
     closeConnections: () => connections.closeAll(CLOSE_CODES.goingAway, "server shutting down"),
@@ -172,6 +204,12 @@ let instance: ProcessGateway | undefined;
 export function gateway(): Gateway {
   instance ??= buildGateway();
   return instance.serve;
+}
+
+/** The process's MCP servers, `/mcp/{env}/{api}` and their protected-resource metadata. */
+export function gatewayMcp(): McpService {
+  instance ??= buildGateway();
+  return instance.mcp;
 }
 
 /** The process's WebSocket handshakes on gateway paths. */

@@ -13,6 +13,10 @@ export const OAUTH_ERROR_STATUS = {
   unsupported_grant_type: 400,
   invalid_scope: 400,
   temporarily_unavailable: 429,
+  /** RFC 9449 §5: the DPoP proof sent to the token endpoint failed a check */
+  invalid_dpop_proof: 400,
+  /** RFC 9449 §8: the proof must carry the nonce the DPoP-Nonce header gives */
+  use_dpop_nonce: 400,
 } as const;
 
 export type OAuthErrorCode = keyof typeof OAUTH_ERROR_STATUS;

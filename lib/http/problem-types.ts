@@ -64,6 +64,57 @@ export const PROBLEMS = {
       "If you revoked it on purpose, request a new token. If the credential itself was revoked, create a new one " +
       "under Settings → Client Credentials, or ask for one through Contact Us.",
   },
+  "dpop-proof-invalid": {
+    title: "DPoP proof is not valid",
+    status: 401,
+    explanation:
+      "The call carried a DPoP-bound token, but its DPoP proof (RFC 9449) failed a check: the `check` member names which " +
+      "(header, typ, alg, jwk, signature, claims, htm, htu, iat, ath, jkt or jti).",
+    advice:
+      "Send `Authorization: DPoP <token>` and exactly one `DPoP` header holding a new proof for every call: typ `dpop+jwt`, " +
+      "signed with the key the token is bound to, with htm the method, htu the URL called without its query, iat now, a " +
+      "new jti, and ath the base64url SHA-256 of the token. A DPoP library (oauth4webapi, dpop) does all of this.",
+  },
+  "dpop-nonce-required": {
+    title: "DPoP proof needs the server's nonce",
+    status: 401,
+    explanation: "This environment requires a server nonce in DPoP proofs, and the proof carried none, or one that is no longer current.",
+    advice: "Send the call again with a new proof whose `nonce` claim is the value of the answer's `DPoP-Nonce` header; nonces rotate every few minutes.",
+  },
+  "dpop-token-bound": {
+    title: "DPoP-bound token sent as a bearer token",
+    status: 401,
+    explanation: "The token is bound to a DPoP key (its `cnf.jkt` claim), so it only works with a proof of that key, never as a bearer token.",
+    advice: "Send it as `Authorization: DPoP <token>` with a `DPoP` proof signed by the key you used at the token endpoint.",
+  },
+  "api-key-invalid": {
+    title: "API key is not valid",
+    status: 401,
+    explanation:
+      "The API key's format or checksum is wrong, or no active key of this environment matches it: it was revoked, " +
+      "reported leaked, or belongs to another environment.",
+    advice:
+      "Send the key exactly as it was shown when it was created, as `X-API-Key: gk_…` or `Authorization: Bearer gk_…`, to the " +
+      "environment it was created for. Create or roll a key under Settings → API keys.",
+  },
+  "api-key-expired": {
+    title: "API key has expired",
+    status: 401,
+    explanation: "The key reached the expiry it was created with, or the end of the overlap a roll gave it.",
+    advice: "Use the key that replaced it, or create a new one under Settings → API keys.",
+  },
+  "api-key-inactive": {
+    title: "API key is no longer active",
+    status: 409,
+    explanation: "Only an active key can be rolled: this one is revoked or expired.",
+    advice: "Create a new key for the application and environment instead.",
+  },
+  "api-key-last": {
+    title: "Last active API key",
+    status: 409,
+    explanation: "An application keeps at least one active key in an environment, so its callers are not cut off by accident.",
+    advice: "Roll the key instead, or revoke it saying so: `last: true` in the body, or `key revoke <id> --last`.",
+  },
   "api-not-granted": {
     title: "API not granted to this client",
     status: 403,
@@ -83,6 +134,18 @@ export const PROBLEMS = {
     status: 429,
     explanation: "This client sent more requests than its rate limit in this environment allows.",
     advice: "Wait the number of seconds in the `Retry-After` header before retrying, and spread requests out over time.",
+  },
+  "quota-exceeded": {
+    title: "Quota exceeded",
+    status: 429,
+    explanation: "This subscription used every request its plan allows in the current period (an hour, a day or a month, in UTC).",
+    advice: "Wait until the time in the `Retry-After` header, when the next period starts, or subscribe the application to a plan with a larger quota.",
+  },
+  "subscription-required": {
+    title: "Subscription required",
+    status: 403,
+    explanation: "This API is offered under plans, and the application behind the credential has no subscription to one of them in this environment.",
+    advice: "Subscribe the application to one of the API's plans on the API's page in the portal.",
   },
   "not-found": {
     title: "Not found",
@@ -266,6 +329,18 @@ export const PROBLEMS = {
     status: 409,
     explanation: "The credential already has a secret; a first secret can be generated only once.",
     advice: "Rotate the secret instead: the old one stays valid for the grace period you choose.",
+  },
+  "plan-not-offered": {
+    title: "Plan not offered",
+    status: 422,
+    explanation: "The API does not offer this plan, or is not available in this environment.",
+    advice: "Pick one of the plans the API's page lists, in an environment the API is offered in.",
+  },
+  "subscription-pending": {
+    title: "Subscription already requested",
+    status: 409,
+    explanation: "A request for this application's subscription to this API in this environment is waiting for an administrator.",
+    advice: "Wait for the pending request to be decided; the current plan holds until then.",
   },
   "already-decided": {
     title: "Request already decided",

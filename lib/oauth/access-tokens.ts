@@ -20,13 +20,15 @@ export async function issueAccessToken(input: {
   clientId: string;
   scopes: readonly string[];
   lifetimeSeconds: number;
+  /** the RFC 7638 thumbprint of the DPoP key the token is bound to (RFC 9449 §6) */
+  jkt?: string;
 }): Promise<IssuedAccessToken> {
-  const { keys, publicUrl, env, clientId, lifetimeSeconds } = input;
+  const { keys, publicUrl, env, clientId, lifetimeSeconds, jkt } = input;
   const signing = await keys.signingKey(env.id);
   const issuedAt = Math.floor(Date.now() / 1000);
   const jti = randomUUID();
   const scope = input.scopes.join(" ");
-  const accessToken = await new SignJWT({ client_id: clientId, scope, env: env.slug })
+  const accessToken = await new SignJWT({ client_id: clientId, scope, env: env.slug, ...(jkt ? { cnf: { jkt } } : {}) })
     .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: signing.kid })
     .setIssuer(issuerFor(publicUrl, env.slug))
     .setAudience(audienceFor(publicUrl, env.slug))
@@ -48,6 +50,8 @@ export type VerifiedAccessToken = {
   issuer: string;
   audience: string;
   envSlug: string;
+  /** the thumbprint of the DPoP key the token is bound to; undefined for a bearer token */
+  jkt?: string;
 };
 
 /** Why a token was refused; `code` is the problem type the gateway answers with. */
@@ -70,13 +74,17 @@ function invalid(detail: string): TokenRejection {
 }
 
 function readClaims(payload: Record<string, unknown>, envSlug: string): VerifiedAccessToken {
-  const { client_id: clientId, sub, scope, jti, iat, exp, iss, aud, env } = payload;
+  const { client_id: clientId, sub, scope, jti, iat, exp, iss, aud, env, cnf } = payload;
   if (typeof clientId !== "string" || sub !== clientId) throw invalid("The token's client_id and sub claims are missing or differ.");
   if (typeof scope !== "string" || typeof jti !== "string" || typeof iat !== "number" || typeof exp !== "number") {
     throw invalid("The token lacks a scope, jti, iat or exp claim.");
   }
   if (env !== envSlug) throw invalid("The token's env claim does not name this environment.");
+  const bound = typeof cnf === "object" && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  if (cnf !== undefined && typeof bound !== "string") throw invalid("The token's cnf claim names no key thumbprint (jkt).");
+  const jkt = bound as string | undefined;
   return {
+    jkt,
     clientId,
     scope,
     scopes: new Set(scope.split(" ").filter(Boolean)),

@@ -3,7 +3,7 @@ import type { JSONWebKeySet } from "jose";
 import type { Logger } from "pino";
 import type { ChangeSignal } from "../caching/change-signal";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
-import type { CredentialRow, DataPlaneStore } from "../data-plane/store";
+import type { CredentialRow, DataPlaneStore, SubscriptionRow } from "../data-plane/store";
 import { credentialOverride, type RateLimitPolicy } from "../limiters/rate-limit-policy";
 
 /** How the credential's client proves who it is at the token endpoint. */
@@ -30,9 +30,13 @@ export type CredentialState = {
   active: boolean;
   /** API id → scopes granted for it */
   grants: ReadonlyMap<string, ReadonlySet<string>>;
+  /** API id → the subscription of the credential's application to it in its environment, with its plan's limits */
+  subscriptions: ReadonlyMap<string, SubscriptionRow>;
   /** the credential's own rate limit; null when its environment's applies */
   rateLimit: RateLimitPolicy | null;
   authentication: ClientAuthentication;
+  /** DPoP (RFC 9449): the credential gets tokens only with a proof */
+  requireDpop: boolean;
   /** secrets that are neither revoked nor expired when loaded */
   secrets: readonly { id: string; hash: string; expiresAt: Date | null }[];
 };
@@ -55,7 +59,9 @@ function stateOf(row: CredentialRow): CredentialState {
     active: row.status === "ACTIVE",
     rateLimit: credentialOverride(row),
     authentication: authenticationOf(row),
+    requireDpop: row.requireDpop,
     grants: new Map(row.grants.map((grant) => [grant.apiId, new Set(grant.scopes.split(" ").filter(Boolean))])),
+    subscriptions: new Map(row.grants.flatMap((grant) => (grant.subscription ? [[grant.apiId, grant.subscription] as const] : []))),
     secrets: row.secrets,
   };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
-type Purpose = "client-secret-pepper" | "signing-key-encryption" | "webhook-secret-encryption" | "invitation-link-encryption";
+type Purpose = "client-secret-pepper" | "signing-key-encryption" | "webhook-secret-encryption" | "invitation-link-encryption" | "dpop-nonce";
 
 /**
  * Keys Gatehouse needs at rest (the client-secret pepper, the keys that

@@ -11,6 +11,7 @@ import type { ClientAuthenticationFields, ClientAuthenticator } from "./client-a
 import { presentedClient } from "./client-authentication";
 import { ASSERTION_ALGORITHMS } from "./assertion-rules";
 import { isClientIdShaped } from "./client-secrets";
+import { DPOP_ALGORITHMS, DpopRejection, type DpopNonces, type DpopVerifier } from "./dpop";
 import type { CredentialStates } from "./credential-states";
 import { issuerFor } from "./issuer";
 import { NO_STORE, OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
@@ -40,6 +41,11 @@ export type TokenServiceDeps = {
   /** the caller's address, as the trusted proxies report it */
   addressOf: (request: IncomingRequest) => string;
   publicUrl: string;
+  /** the URL the client called: the gateway's public URL and the path, which a DPoP proof's htu names */
+  publicUrlOf: (request: IncomingRequest) => string;
+  /** DPoP proofs (RFC 9449), and the server nonces of environments that require them */
+  dpop: DpopVerifier;
+  dpopNonces: DpopNonces;
   log: Logger;
   metrics: Pick<GatewayMetrics, "tokenIssued" | "tokenRefused">;
 };
@@ -63,7 +69,28 @@ function refuseSecretsInUrl(url: URL): void {
 }
 
 export function createTokenService(deps: TokenServiceDeps) {
-  const { directory, keys, states, revocations, lastUsed, verify, publicUrl, metrics } = deps;
+  const { directory, keys, states, revocations, lastUsed, verify, publicUrl, metrics, dpopNonces } = deps;
+
+  /**
+   * The key a DPoP proof binds the token to (RFC 9449 §5), or undefined for a bearer token, which
+   * a credential or environment that requires DPoP does not get. A nonce the environment requires
+   * is refused with `use_dpop_nonce` and the current one in `DPoP-Nonce`.
+   */
+  async function proofKey(request: IncomingRequest, env: EnvironmentRow, required: boolean): Promise<string | undefined> {
+    const proof = request.headers.get("dpop");
+    if (proof === null) {
+      if (required) throw new OAuthError("invalid_dpop_proof", "This client must send a DPoP proof (RFC 9449) in the DPoP header to get a token.");
+      return undefined;
+    }
+    try {
+      const nonce = env.dpopNonce ? { nonces: dpopNonces, scope: env.id } : undefined;
+      return (await deps.dpop({ proof, method: "POST", url: deps.publicUrlOf(request), nonce })).jkt;
+    } catch (error) {
+      if (!(error instanceof DpopRejection)) throw error;
+      if (error.check === "nonce") throw new OAuthError("use_dpop_nonce", error.detail, { headers: { "dpop-nonce": dpopNonces.current(env.id) } });
+      throw new OAuthError("invalid_dpop_proof", error.detail);
+    }
+  }
 
   async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
     refuseSecretsInUrl(url);
@@ -92,6 +119,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     const missing = requested?.filter((scope) => !granted.has(scope)) ?? [];
     if (missing.length > 0)
       throw new OAuthError("invalid_scope", `The client is not granted the scope ${missing.map((scope) => `"${scope.slice(0, 100)}"`).join(", ")}.`);
+    const jkt = await proofKey(request, env, env.requireDpop || credential.requireDpop);
     const issued = await issueAccessToken({
       keys,
       publicUrl,
@@ -99,10 +127,12 @@ export function createTokenService(deps: TokenServiceDeps) {
       clientId: credential.clientId,
       scopes: requested ?? [...granted].sort(),
       lifetimeSeconds: env.tokenLifetimeSeconds,
+      jkt,
     });
     lastUsed.mark(credential.id, secretId);
     metrics.tokenIssued(env.slug);
-    return oauthJson(200, { access_token: issued.accessToken, token_type: "Bearer", expires_in: issued.expiresIn, scope: issued.scope });
+    const answer = { access_token: issued.accessToken, token_type: jkt ? "DPoP" : "Bearer", expires_in: issued.expiresIn, scope: issued.scope };
+    return oauthJson(200, answer, jkt && env.dpopNonce ? { "dpop-nonce": dpopNonces.current(env.id) } : {});
   }
 
   async function verifiedOrUndefined(env: EnvironmentRow, token: string) {
@@ -139,7 +169,8 @@ export function createTokenService(deps: TokenServiceDeps) {
       scope: verified.scope,
       client_id: verified.clientId,
       sub: verified.clientId,
-      token_type: "Bearer",
+      token_type: verified.jkt ? "DPoP" : "Bearer",
+      ...(verified.jkt ? { cnf: { jkt: verified.jkt } } : {}),
       exp: verified.expiresAt,
       iat: verified.issuedAt,
       iss: verified.issuer,
@@ -171,6 +202,7 @@ export function createTokenService(deps: TokenServiceDeps) {
         revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
         introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
         access_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
+        dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
       },
       { "cache-control": "public, max-age=300" },
     );

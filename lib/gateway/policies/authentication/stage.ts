@@ -2,16 +2,22 @@ import "server-only";
 import type { IncomingRequest } from "../../../http/message";
 import { problem, type ProblemError, toProblem } from "../../../http/problem";
 import { TokenRejection, type VerifiedAccessToken } from "../../../oauth/access-tokens";
+import type { ApiKeyStates } from "../../../oauth/api-key-states";
 import type { CredentialStates } from "../../../oauth/credential-states";
 import type { LastUsedMarks } from "../../../oauth/last-used-marks";
 import type { RevocationList } from "../../../oauth/revoked-tokens";
 import type { TokenVerifier } from "../../../oauth/token-verifier";
 import type { GatewayEnvironment } from "../../directory";
 import { type Authenticated, PASS, type Stage } from "../../pipeline";
-import { bearerChallenge } from "./bearer-challenge";
+import { createKeyAuthenticator, isKeyBearer, presentedKey } from "./api-key";
+import { apiKeyChallenge, bearerChallenge } from "./bearer-challenge";
+import { type AuthenticationMethod, DEFAULT_AUTHENTICATION } from "./schema";
+import type { DpopBinding } from "./dpop";
 
 /** RFC 6750 §2.1: `Bearer` and a b64token. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+/** RFC 9449 §7.1: `DPoP` and the token, with a proof in the DPoP header. */
+const DPOP = /^DPoP +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 type InvalidTokenCode = TokenRejection["code"] | "token-revoked";
 
@@ -26,30 +32,30 @@ function invalidToken(env: GatewayEnvironment, code: InvalidTokenCode, detail: s
 /** The caller, or the refusal naming the check the token failed; the client a verified signature names either way. */
 export type AuthenticationVerdict = { caller: Authenticated; clientId: string } | { refusal: ProblemError; clientId?: string };
 
-export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment) => Promise<AuthenticationVerdict>;
+export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment, methods?: readonly AuthenticationMethod[]) => Promise<AuthenticationVerdict>;
 
 /**
- * Authentication's checks: header present and well formed, token verified
- * (signature, algorithm, typ, iss, aud, exp/nbf), jti not revoked, credential
- * still active. Each failure names its check in the problem type.
+ * Authentication's checks, any of the API's methods (decision 064): a call is let through when one
+ * method its request presents succeeds, tried in the API's order; refused otherwise with the first
+ * presented method's refusal, or `token-missing` when it presents none, with one `WWW-Authenticate`
+ * per method the API accepts. A token's checks: header well formed, token verified (signature,
+ * algorithm, typ, iss, aud, exp/nbf), jti not revoked, credential still active. A key's
+ * (`api-key.ts`): format and checksum before any lookup, then the key and its credential.
+ * Each failure names its check in the problem type.
  */
 export function createAuthenticator(deps: {
   verify: TokenVerifier;
   revocations: RevocationList;
   states: CredentialStates;
   lastUsed: LastUsedMarks;
+  dpop: DpopBinding;
+  apiKeys: ApiKeyStates;
+  hashKey: (key: string) => string;
 }): Authenticator {
-  return async (request, env) => {
-    const header = request.headers.get("authorization");
-    if (header === null) {
-      return {
-        refusal: problem("token-missing", {
-          detail: "Send an access token from this environment's token endpoint as `Authorization: Bearer <token>`.",
-          headers: { "www-authenticate": bearerChallenge(env.slug) },
-        }),
-      };
-    }
-    const match = BEARER.exec(header);
+  const byKey = createKeyAuthenticator(deps);
+  const byToken = async (request: IncomingRequest, env: GatewayEnvironment, header: string): Promise<AuthenticationVerdict> => {
+    const dpopMatch = DPOP.exec(header);
+    const match = dpopMatch ?? BEARER.exec(header);
     if (!match) {
       return {
         refusal: problem("token-malformed", {
@@ -74,9 +80,48 @@ export function createAuthenticator(deps: {
     if (!credential?.active || credential.environmentId !== env.id) {
       return { clientId, refusal: invalidToken(env, "token-revoked", "The client credential of this token has been revoked.") };
     }
+    const unbound = await deps.dpop({ request, env, token: match[1]!, verified: token, scheme: dpopMatch ? "DPoP" : "Bearer" });
+    if (unbound) return { clientId, refusal: unbound };
     deps.lastUsed.mark(credential.id);
     return { clientId, caller: { token, credential } };
   };
+  return async (request, env, methods = DEFAULT_AUTHENTICATION) => {
+    const header = request.headers.get("authorization");
+    let refused: { verdict: AuthenticationVerdict; method: AuthenticationMethod } | undefined;
+    for (const method of methods) {
+      const presented = method === "apiKey" ? presentedKey(request, header) : header !== null && !isKeyBearer(header) ? header : undefined;
+      if (presented === undefined) continue;
+      const verdict = method === "apiKey" ? await byKey(presented, env) : await byToken(request, env, presented);
+      if (!("refusal" in verdict)) return verdict;
+      refused ??= { verdict, method };
+    }
+    return withChallenges(refused ?? { verdict: { refusal: missing(methods) }, method: undefined }, env, methods);
+  };
+}
+
+function missing(methods: readonly AuthenticationMethod[]): ProblemError {
+  const ways = methods.map((method) =>
+    method === "apiKey" ? "an API key as `X-API-Key: gk_…`" : "an access token from this environment's token endpoint as `Authorization: Bearer <token>`",
+  );
+  return problem("token-missing", { detail: `Send ${ways.join(", or ")}.` });
+}
+
+/** A refusal with one `WWW-Authenticate` per method the API accepts: the refused method's own challenge (with its error), the others' plain. */
+function withChallenges(
+  refused: { verdict: AuthenticationVerdict; method: AuthenticationMethod | undefined },
+  env: GatewayEnvironment,
+  methods: readonly AuthenticationMethod[],
+): AuthenticationVerdict {
+  const { verdict, method: refusedMethod } = refused;
+  if (!("refusal" in verdict)) return verdict;
+  const { refusal } = verdict;
+  const own = refusal.headers?.["www-authenticate"];
+  const challenges = methods.flatMap((method) => {
+    if (method === refusedMethod && own !== undefined) return own;
+    return method === "apiKey" ? apiKeyChallenge(env.slug) : bearerChallenge(env.slug);
+  });
+  const headers = { ...refusal.headers, "www-authenticate": challenges.length === 1 ? challenges[0]! : challenges };
+  return { ...verdict, refusal: problem(refusal.code, { detail: refusal.detail, errors: refusal.errors, extensions: refusal.extensions, headers }) };
 }
 
 /**
@@ -88,7 +133,7 @@ export function createAuthenticationStage(authenticate: Authenticator): Stage {
     if (at.kind === "token-service" || (at.kind === "proxied" && at.api.isPublic)) return PASS;
     const span = trace.span?.stage("authenticate");
     try {
-      const verdict = await authenticate(request, at.env);
+      const verdict = await authenticate(request, at.env, at.api.authentication);
       span?.end("refusal" in verdict ? verdict.refusal.code : undefined);
       return verdict;
     } catch (error) {

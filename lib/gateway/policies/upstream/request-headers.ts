@@ -15,6 +15,9 @@ const SET_BY_UNDICI = new Set(["host", "expect"]);
  */
 const IDENTITY = new Set([
   "authorization",
+  "x-api-key",
+  // a DPoP proof is for this gateway's URL only, and proves nothing to the upstream
+  "dpop",
   "traceparent",
   "tracestate",
   "x-client-id",

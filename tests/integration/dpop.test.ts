@@ -1,0 +1,283 @@
+// DPoP (RFC 9449) at the token endpoint and the gateway, with openid-client (oauth4webapi's DPoP) as
+// an independent client and hand-made proofs for every refusal.
+import { createHash, randomUUID } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import * as client from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db";
+import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
+import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
+import { freePort, startServer, type TestServer } from "../support/server";
+import { basic, decodeJwtPart, eventually, GATEWAY_PROCESSES, newCredential, openDb, registerProxyApi, tokenRequest } from "./gateway-support";
+
+const GATEWAY_ONLY = GATEWAY_PROCESSES[1];
+const cleanups: (() => Promise<unknown>)[] = [];
+let gatewayOnly: TestServer;
+let second: TestServer;
+let full: TestServer;
+let db: Db;
+let upstream: Server;
+let upstreamSaw: IncomingHttpHeaders | undefined;
+let pair: CryptoKeyPair;
+let jwk: JWK;
+let jkt: string;
+
+beforeAll(async () => {
+  upstream = createServer((request, response) => {
+    upstreamSaw = request.headers;
+    response.setHeader("content-type", "application/json");
+    response.end("{}");
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise((resolve) => upstream.close(resolve)));
+  const redis = isolatedRedisPrefix();
+  cleanups.push(redis.cleanup);
+  const database: TestDatabase = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  // Two instances of one deployment, on one Redis: one public URL, so one issuer and one htu.
+  const port = await freePort();
+  const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redis.prefix, PUBLIC_URL: `http://127.0.0.1:${port}` };
+  gatewayOnly = await startServer({ database, env: { ...env, ...GATEWAY_ONLY!.env }, nodeArgs: GATEWAY_ONLY!.nodeArgs, port });
+  cleanups.push(() => gatewayOnly.stop());
+  second = await startServer({ database, env: { ...env, ...GATEWAY_ONLY!.env }, nodeArgs: GATEWAY_ONLY!.nodeArgs });
+  cleanups.push(() => second.stop());
+  full = await startServer();
+  cleanups.push(() => full.stop());
+  db = openDb(gatewayOnly);
+  cleanups.push(() => db.$disconnect());
+  await registerProxyApi(db, { slug: "echo", upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, scopes: ["echo:read"] });
+  pair = await generateKeyPair("ES256", { extractable: true });
+  jwk = await exportJWK(pair.publicKey);
+  jkt = await calculateJwkThumbprint(jwk, "sha256");
+}, 120_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+const ath = (token: string) => createHash("sha256").update(token).digest("base64url");
+
+type ProofOptions = { claims?: Record<string, unknown>; header?: Record<string, unknown>; key?: CryptoKey | Uint8Array; alg?: string };
+
+function proof(htm: string, htu: string, { claims = {}, header = {}, key = pair.privateKey, alg = "ES256" }: ProofOptions = {}) {
+  return new SignJWT({ jti: randomUUID(), htm, htu, iat: Math.floor(Date.now() / 1000), ...claims })
+    .setProtectedHeader({ alg, typ: "dpop+jwt", jwk, ...header })
+    .sign(key);
+}
+
+const tokenUrl = (server: TestServer, envSlug = "sso-qa") => `${server.url}/gw/${envSlug}/oauth2/token`;
+
+async function boundToken(server: TestServer, credential: { clientId: string; clientSecret: string }, options: ProofOptions = {}) {
+  const response = await tokenRequest(server, "sso-qa", {
+    headers: { authorization: basic(credential.clientId, credential.clientSecret), dpop: await proof("POST", tokenUrl(server), options) },
+    body: "grant_type=client_credentials",
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function expectOAuthError(response: Response, error: string) {
+  expect(response.status).toBe(400);
+  expect(response.headers.get("cache-control")).toBe("no-store");
+  expect(await response.json()).toMatchObject({ error });
+}
+
+async function expectProblem(response: Response, code: string, check?: string) {
+  expect(response.status).toBe(401);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  expect(response.headers.get("www-authenticate")).toMatch(/^DPoP algs="ES256 ES384 RS256 PS256 EdDSA", error="/);
+  const body = (await response.json()) as Record<string, unknown>;
+  expect(body.type).toMatch(new RegExp(`/problems/${code}$`));
+  expect(body.requestId).toEqual(expect.any(String));
+  if (check) expect(body.check).toBe(check);
+  return body;
+}
+
+describe("the token endpoint", () => {
+  it("binds the token to the proof's key with every client authentication, and lists the algorithms", async () => {
+    const credential = await newCredential(db, "sso-qa");
+    const response = await tokenRequest(gatewayOnly, "sso-qa", {
+      headers: { authorization: basic(credential.clientId, credential.clientSecret), dpop: await proof("POST", tokenUrl(gatewayOnly)) },
+      body: "grant_type=client_credentials",
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { access_token: string; token_type: string };
+    expect(body.token_type).toBe("DPoP");
+    expect(decodeJwtPart(body.access_token, 1).cnf).toEqual({ jkt });
+    const metadata = await (await fetch(`${gatewayOnly.url}/gw/sso-qa/.well-known/oauth-authorization-server`)).json();
+    expect(metadata.dpop_signing_alg_values_supported).toEqual(["ES256", "ES384", "RS256", "PS256", "EdDSA"]);
+    const introspected = await fetch(`${gatewayOnly.url}/gw/sso-qa/oauth2/introspect`, {
+      method: "POST",
+      headers: { authorization: basic(credential.clientId, credential.clientSecret), "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${body.access_token}`,
+    });
+    expect(await introspected.json()).toMatchObject({ active: true, token_type: "DPoP", cnf: { jkt } });
+  });
+
+  it("refuses a bad proof with invalid_dpop_proof, before issuing anything", async () => {
+    const credential = await newCredential(db, "sso-qa");
+    const send = async (dpop: string) =>
+      tokenRequest(gatewayOnly, "sso-qa", {
+        headers: { authorization: basic(credential.clientId, credential.clientSecret), dpop },
+        body: "grant_type=client_credentials",
+      });
+    await expectOAuthError(await send(await proof("GET", tokenUrl(gatewayOnly))), "invalid_dpop_proof");
+    await expectOAuthError(await send(await proof("POST", `${gatewayOnly.url}/gw/sso-qa/oauth2/revoke`)), "invalid_dpop_proof");
+    await expectOAuthError(await send(await proof("POST", tokenUrl(gatewayOnly), { header: { jwk: await exportJWK(pair.privateKey) } })), "invalid_dpop_proof");
+    await expectOAuthError(
+      await send(await proof("POST", tokenUrl(gatewayOnly), { key: new TextEncoder().encode("0123456789abcdef0123456789abcdef"), alg: "HS256" })),
+      "invalid_dpop_proof",
+    );
+    const once = await proof("POST", tokenUrl(gatewayOnly));
+    expect((await send(once)).status).toBe(200);
+    await expectOAuthError(await send(once), "invalid_dpop_proof");
+  });
+
+  it("gives a credential that requires DPoP no token without a proof", async () => {
+    const credential = await newCredential(db, "sso-qa");
+    await db.credential.update({ where: { clientId: credential.clientId }, data: { requireDpop: true } });
+    const bare = () =>
+      tokenRequest(gatewayOnly, "sso-qa", {
+        headers: { authorization: basic(credential.clientId, credential.clientSecret) },
+        body: "grant_type=client_credentials",
+      });
+    expect(await eventually(async () => (await bare()).status === 400)).toBe(true);
+    await expectOAuthError(await bare(), "invalid_dpop_proof");
+    expect(decodeJwtPart(await boundToken(gatewayOnly, credential), 1).cnf).toEqual({ jkt });
+  });
+});
+
+describe("the gateway", () => {
+  const api = (server: TestServer) => `${server.url}/gw/sso-qa/echo/items`;
+  const call = async (server: TestServer, token: string, headers: Record<string, string> = {}, url = api(server), method = "GET") =>
+    fetch(url, { method, headers: { authorization: `DPoP ${token}`, ...headers } });
+
+  it("forwards a DPoP call without its proof, and refuses each failed check by name", async () => {
+    const credential = await newCredential(db, "sso-qa", { scopes: ["echo:read"] });
+    const token = await boundToken(gatewayOnly, credential);
+    const good = () => proof("GET", api(gatewayOnly), { claims: { ath: ath(token) } });
+    const ok = await call(gatewayOnly, token, { dpop: await good() }, `${api(gatewayOnly)}?page=2`);
+    expect(ok.status).toBe(200);
+    expect(upstreamSaw?.dpop).toBeUndefined();
+    expect(upstreamSaw?.authorization).toBeUndefined();
+
+    const replayed = await good();
+    expect((await call(gatewayOnly, token, { dpop: replayed })).status).toBe(200);
+    await expectProblem(await call(gatewayOnly, token, { dpop: replayed }), "dpop-proof-invalid", "jti");
+    // The second instance shares the used jtis through Redis.
+    await expectProblem(await call(second, token, { dpop: replayed }, api(gatewayOnly).replace(gatewayOnly.url, second.url)), "dpop-proof-invalid", "jti");
+
+    const otherUrl = await proof("GET", `${gatewayOnly.url}/gw/sso-qa/echo/other`, { claims: { ath: ath(token) } });
+    await expectProblem(await call(gatewayOnly, token, { dpop: otherUrl }), "dpop-proof-invalid", "htu");
+    await expectProblem(await call(gatewayOnly, token, { dpop: await good() }, api(gatewayOnly), "DELETE"), "dpop-proof-invalid", "htm");
+    const stale = await proof("GET", api(gatewayOnly), { claims: { ath: ath(token), iat: Math.floor(Date.now() / 1000) - 120 } });
+    await expectProblem(await call(gatewayOnly, token, { dpop: stale }), "dpop-proof-invalid", "iat");
+    const withoutAth = await proof("GET", api(gatewayOnly));
+    await expectProblem(await call(gatewayOnly, token, { dpop: withoutAth }), "dpop-proof-invalid", "ath");
+    const privateJwk = await proof("GET", api(gatewayOnly), { claims: { ath: ath(token) }, header: { jwk: await exportJWK(pair.privateKey) } });
+    await expectProblem(await call(gatewayOnly, token, { dpop: privateJwk }), "dpop-proof-invalid", "jwk");
+    const hs256 = await proof("GET", api(gatewayOnly), {
+      claims: { ath: ath(token) },
+      key: new TextEncoder().encode("0123456789abcdef0123456789abcdef"),
+      alg: "HS256",
+    });
+    await expectProblem(await call(gatewayOnly, token, { dpop: hs256 }), "dpop-proof-invalid", "alg");
+    const otherKey = await generateKeyPair("ES256", { extractable: true });
+    const otherJwk = await exportJWK(otherKey.publicKey);
+    const foreign = await proof("GET", api(gatewayOnly), { claims: { ath: ath(token) }, key: otherKey.privateKey, header: { jwk: otherJwk } });
+    await expectProblem(await call(gatewayOnly, token, { dpop: foreign }), "dpop-proof-invalid", "jkt");
+    const two = await fetch(api(gatewayOnly), {
+      headers: [
+        ["authorization", `DPoP ${token}`],
+        ["dpop", await good()],
+        ["dpop", await good()],
+      ],
+    });
+    await expectProblem(two, "dpop-proof-invalid", "header");
+    await expectProblem(await call(gatewayOnly, token, { dpop: "e".repeat(9_000) }), "dpop-proof-invalid", "header");
+    await expectProblem(await call(gatewayOnly, token), "dpop-proof-invalid", "header");
+  });
+
+  it("refuses a bound token sent as Bearer, and a bearer token sent as DPoP", async () => {
+    const credential = await newCredential(db, "sso-qa", { scopes: ["echo:read"] });
+    const token = await boundToken(gatewayOnly, credential);
+    const downgraded = await fetch(api(gatewayOnly), { headers: { authorization: `Bearer ${token}` } });
+    const body = await expectProblem(downgraded, "dpop-token-bound");
+    expect(body.status).toBe(401);
+    expect(downgraded.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    const bearer = await tokenRequest(gatewayOnly, "sso-qa", {
+      headers: { authorization: basic(credential.clientId, credential.clientSecret) },
+      body: "grant_type=client_credentials",
+    });
+    const bearerToken = ((await bearer.json()) as { access_token: string }).access_token;
+    const asDpop = await call(gatewayOnly, bearerToken, { dpop: await proof("GET", api(gatewayOnly), { claims: { ath: ath(bearerToken) } }) });
+    await expectProblem(asDpop, "dpop-proof-invalid", "jkt");
+  });
+
+  it("asks for the environment's nonce at the token endpoint and the gateway when it requires one", async () => {
+    await db.environment.update({ where: { slug: "sso-qa" }, data: { dpopNonce: true } });
+    try {
+      const credential = await newCredential(db, "sso-qa", { scopes: ["echo:read"] });
+      const ask = async (nonce?: string) =>
+        tokenRequest(gatewayOnly, "sso-qa", {
+          headers: {
+            authorization: basic(credential.clientId, credential.clientSecret),
+            dpop: await proof("POST", tokenUrl(gatewayOnly), { claims: { nonce } }),
+          },
+          body: "grant_type=client_credentials",
+        });
+      expect(await eventually(async () => (await ask()).status === 400)).toBe(true);
+      const refused = await ask();
+      const nonce = refused.headers.get("dpop-nonce")!;
+      expect(nonce).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      await expectOAuthError(refused, "use_dpop_nonce");
+      const issued = await ask(nonce);
+      expect(issued.status).toBe(200);
+      const token = ((await issued.json()) as { access_token: string }).access_token;
+      const withoutNonce = await call(gatewayOnly, token, { dpop: await proof("GET", api(gatewayOnly), { claims: { ath: ath(token) } }) });
+      await expectProblem(withoutNonce, "dpop-nonce-required");
+      expect(withoutNonce.headers.get("www-authenticate")).toContain('error="use_dpop_nonce"');
+      const resourceNonce = withoutNonce.headers.get("dpop-nonce")!;
+      const withNonce = await call(gatewayOnly, token, { dpop: await proof("GET", api(gatewayOnly), { claims: { ath: ath(token), nonce: resourceNonce } }) });
+      expect(withNonce.status).toBe(200);
+    } finally {
+      await db.environment.update({ where: { slug: "sso-qa" }, data: { dpopNonce: false } });
+    }
+  });
+});
+
+describe.each([
+  ["the gateway-only process", () => gatewayOnly, () => db],
+  ["the full server", () => full, () => openDb(full)],
+])("an oauth4webapi client (openid-client) on %s", (_name, server, database) => {
+  it("gets a DPoP-bound token and calls the API with it", async () => {
+    const own = database();
+    if (server() === full)
+      await registerProxyApi(own, { slug: "echo", upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, scopes: ["echo:read"] });
+    const credential = await newCredential(own, "sso-qa", { scopes: ["echo:read"] });
+    const configuration = await client.discovery(
+      new URL(`${server().url}/gw/sso-qa`),
+      credential.clientId,
+      undefined,
+      client.ClientSecretBasic(credential.clientSecret),
+      { algorithm: "oauth2", execute: [client.allowInsecureRequests] },
+    );
+    const DPoP = client.getDPoPHandle(configuration, await client.randomDPoPKeyPair("ES256"));
+    const tokens = await client.clientCredentialsGrant(configuration, { scope: "echo:read" }, { DPoP });
+    expect(tokens.token_type).toBe("dpop");
+    const response = await client.fetchProtectedResource(
+      configuration,
+      tokens.access_token,
+      new URL(`${server().url}/gw/sso-qa/echo/items`),
+      "GET",
+      undefined,
+      undefined,
+      { DPoP },
+    );
+    expect(response.status).toBe(200);
+    expect(upstreamSaw?.dpop).toBeUndefined();
+    if (own !== db) await own.$disconnect();
+  });
+});
