@@ -17,6 +17,7 @@ export const REDACTED_PATHS = [
   "*.clientSecret",
   "*.access_token",
   "*.headers.authorization",
+  '*.headers["x-api-key"]',
   "*.headers.cookie",
   '*.headers["set-cookie"]',
 ];

@@ -8,6 +8,7 @@ import type { AvailabilityRow, DataPlaneStore, EnvironmentRow, OperationDeprecat
 import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { type AuthenticationMethod, storedAuthentication } from "./policies/authentication/schema";
 import { type ApiPolicies, apiPoliciesSchema, NO_POLICIES } from "./policies/policy-set";
 import { validatesRequests } from "./policies/request-validation/applies";
 import { createDocumentRoutes, type DocumentTables } from "./document-routes";
@@ -25,6 +26,8 @@ export type GatewayApi = {
   versions: GatewayVersions;
   /** the policies of its routes (lib/gateway/policies) */
   policies: ApiPolicies;
+  /** the methods its calls may authenticate with, any of them */
+  authentication: readonly AuthenticationMethod[];
   /** a digest of its upstream and its versions' documents in this environment: changes when either does (the response cache's keys hold it) */
   configuration: string;
 };
@@ -150,6 +153,7 @@ export function createGatewayDirectory(
         scopes: scopesByApi.get(row.apiId) ?? [],
         versions: versionsByApi.get(row.apiId) ?? NO_VERSIONS,
         policies: storedPolicies(row),
+        authentication: storedAuthentication(row.authentication),
         configuration: configurationDigest(row, versionRowsByApi.get(row.apiId) ?? []),
       };
       // A stored policy that does not validate leaves the API without an upstream: its calls answer 404.

@@ -7,8 +7,8 @@ export type FieldError = { in: FieldLocation; field: string; message: string };
 export type ProblemOptions = {
   detail?: string;
   errors?: FieldError[];
-  /** lower-case names */
-  headers?: Record<string, string>;
+  /** lower-case names; a list is one field line per value (one `WWW-Authenticate` per method an API accepts) */
+  headers?: Record<string, string | string[]>;
   /** extension members, e.g. the environments named by token-wrong-environment */
   extensions?: Record<string, unknown>;
 };
@@ -23,7 +23,7 @@ export class ProblemError extends Error {
   readonly title: string;
   readonly detail?: string;
   readonly errors?: FieldError[];
-  readonly headers?: Record<string, string>;
+  readonly headers?: Record<string, string | string[]>;
   readonly extensions?: Record<string, unknown>;
 
   constructor(

@@ -1,0 +1,51 @@
+import "server-only";
+import type { Logger } from "pino";
+import type { ChangeSignal } from "../caching/change-signal";
+import { refusedWhileDatabaseAway } from "../caching/database-away";
+import type { ApiKeyRow, DataPlaneStore } from "../data-plane/store";
+
+export type ApiKeyStates = {
+  /** the key stored under `hash`, at most `maxAgeMs` old; undefined for a hash no unrevoked key has */
+  get(hash: string): Promise<ApiKeyRow | undefined>;
+};
+
+type Entry = { row: Promise<ApiKeyRow | undefined>; loadedAt: number };
+
+/**
+ * Which credential a key hash names, kept as credential states are and with the same bound
+ * (`GATEWAY_CACHE_MAX_AGE_MS`): a key call then costs a hash and two map reads, as a token call
+ * costs a verified-token hit and the credential's state, which the key's call reads from the
+ * same credential states. A change of the gateway's tables drops what is kept, so a revoked key
+ * stops within the second changes take (decision 060); unknown hashes are kept too, in the same
+ * bounded map, so a stream of made-up keys with valid checksums costs one query per hash and bound.
+ */
+export function createApiKeyStates(input: {
+  store: Pick<DataPlaneStore, "apiKeys">;
+  maxAgeMs?: number;
+  maxEntries?: number;
+  changes?: ChangeSignal;
+  log?: Pick<Logger, "warn">;
+}): ApiKeyStates {
+  const answered = refusedWhileDatabaseAway("API keys", input.log);
+  const maxAgeMs = input.maxAgeMs ?? 4_000;
+  const maxEntries = input.maxEntries ?? 10_000;
+  const cache = new Map<string, Entry>();
+  input.changes?.subscribe(() => cache.clear());
+
+  function load(hash: string): Promise<ApiKeyRow | undefined> {
+    const entry: Entry = { row: answered(input.store.apiKeys([hash]).then((rows) => rows[0])), loadedAt: performance.now() };
+    cache.delete(hash);
+    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+    cache.set(hash, entry);
+    entry.row.catch(() => cache.get(hash) === entry && cache.delete(hash));
+    return entry.row;
+  }
+
+  return {
+    get(hash) {
+      const kept = cache.get(hash);
+      if (kept && performance.now() - kept.loadedAt < maxAgeMs) return kept.row;
+      return load(hash);
+    },
+  };
+}

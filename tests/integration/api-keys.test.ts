@@ -1,0 +1,215 @@
+// API keys (issue 51, decision 064): created, rolled, revoked and listed from the CLI, and used
+// at the gateway as `X-API-Key` or `Authorization: Bearer gk_…` on the full server and the
+// gateway-only process on one database, beside tokens on an API that accepts both.
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDataPlaneStore } from "../../lib/data-plane/store-for-connection";
+import { openDriver } from "../../lib/data-plane/connection";
+import { createTestDatabase } from "../../lib/database/test-databases";
+import type { Db } from "../../lib/db";
+import { generateApiKey } from "../../lib/oauth/api-key-format";
+import { createApiKeyStates } from "../../lib/oauth/api-key-states";
+import { createCredentialStates } from "../../lib/oauth/credential-states";
+import { createKeyAuthenticator } from "../../lib/gateway/policies/authentication/api-key";
+import { hashClientSecret } from "../../lib/oauth/client-secrets";
+import type { GatewayEnvironment } from "../../lib/gateway/directory";
+import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
+import { runAdmin } from "../support/admin-cli";
+import { freePort, startServer, type TestServer } from "../support/server";
+import { accessToken, eventually, newCredential, openDb, SERVER_AUTH_SECRET } from "./gateway-support";
+
+const ENV = "sso-qa";
+const OTHER_ENV = "platform-dev";
+const PATH = `/gw/${ENV}/notifications/v1/notifications`;
+const cleanups: (() => Promise<unknown>)[] = [];
+let full: TestServer;
+let gatewayOnly: TestServer;
+let db: Db;
+let app: string;
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const port = await freePort();
+  const env = { PUBLIC_URL: `http://127.0.0.1:${port}` };
+  full = await startServer({ database, env, port });
+  cleanups.push(() => full.stop());
+  gatewayOnly = await startServer({ database, env: { ...env, ...GATEWAY_ENV }, nodeArgs: GATEWAY_NODE_ARGS });
+  cleanups.push(() => gatewayOnly.stop());
+  db = openDb(full);
+  cleanups.push(() => db.$disconnect());
+  app = `Keys App ${Date.now()}`;
+  await newCredential(db, ENV, { app });
+  await db.api.update({ where: { slug: "notifications" }, data: { authentication: "oauth2 apiKey" } });
+}, 180_000);
+
+async function cli(...args: string[]) {
+  const run = await runAdmin(full.databaseUrl, ...args);
+  return { ...run, json: run.code === 0 && args.includes("--json") ? JSON.parse(run.stdout) : undefined };
+}
+
+async function createdKey(application = app, env = ENV, ...extra: string[]): Promise<{ key: string; id: string; expiresAt: string | null }> {
+  const created = await cli("key", "create", "--app", application, "--env", env, ...extra, "--json");
+  expect(created.code, created.stderr).toBe(0);
+  return created.json;
+}
+
+function call(server: TestServer, headers: Record<string, string>, path = PATH) {
+  return fetch(`${server.url}${path}`, { headers });
+}
+
+/** Status, problem type and each WWW-Authenticate field line as sent (fetch would join them). */
+function rawCall(server: TestServer, headers: Record<string, string>, path = PATH): Promise<{ status: number; challenges: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(`${server.url}${path}`, { headers }, (response) => {
+      let body = "";
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () => {
+        const challenges: string[] = [];
+        for (let index = 0; index < response.rawHeaders.length; index += 2) {
+          if (response.rawHeaders[index]!.toLowerCase() === "www-authenticate") challenges.push(response.rawHeaders[index + 1]!);
+        }
+        resolve({ status: response.statusCode!, challenges, body });
+      });
+    });
+    sent.on("error", reject);
+    sent.end();
+  });
+}
+
+async function problemType(response: Response): Promise<string> {
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const body = (await response.json()) as { type: string; requestId: string };
+  expect(body.requestId).toBeTruthy();
+  return body.type.split("/").at(-1)!;
+}
+
+describe("API keys", () => {
+  it("are created once from the CLI, gk_ + 32 + 6 characters, stored only as an HMAC and a hint", async () => {
+    const { key, id } = await createdKey();
+    expect(key).toMatch(/^gk_[0-9A-Za-z]{38}$/);
+    const row = await db.apiKey.findUniqueOrThrow({ where: { id } });
+    expect(row.hash).toBe(hashClientSecret(key, SERVER_AUTH_SECRET));
+    expect(row.hint).toBe(key.slice(-4));
+    const listed = await cli("key", "list", "--app", app, "--json");
+    expect(listed.stdout).not.toContain(key);
+    expect(listed.json.keys.map((listedKey: { id: string }) => listedKey.id)).toContain(id);
+  });
+
+  for (const server of ["full", "gatewayOnly"] as const) {
+    it(`call the ${server === "full" ? "full server" : "gateway-only process"} as X-API-Key or Bearer, and are never logged`, async () => {
+      const { key } = await createdKey();
+      const target = server === "full" ? full : gatewayOnly;
+      expect((await call(target, { "x-api-key": key })).status).toBe(200);
+      expect((await call(target, { authorization: `Bearer ${key}` })).status).toBe(200);
+      expect(target.output()).not.toContain(key);
+    });
+  }
+
+  it("sit beside tokens on an API that takes both, and a refusal names both methods, one WWW-Authenticate each", async () => {
+    const client = await newCredential(db, ENV);
+    expect((await call(full, { authorization: `Bearer ${await accessToken(full, ENV, client)}` })).status).toBe(200);
+    const missing = await rawCall(gatewayOnly, {});
+    expect(missing.status).toBe(401);
+    expect(JSON.parse(missing.body).type).toMatch(/\/token-missing$/);
+    expect(missing.challenges).toEqual([`Bearer realm="${ENV}"`, `ApiKey realm="${ENV}", header="X-API-Key"`]);
+    const wrong = await rawCall(full, { "x-api-key": generateApiKey() });
+    expect(wrong.challenges).toHaveLength(2);
+    expect(wrong.challenges[1]).toMatch(/^ApiKey realm="sso-qa", header="X-API-Key", error="invalid_key"/);
+  });
+
+  it("are refused on an API whose methods are oauth2 alone", async () => {
+    const { key } = await createdKey();
+    await db.api.update({ where: { slug: "notifications" }, data: { authentication: "oauth2" } });
+    try {
+      expect(await eventually(async () => (await call(full, { "x-api-key": key })).status === 401)).toBe(true);
+      const refused = await rawCall(full, { "x-api-key": key });
+      expect(refused.challenges).toEqual([`Bearer realm="${ENV}"`]);
+    } finally {
+      await db.api.update({ where: { slug: "notifications" }, data: { authentication: "oauth2 apiKey" } });
+    }
+    expect(await eventually(async () => (await call(full, { "x-api-key": key })).status === 200)).toBe(true);
+  });
+
+  it("with a bad checksum or shape are refused api-key-invalid before any lookup", async () => {
+    const { key } = await createdKey();
+    const flipped = `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`;
+    for (const server of [full, gatewayOnly]) {
+      expect(await problemType(await call(server, { "x-api-key": flipped }))).toBe("api-key-invalid");
+      expect(await problemType(await call(server, { "x-api-key": "gk_short" }))).toBe("api-key-invalid");
+      expect(await problemType(await call(server, { "x-api-key": "x".repeat(8_000) }))).toBe("api-key-invalid");
+    }
+    // The same checks on the gateway's own stores, counting every statement the connection runs.
+    let queries = 0;
+    const connection = openDriver(full.databaseUrl, { poolSize: 1, onQuery: () => queries++ });
+    try {
+      const store = createDataPlaneStore(connection);
+      const authenticate = createKeyAuthenticator({
+        apiKeys: createApiKeyStates({ store }),
+        hashKey: (presented) => hashClientSecret(presented, SERVER_AUTH_SECRET),
+        states: createCredentialStates({ store }),
+        lastUsed: { mark: () => undefined, flush: async () => undefined },
+      });
+      const env = { id: (await db.environment.findUniqueOrThrow({ where: { slug: ENV } })).id, slug: ENV } as GatewayEnvironment;
+      expect("refusal" in (await authenticate(flipped, env))).toBe(true);
+      expect("refusal" in (await authenticate(`${key}0`, env))).toBe(true);
+      expect(queries).toBe(0);
+      expect("caller" in (await authenticate(key, env))).toBe(true);
+      expect(queries).toBeGreaterThan(0);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it("in the query string are ignored: the call is refused as carrying none", async () => {
+    const { key } = await createdKey();
+    expect(await problemType(await call(full, {}, `${PATH}?api_key=${key}`))).toBe("token-missing");
+    expect(await problemType(await call(full, {}, `${PATH}?apikey=${key}&key=${key}`))).toBe("token-missing");
+  });
+
+  it("of another environment are refused", async () => {
+    const otherApp = `Keys Other ${Date.now()}`;
+    await newCredential(db, OTHER_ENV, { app: otherApp });
+    const { key } = await createdKey(otherApp, OTHER_ENV);
+    expect(await problemType(await call(full, { "x-api-key": key }))).toBe("api-key-invalid");
+  });
+
+  it("roll: the old key works for the overlap beside the new one; the overlap is at most 30 days", async () => {
+    const { key: old, id } = await createdKey();
+    const rolled = await cli("key", "roll", id, "--overlap", "1h", "--json");
+    expect(rolled.code, rolled.stderr).toBe(0);
+    const until = new Date(rolled.json.previous.expiresAt).getTime();
+    expect(Math.abs(until - (Date.now() + 3_600_000))).toBeLessThan(60_000);
+    expect((await call(full, { "x-api-key": rolled.json.key })).status).toBe(200);
+    expect((await call(gatewayOnly, { "x-api-key": old })).status).toBe(200);
+    const defaulted = await cli("key", "roll", rolled.json.id, "--json");
+    expect(Math.abs(new Date(defaulted.json.previous.expiresAt).getTime() - (Date.now() + 86_400_000))).toBeLessThan(60_000);
+    const tooLong = await cli("key", "roll", defaulted.json.id, "--overlap", "31d");
+    expect(tooLong.code).not.toBe(0);
+    expect(tooLong.stderr).toMatch(/30 days/);
+  });
+
+  it("expired or revoked are refused; the last active key of an application needs --last", async () => {
+    const lone = `Keys Lone ${Date.now()}`;
+    await newCredential(db, ENV, { app: lone });
+    const { key, id } = await createdKey(lone);
+    const refusedLast = await cli("key", "revoke", id);
+    expect(refusedLast.code).toBe(1);
+    expect(refusedLast.stderr).toMatch(/last active key/);
+    expect((await call(full, { "x-api-key": key })).status).toBe(200);
+    const revoked = await cli("key", "revoke", id, "--last", "--json");
+    expect(revoked.json.state).toBe("revoked");
+    for (const server of [full, gatewayOnly]) {
+      expect(await eventually(async () => (await call(server, { "x-api-key": key })).status === 401)).toBe(true);
+      expect(await problemType(await call(server, { "x-api-key": key }))).toBe("api-key-invalid");
+    }
+    const expiring = await createdKey();
+    await db.apiKey.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect(await eventually(async () => (await call(full, { "x-api-key": expiring.key })).status === 401)).toBe(true);
+    expect(await problemType(await call(full, { "x-api-key": expiring.key }))).toBe("api-key-expired");
+  });
+});
