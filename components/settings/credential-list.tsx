@@ -11,6 +11,8 @@ export type CredentialView = {
   grants: { apiSlug: string; apiName: string; scopes: string[] }[];
   rateLimit: { burst: number; perSecond: number; source: "credential" | "environment" };
   secrets: Secret[];
+  /** DPoP (RFC 9449) required, by the credential or its environment */
+  requireDpop: boolean;
   authentication:
     | { method: "client_secret" }
     | { method: "private_key_jwt"; jwksUri: string | null; keyIds: string[] }
@@ -103,6 +105,8 @@ function TeamApplication({ application }: { application: ApplicationView }) {
               <dd>{credential.grants.map((grant) => `${grant.apiName} (${grant.scopes.join(", ")})`).join("; ") || "None"}</dd>
               <dt className="font-medium">Rate limit</dt>
               <dd>{describeRateLimit(credential.rateLimit)}</dd>
+              <dt className="font-medium">Tokens</dt>
+              <dd>{credential.requireDpop ? "DPoP-bound (RFC 9449): send a DPoP proof for a token and with every call" : "Bearer"}</dd>
               <dt className="font-medium">Secrets</dt>
               <dd>
                 {credential.authentication.method !== "client_secret" ? (

@@ -44,11 +44,13 @@ function bodyOf(data: FormData): Record<string, unknown> {
     jwks,
     jwksUri,
     expiresInDays,
+    requireDpop,
     ...rest
   } = Object.fromEntries(data);
   return {
     ...rest,
     expiresInDays: Number(expiresInDays ?? 0),
+    requireDpop: requireDpop === "on",
     ...(filled(team) ? { team } : {}),
     ...(filled(jwks) ? { jwks: keySet(String(jwks)) } : {}),
     ...(filled(jwksUri) ? { jwksUri } : {}),
@@ -166,6 +168,13 @@ export function NewCredentialForm({
             ))}
           </select>
         </Field>
+        <label className="flex items-start gap-2 text-sm sm:col-span-2">
+          <input type="checkbox" name="requireDpop" className="mt-1" />
+          <span>
+            Require DPoP (RFC 9449): tokens are issued only with a DPoP proof and work only with proofs of the same key, so a leaked token is useless without
+            your client&apos;s private key.
+          </span>
+        </label>
         <details className="space-y-3 sm:col-span-2" open={Boolean(jwksError || errors.jwksUri)}>
           <summary className="cursor-pointer text-sm font-medium">Authenticate with your own keys instead of a secret (private_key_jwt)</summary>
           <p className="text-sm text-slate-700">

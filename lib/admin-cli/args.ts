@@ -10,7 +10,7 @@ export class CommandFailed extends Error {
   }
 }
 
-const BOOLEAN_FLAGS = new Set(["json", "help", "generate", "clear", "dry-run", "prune", "last"]);
+const BOOLEAN_FLAGS = new Set(["json", "help", "generate", "clear", "dry-run", "prune", "last", "dpop"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];

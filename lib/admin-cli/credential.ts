@@ -26,9 +26,9 @@ function keysFrom(flags: Map<string, string>): { jwks: unknown } | { jwksUri: st
 const create = command(
   {
     usage:
-      'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--team <name>] [--expires <date>] [--jwks-file <file> | --jwks-uri <url>]',
+      'credential create --app <name> --env <slug> [--scope "<scopes>"] [--owner <email>] [--team <name>] [--expires <date>] [--jwks-file <file> | --jwks-uri <url>] [--dpop]',
     summary:
-      "Creates a credential (and its application if needed) and prints its client secret once; with --jwks-file or --jwks-uri its client authenticates with private_key_jwt and it has no secret.",
+      "Creates a credential (and its application if needed) and prints its client secret once; with --jwks-file or --jwks-uri its client authenticates with private_key_jwt and it has no secret; with --dpop it gets only DPoP-bound tokens (RFC 9449).",
   },
   async (args) => {
     noPositionals(args);
@@ -50,7 +50,7 @@ const create = command(
     const teamName = args.flags.get("team");
     const team = teamName === undefined ? undefined : await (await import("./team")).teamByName(teamName);
     if (!(await db().environment.findUnique({ where: { slug: envSlug } }))) throw new UsageError(`--env: no environment "${envSlug}"`);
-    const input = { application: appName, environment: envSlug, team: team?.id, ...keys };
+    const input = { application: appName, environment: envSlug, team: team?.id, ...keys, requireDpop: args.flags.has("dpop") };
     const { credential, secret } = await asUsageError(
       () => createNewCredential({ db: db(), input, by: { operator: CLI_ACTOR, ownerId: owner?.id ?? null, scopes, secretExpiresAt } }),
       { application: "--app", name: "--app", scopes: "--scope", expiresAt: "--expires", jwks: "--jwks-file", jwksUri: "--jwks-uri", team: "--team" },
@@ -59,6 +59,7 @@ const create = command(
       clientId: credential.clientId,
       clientSecret: secret?.clientSecret ?? null,
       authMethod: credential.authentication.method,
+      requireDpop: credential.requireDpop,
       env: envSlug,
       scopes: credential.grants.flatMap((grant) => grant.scopes),
     };

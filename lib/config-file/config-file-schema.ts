@@ -18,6 +18,10 @@ export const configEnvironmentSchema = z
     credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]),
     selfService: z.boolean().default(false),
     tokenLifetimeSeconds: z.number().int().min(60).max(86_400).meta({ format: "int32" }).default(3_600),
+    /** DPoP (RFC 9449): every credential of the environment gets tokens only with a proof */
+    requireDpop: z.boolean().default(false),
+    /** DPoP proofs must carry a server nonce, at the token endpoint and the gateway */
+    dpopNonce: z.boolean().default(false),
     /** the default rate-limit policy of the environment's credentials */
     rateLimit: z
       .object({
@@ -102,11 +106,39 @@ export const configApiFields = z
     environments: z.record(slug, upstreamPolicySchema),
     /** the API's versions side by side, each under its own path segment; left out: one version, `v1`, holding `openapi` */
     versions: z.array(configVersionSchema).min(1).max(50).optional(),
+    /** the plans the API offers, by slug, in the order the API page lists them; left out, none: calls need only a grant, as before plans */
+    plans: z.array(slug).max(20).default([]),
     policies: apiPoliciesSchema.shape.policies.meta({ description: "The gateway policies of every route of every version; left out, none." }),
     routes: apiPoliciesSchema.shape.routes.meta({
       description:
         "Policies of single routes, by \"METHOD /path-template\" of an operation of the API's OpenAPI documents; each replaces the API's policy of the same name. Left out, none.",
     }),
+  })
+  .strict();
+
+/**
+ * A plan APIs offer: the rate limit and the quota of each subscription to it, and whether a
+ * subscription is granted at once (`auto`) or waits for an admin in the access-request queue (`manual`).
+ */
+export const configPlanSchema = z
+  .object({
+    slug,
+    name: z.string().trim().min(1).max(100),
+    description: z.string().max(1000).default(""),
+    rateLimit: z
+      .object({
+        burst: z.number().int().min(1).max(1_000_000).meta({ format: "int32" }),
+        perSecond: z.number().int().min(1).max(100_000).meta({ format: "int32" }),
+      })
+      .strict(),
+    /** requests per calendar period in UTC: an hour, a day, or a month from the 1st at 00:00 */
+    quota: z
+      .object({
+        requests: z.number().int().min(1).max(2_000_000_000).meta({ format: "int32" }),
+        period: z.enum(["hour", "day", "month"]),
+      })
+      .strict(),
+    approval: z.enum(["auto", "manual"]).default("auto"),
   })
   .strict();
 
@@ -144,6 +176,7 @@ export const configApiSchema = configApiFields.superRefine(checkApiVersions);
 export const configFileSchema = z
   .object({
     environments: z.array(configEnvironmentSchema).default([]),
+    plans: z.array(configPlanSchema).max(100).default([]),
     apis: z.array(configApiSchema).default([]),
     trust: z.array(configTrustSchema).max(1000).default([]),
   })
@@ -152,6 +185,7 @@ export const configFileSchema = z
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type ConfigEnvironment = ConfigFile["environments"][number];
 export type ConfigApi = ConfigFile["apis"][number];
+export type ConfigPlan = ConfigFile["plans"][number];
 export type ConfigTrust = ConfigFile["trust"][number];
 
 /** The JSON Schema editors complete the file with, published at /schemas/gatehouse-config.json. */

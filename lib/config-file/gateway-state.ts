@@ -6,7 +6,7 @@ import { compareVersions } from "../api-lifecycle/versions";
 import type { VersionStatus } from "../api-lifecycle/versions-schema";
 import type { PolicySet } from "../gateway/policies/policy-set";
 import { storedApiPolicies } from "../gateway/policies/set-api-policies";
-import type { ConfigApi, ConfigEnvironment, ConfigFile, ConfigTrust } from "./config-file-schema";
+import type { ConfigApi, ConfigEnvironment, ConfigFile, ConfigPlan, ConfigTrust } from "./config-file-schema";
 
 export type EnvironmentState = Omit<ConfigEnvironment, "rateLimit"> & { rateLimit: { burst: number; perSecond: number } };
 
@@ -45,7 +45,10 @@ export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "gui
 /** A credential's trust in an external issuer, by its client id. */
 export type TrustState = ConfigTrust;
 
-export type GatewayState = { environments: EnvironmentState[]; apis: ApiState[]; trust: TrustState[] };
+/** A plan as the file and the database both describe it. */
+export type PlanState = ConfigPlan;
+
+export type GatewayState = { environments: EnvironmentState[]; plans: PlanState[]; apis: ApiState[]; trust: TrustState[] };
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
@@ -80,6 +83,7 @@ function desiredVersions(api: ConfigApi, documents: ReadonlyMap<string, string |
 export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, string | null>, guides: ReadonlyMap<string, Guide[]> = new Map()): GatewayState {
   return {
     environments: file.environments,
+    plans: file.plans,
     apis: file.apis.map(({ openapi: _, guides: __, versions: ___, scopes, policies, routes, ...api }, index) => {
       const versions = desiredVersions(file.apis[index]!, documents);
       return {
@@ -104,12 +108,18 @@ function storedPolicies(column: unknown): { policies: PolicySet; routes: Record<
 
 /** Every environment, and every proxied API with its upstreams; built-in APIs are not configuration. */
 export async function currentState(db: DbClient): Promise<GatewayState> {
-  const [environments, apis, federated] = await Promise.all([
+  const [environments, plans, apis, federated] = await Promise.all([
     db.environment.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] }),
+    db.plan.findMany({ orderBy: [{ position: "asc" }, { slug: "asc" }] }),
     db.api.findMany({
       where: { kind: "PROXY" },
       orderBy: { slug: "asc" },
-      include: { scopes: true, versions: true, environments: { include: { environment: { select: { slug: true } } } } },
+      include: {
+        scopes: true,
+        versions: true,
+        environments: { include: { environment: { select: { slug: true } } } },
+        plans: { orderBy: { position: "asc" }, select: { plan: { select: { slug: true } } } },
+      },
     }),
     db.credential.findMany({
       where: { authMethod: "FEDERATED", status: "ACTIVE" },
@@ -124,7 +134,17 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
       credentialType: env.credentialType,
       selfService: env.selfService,
       tokenLifetimeSeconds: env.tokenLifetimeSeconds,
+      requireDpop: env.requireDpop,
+      dpopNonce: env.dpopNonce,
       rateLimit: { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond },
+    })),
+    plans: plans.map((plan) => ({
+      slug: plan.slug,
+      name: plan.name,
+      description: plan.description,
+      rateLimit: { burst: plan.rateLimitBurst, perSecond: plan.rateLimitPerSecond },
+      quota: { requests: plan.quotaRequests, period: plan.quotaPeriod },
+      approval: plan.approval,
     })),
     apis: apis.map((api) => ({
       ...storedPolicies(api.policies),
@@ -136,6 +156,7 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
       tags: api.tags as string[],
       visibility: api.isPublic ? "public" : "protected",
       credentialType: api.credentialType,
+      plans: api.plans.map((offered) => offered.plan.slug),
       scopes: api.scopes.map((scope) => ({ name: scope.name, description: scope.description })).sort(byName),
       openapiDocument: api.openapiDocument,
       changelog: api.changelog as ChangelogEntry[],

@@ -46,6 +46,8 @@ export type CredentialSummary = {
   rateLimit: EffectiveRateLimit;
   /** how the client authenticates at the token endpoint; only `client_secret` credentials have secrets */
   authentication: CredentialAuthentication;
+  /** DPoP (RFC 9449) is required: by the credential itself, or by its environment */
+  requireDpop: boolean;
   /** secrets that still work (not revoked, not expired), newest first; hashes never leave the database */
   secrets: CredentialSecretSummary[];
 };
@@ -65,7 +67,7 @@ export type IssuedSecret = {
 };
 
 const SUMMARY_INCLUDE = {
-  environment: { select: { id: true, slug: true, name: true, credentialType: true, rateLimitBurst: true, rateLimitPerSecond: true } },
+  environment: { select: { id: true, slug: true, name: true, credentialType: true, rateLimitBurst: true, rateLimitPerSecond: true, requireDpop: true } },
   application: { select: { id: true, name: true, teamId: true, ownerId: true } },
   grants: { include: { api: { select: { slug: true, name: true } } }, orderBy: { createdAt: "asc" } },
   secrets: {
@@ -103,6 +105,7 @@ function summarize(row: CredentialRow, now = new Date()): CredentialSummary {
     environment: { id: row.environment.id, slug: row.environment.slug, name: row.environment.name, credentialType: row.environment.credentialType },
     rateLimit: effectiveRateLimit(row, row.environment),
     authentication: authenticationOf(row),
+    requireDpop: row.requireDpop || row.environment.requireDpop,
     application: row.application,
     grants: row.grants.map((grant) => ({
       apiId: grant.apiId,
@@ -273,6 +276,8 @@ export async function createCredential(input: {
   secretExpiresAt?: Date | null;
   keys?: ClientKeys;
   authSecret?: string;
+  /** DPoP (RFC 9449): tokens only with a proof */
+  requireDpop?: boolean;
 }): Promise<{ credential: CredentialSummary; secret: IssuedSecret | null }> {
   const { db, actor, applicationId, envSlug } = input;
   const now = new Date();
@@ -300,6 +305,7 @@ export async function createCredential(input: {
         applicationId,
         environmentId: environment.id,
         ...keys,
+        requireDpop: input.requireDpop ?? false,
         grants: { create: grants.map((grant) => ({ apiId: grant.apiId, scopes: grant.scopes.join(" ") })) },
       },
     });
@@ -313,6 +319,7 @@ export async function createCredential(input: {
         scopes: grants.flatMap((grant) => grant.scopes),
         authMethod: keys?.authMethod === "FEDERATED" ? "federated" : keys ? "private_key_jwt" : "client_secret",
         ...(keys?.jwksUri ? { jwksUri: keys.jwksUri } : {}),
+        ...(input.requireDpop ? { requireDpop: true } : {}),
         ...(keys?.authMethod === "FEDERATED" ? { issuer: keys.trustIssuer, audience: keys.trustAudience, subject: keys.trustSubject } : {}),
       },
     });

@@ -41,6 +41,9 @@ export const newCredentialSchema = z
       description:
         "An external OIDC issuer whose ID tokens the client authenticates with (workload identity federation): the credential then has no secret. Not with `jwks` or `jwksUri`.",
     }),
+    requireDpop: z.boolean().default(false).meta({
+      description: "DPoP (RFC 9449): the client gets tokens only with a DPoP proof, and each token works only with proofs of that key.",
+    }),
   })
   .refine((input) => input.jwks === undefined || input.jwksUri === undefined, {
     message: "Give your public keys inline or by URL, not both",

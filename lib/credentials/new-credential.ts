@@ -69,6 +69,7 @@ export async function createNewCredential({ db, input, by }: { db: DbClient; inp
       scopes: "operator" in by ? by.scopes : undefined,
       secretExpiresAt: ("operator" in by ? by.secretExpiresAt : undefined) ?? expiryFrom(data.expiresInDays),
       keys: keysOf(data),
+      requireDpop: data.requireDpop,
     });
   });
 }

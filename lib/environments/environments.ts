@@ -15,6 +15,9 @@ export const environmentSettingsSchema = z.strictObject({
   credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"], { message: "Choose Global SSO or Platform" }),
   tokenLifetimeSeconds: z.coerce.number().int("Use whole seconds").min(60, "At least 60 seconds").max(86_400, "At most 86400 seconds (24 h)"),
   selfService: yesNo,
+  /** DPoP (RFC 9449) for every credential, and server nonces in proofs; left out, unchanged */
+  requireDpop: yesNo.optional(),
+  dpopNonce: yesNo.optional(),
 });
 
 export const newEnvironmentSchema = environmentSettingsSchema.extend({

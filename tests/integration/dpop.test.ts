@@ -1,6 +1,9 @@
 // DPoP (RFC 9449) at the token endpoint and the gateway, with openid-client (oauth4webapi's DPoP) as
 // an independent client and hand-made proofs for every refusal.
 import { createHash, randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
@@ -8,6 +11,9 @@ import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db";
 import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createNewCredential } from "../../lib/credentials/new-credential";
+import { runAdmin } from "../support/admin-cli";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { basic, decodeJwtPart, eventually, GATEWAY_PROCESSES, newCredential, openDb, registerProxyApi, tokenRequest } from "./gateway-support";
@@ -146,6 +152,55 @@ describe("the token endpoint", () => {
     expect(await eventually(async () => (await bare()).status === 400)).toBe(true);
     await expectOAuthError(await bare(), "invalid_dpop_proof");
     expect(decodeJwtPart(await boundToken(gatewayOnly, credential), 1).cnf).toEqual({ jkt });
+  });
+});
+
+describe("requiring DPoP", () => {
+  const bareToken = (credential: { clientId: string; clientSecret: string }) =>
+    tokenRequest(gatewayOnly, "sso-qa", {
+      headers: { authorization: basic(credential.clientId, credential.clientSecret) },
+      body: "grant_type=client_credentials",
+    });
+
+  it("per credential: admin credential create --dpop, and the body /api/v1 and the portal send", async () => {
+    const run = await runAdmin(gatewayOnly.databaseUrl, "credential", "create", "--app", `DPoP CLI ${randomUUID()}`, "--env", "sso-qa", "--dpop", "--json");
+    expect(run.code).toBe(0);
+    const created = JSON.parse(run.stdout) as { clientId: string; clientSecret: string; requireDpop: boolean };
+    expect(created.requireDpop).toBe(true);
+    await expectOAuthError(await bareToken(created), "invalid_dpop_proof");
+    const { credential } = await createNewCredential({
+      db,
+      input: { application: `DPoP API ${randomUUID()}`, environment: "sso-qa", requireDpop: true },
+      by: { operator: CLI_ACTOR, ownerId: null },
+    });
+    expect(credential.requireDpop).toBe(true);
+    expect(await db.credential.findUniqueOrThrow({ where: { clientId: credential.clientId } })).toMatchObject({ requireDpop: true });
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "credential.create", targetId: credential.clientId } });
+    expect(audit.details).toMatchObject({ requireDpop: true });
+  });
+
+  it("per environment: requireDpop in the configuration file", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "gatehouse-dpop-"));
+    const path = join(folder, "gatehouse.yaml");
+    writeFileSync(
+      path,
+      "environments:\n  - slug: dpop-only\n    name: DPoP only\n    credentialType: PLATFORM\n    selfService: true\n    requireDpop: true\n    dpopNonce: true\n",
+    );
+    expect(await runAdmin(gatewayOnly.databaseUrl, "config", "apply", "-f", path)).toMatchObject({
+      code: 0,
+      stdout: "changed:\n  create environment dpop-only\n",
+    });
+    expect(await db.environment.findUniqueOrThrow({ where: { slug: "dpop-only" } })).toMatchObject({ requireDpop: true, dpopNonce: true });
+    const credential = await newCredential(db, "dpop-only");
+    const bare = () =>
+      tokenRequest(gatewayOnly, "dpop-only", {
+        headers: { authorization: basic(credential.clientId, credential.clientSecret) },
+        body: "grant_type=client_credentials",
+      });
+    expect(await eventually(async () => (await bare()).status === 400)).toBe(true);
+    await expectOAuthError(await bare(), "invalid_dpop_proof");
+    const exported = await runAdmin(gatewayOnly.databaseUrl, "config", "export");
+    expect(exported.stdout).toContain("requireDpop: true");
   });
 });
 

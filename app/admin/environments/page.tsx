@@ -8,7 +8,14 @@ import { db } from "@/lib/db";
 export const metadata: Metadata = { title: "Environments" };
 export const dynamic = "force-dynamic";
 
-function settingsFields(env?: { name: string; credentialType: string; tokenLifetimeSeconds: number; selfService: boolean }): FormField[] {
+function settingsFields(env?: {
+  name: string;
+  credentialType: string;
+  tokenLifetimeSeconds: number;
+  selfService: boolean;
+  requireDpop: boolean;
+  dpopNonce: boolean;
+}): FormField[] {
   return [
     { name: "name", label: "Name", defaultValue: env?.name },
     {
@@ -30,6 +37,26 @@ function settingsFields(env?: { name: string; credentialType: string; tokenLifet
       options: [
         { value: "no", label: "No: through an approved access request" },
         { value: "yes", label: "Yes: developers create their own" },
+      ],
+    },
+    {
+      name: "requireDpop",
+      label: "DPoP-bound tokens (RFC 9449)",
+      type: "select",
+      defaultValue: env?.requireDpop ? "yes" : "no",
+      options: [
+        { value: "no", label: "Per credential: bearer tokens unless the credential requires DPoP" },
+        { value: "yes", label: "Required: every credential needs a DPoP proof for a token" },
+      ],
+    },
+    {
+      name: "dpopNonce",
+      label: "DPoP server nonces",
+      type: "select",
+      defaultValue: env?.dpopNonce ? "yes" : "no",
+      options: [
+        { value: "no", label: "No" },
+        { value: "yes", label: "Yes: proofs carry the nonce the DPoP-Nonce header gives" },
       ],
     },
   ];
