@@ -21,6 +21,8 @@ type SeedApi = {
   changelog: { version: string; date: string; notes: string }[];
   scopes: { name: string; description: string }[];
   environments: string[];
+  /** its MCP server (lib/gateway/mcp/settings.ts); left out, off */
+  mcp?: { enabled: boolean };
 };
 
 const ALL_ENVIRONMENTS = ENVIRONMENTS.map((env) => env.slug);
@@ -74,6 +76,7 @@ export const BUILT_IN_APIS: SeedApi[] = [
       { name: "notifications:write", description: "Change the status of notifications" },
     ],
     environments: ALL_ENVIRONMENTS,
+    mcp: { enabled: true },
   },
   tokenApi("GLOBAL_SSO", "Global SSO", "global-sso-token", "global-sso"),
   tokenApi("PLATFORM", "Platform", "platform-token", "platform"),

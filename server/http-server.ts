@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { closeGatewayConnections, flushGateway, gateway, gatewayReady, gatewayUpgrade } from "../lib/gateway";
+import { closeGatewayConnections, flushGateway, gateway, gatewayMcp, gatewayReady, gatewayUpgrade } from "../lib/gateway";
+import { MCP_PATH } from "../lib/gateway/mcp/serve";
 import { attachClientErrorHandler } from "../lib/http/client-error";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "../lib/http/node-message";
 import { problemPlainResponse, toProblem } from "../lib/http/problem";
@@ -21,6 +22,7 @@ const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
  */
 export function createGatehouseServer(input: { publicUrl: string; other: (req: IncomingMessage, res: ServerResponse) => void }): Server {
   const serveGateway = gateway();
+  const serveMcp = gatewayMcp();
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(input.publicUrl).origin;
   const server = createServer({ maxHeaderSize: PARSER_HEADER_LIMIT }, (req, res) => {
@@ -33,8 +35,9 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
       return writePlainResponse(refusal, res);
     }
     if (serveMetrics(req, res)) return;
-    if (!GATEWAY_PATH.test(req.url)) return input.other(req, res);
-    serveGateway(nodeRequest(req, publicOrigin))
+    const isMcp = MCP_PATH.test(req.url);
+    if (!isMcp && !GATEWAY_PATH.test(req.url)) return input.other(req, res);
+    (isMcp ? serveMcp : serveGateway)(nodeRequest(req, publicOrigin))
       .then((response) => writePlainResponse(response, res))
       .catch((error: unknown) => {
         log.error({ err: error }, "gateway response failed");

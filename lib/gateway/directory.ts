@@ -9,6 +9,7 @@ import type { ApiKind } from "../generated/prisma/sqlite/enums";
 import type { UpstreamEntry } from "../upstreams/upstream-set";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { type AuthenticationMethod, storedAuthentication } from "./policies/authentication/schema";
+import { type McpSettings, storedMcpSettings } from "./mcp/settings";
 import { type ApiPolicies, apiPoliciesSchema, NO_POLICIES } from "./policies/policy-set";
 import { validatesRequests } from "./policies/request-validation/applies";
 import { createDocumentRoutes, type DocumentTables } from "./document-routes";
@@ -22,10 +23,14 @@ export type GatewayApi = {
   kind: ApiKind;
   isPublic: boolean;
   scopes: readonly string[];
+  /** whether it offers plans: then a caller needs its application's subscription, whose plan's limits apply */
+  offersPlans: boolean;
   /** its versions; none for an API registered without any */
   versions: GatewayVersions;
   /** the policies of its routes (lib/gateway/policies) */
   policies: ApiPolicies;
+  /** its MCP server's settings (lib/gateway/mcp) */
+  mcp: McpSettings;
   /** the methods its calls may authenticate with, any of them */
   authentication: readonly AuthenticationMethod[];
   /** a digest of its upstream and its versions' documents in this environment: changes when either does (the response cache's keys hold it) */
@@ -67,6 +72,7 @@ function gatewayVersions(
   const byApi = new Map<string, { bySegment: Map<string, GatewayVersion>; current: GatewayVersion | undefined }>();
   for (const row of rows) {
     const version: GatewayVersion = {
+      id: row.id,
       version: row.version,
       status: row.status,
       deprecation: versionDeprecation(row),
@@ -126,7 +132,8 @@ export function createGatewayDirectory(
   const documentRoutes = createDocumentRoutes(store);
 
   async function load(): Promise<Snapshot> {
-    const { environments, availability, scopes, versions, operationDeprecations } = await store.directory();
+    const { environments, availability, scopes, apisWithPlans, versions, operationDeprecations } = await store.directory();
+    const withPlans = new Set(apisWithPlans);
     const validating = new Set(availability.filter((row) => validatesRequests(storedPolicies(row))).map((row) => row.apiId));
     const documents = await documentRoutes(
       versions.filter((row) => row.hasDocument).map(({ id, apiId, updatedAt }) => ({ versionId: id, updatedAt, validate: validating.has(apiId) })),
@@ -151,8 +158,10 @@ export function createGatewayDirectory(
         kind: row.kind,
         isPublic: row.isPublic,
         scopes: scopesByApi.get(row.apiId) ?? [],
+        offersPlans: withPlans.has(row.apiId),
         versions: versionsByApi.get(row.apiId) ?? NO_VERSIONS,
         policies: storedPolicies(row),
+        mcp: storedMcpSettings(row.mcp),
         authentication: storedAuthentication(row.authentication),
         configuration: configurationDigest(row, versionRowsByApi.get(row.apiId) ?? []),
       };

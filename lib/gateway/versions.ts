@@ -8,6 +8,8 @@ export type Deprecation = { deprecatedAt: number; sunsetAt: number | null };
 
 /** A version of an API as the gateway serves it. */
 export type GatewayVersion = {
+  /** the `ApiVersion` row's id */
+  id: string;
   version: string;
   status: ApiVersionStatus;
   /** set when the version is deprecated (status `deprecated`, or a date given) */

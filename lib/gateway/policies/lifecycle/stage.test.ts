@@ -4,6 +4,7 @@ import { type GatewayVersion, type GatewayVersions, operationKey, selectVersion 
 import { addDeprecationHeaders, deprecationHeaders, deprecationOf, hasLifecycle, lifecycleDecision, retiredRefusal } from "./stage";
 
 const version = (name: string, fields: Partial<GatewayVersion> = {}): GatewayVersion => ({
+  id: name,
   version: name,
   status: "current",
   deprecation: undefined,

@@ -1,0 +1,225 @@
+import "server-only";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "pino";
+import type { DataPlaneStore } from "../../data-plane/store";
+import { canonicalPath } from "../../http/canonical-path";
+import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../../http/message";
+import { problem, problemPlainResponse, type ProblemError, toProblem } from "../../http/problem";
+import { requestIdFrom } from "../../http/request-id";
+import { notificationsDocument } from "../../notifications/openapi";
+import { issuerFor } from "../../oauth/issuer";
+import type { GatewayApi, GatewayDirectory, GatewayEnvironment } from "../directory";
+import type { Gateway } from "../handler";
+import type { Authenticator } from "../policies/authentication/stage";
+import type { GatewayVersion } from "../versions";
+import { callTool, toolRequest } from "./call-tool";
+import { deriveTools, type McpTool } from "./tools";
+
+/** `/mcp/{env}/{api}` and `/mcp/{env}/{api}/{version}`, and their RFC 9728 metadata under `/.well-known/oauth-protected-resource`. */
+export const MCP_PATH = /^\/(mcp\/|\.well-known\/oauth-protected-resource\/mcp\/)/;
+const ENDPOINT = /^\/mcp\/([^/]+)\/([^/]+)(?:\/([^/]+))?\/?$/;
+const METADATA_PREFIX = "/.well-known/oauth-protected-resource";
+/** A page of `tools/list`: a large document (Stripe's has 452 operations) is listed in pages. */
+export const TOOLS_PAGE_SIZE = 100;
+/** Of an MCP request's JSON-RPC body: a tool's arguments included, it is a gateway request's body at most. */
+const MAX_MCP_BODY_BYTES = 1024 * 1024;
+/** Derived tool lists kept, by version and settings: a handful of APIs are served by MCP at once. */
+const MAX_KEPT_TOOL_LISTS = 200;
+
+export type McpServiceDeps = {
+  directory: GatewayDirectory;
+  documents: Pick<DataPlaneStore, "openapiDocuments">;
+  authenticate: Authenticator;
+  /** the gateway every tool call goes through */
+  gateway: Gateway;
+  publicUrl: string;
+  log: Pick<Logger, "warn" | "error">;
+};
+
+export type McpService = (request: IncomingRequest) => Promise<PlainResponse>;
+
+type Served = { env: GatewayEnvironment; api: GatewayApi; version: GatewayVersion; resource: string };
+
+const notFound = (detail: string) => problem("not-found", { detail });
+
+/**
+ * Each API's MCP server: `/mcp/{env}/{api}` serves the current version's operations as tools,
+ * `/mcp/{env}/{api}/{version}` a given version's, over MCP's Streamable HTTP transport
+ * (the SDK's, stateless: decision 066); `/.well-known/oauth-protected-resource/mcp/...`
+ * describes each as an OAuth protected resource (RFC 9728).
+ */
+export function createMcpService(deps: McpServiceDeps): McpService {
+  const { publicUrl } = deps;
+  const toolLists = new Map<string, McpTool[]>();
+
+  /** The environment, API and version a path names, when the API serves MCP there. */
+  async function served(path: string): Promise<Served> {
+    const match = ENDPOINT.exec(path);
+    if (!match) throw notFound("An MCP server's URL is /mcp/{env}/{api} or /mcp/{env}/{api}/{version}.");
+    const [, envSlug = "", apiSlug = "", segment] = match;
+    const env = await deps.directory.environment(envSlug);
+    const api = env && (await deps.directory.api(env.id, apiSlug));
+    if (!env || !api?.mcp.enabled || api.kind === "TOKEN") throw notFound(`No MCP server is served at ${path}.`);
+    const version = segment === undefined ? api.versions.current : api.versions.bySegment.get(segment);
+    if (!version)
+      throw notFound(segment === undefined ? `The API "${api.slug}" has no current version.` : `The API "${api.slug}" has no version "${segment}".`);
+    return { env, api, version, resource: `${publicUrl}/mcp/${env.slug}/${api.slug}${segment === undefined ? "" : `/${segment}`}` };
+  }
+
+  async function documentOf({ env, api, version }: Served): Promise<Record<string, unknown> | undefined> {
+    if (api.kind === "NOTIFICATIONS") return notificationsDocument({ gatewayUrl: issuerFor(publicUrl, env.slug) });
+    const [row] = await deps.documents.openapiDocuments([version.id]);
+    if (!row) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(row.document);
+      return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The tools of a version, derived once for its document and settings (the API's configuration digest changes with its documents). */
+  async function toolsOf(at: Served): Promise<McpTool[]> {
+    const key = JSON.stringify([at.api.id, at.version.id, at.api.configuration, at.api.mcp, at.version.deprecation, [...at.version.operations]]);
+    const kept = toolLists.get(key);
+    if (kept) return kept;
+    const document = await documentOf(at);
+    const tools = document ? deriveTools(document, at.api.mcp, at.version) : [];
+    if (toolLists.size >= MAX_KEPT_TOOL_LISTS) toolLists.delete(toolLists.keys().next().value!);
+    toolLists.set(key, tools);
+    return tools;
+  }
+
+  /** The caller, unless the API is public; a refusal's challenge names the resource's metadata (RFC 9728 §5.1). */
+  async function admitted(request: IncomingRequest, at: Served): Promise<string | undefined> {
+    if (at.api.kind === "PROXY" && at.api.isPublic) return undefined;
+    const verdict = await deps.authenticate(request, at.env);
+    if ("refusal" in verdict) throw withResourceMetadata(verdict.refusal, at);
+    if (!verdict.caller.credential.grants.has(at.api.id)) {
+      throw problem("api-not-granted", {
+        detail: `The client ${verdict.clientId} has no access to the API "${at.api.slug}" in "${at.env.slug}"; request access in the portal.`,
+        extensions: { api: at.api.slug },
+      });
+    }
+    return verdict.clientId;
+  }
+
+  function withResourceMetadata(refusal: ProblemError, at: Served): ProblemError {
+    if (refusal.status !== 401) return refusal;
+    const metadata = `${publicUrl}${METADATA_PREFIX}${new URL(at.resource).pathname}`;
+    const challenge = refusal.headers?.["www-authenticate"] ?? "Bearer";
+    return problem(refusal.code, {
+      detail: refusal.detail,
+      errors: refusal.errors,
+      extensions: refusal.extensions,
+      headers: { ...refusal.headers, "www-authenticate": `${challenge}, resource_metadata="${metadata}"` },
+    });
+  }
+
+  function protectedResourceMetadata(at: Served): PlainResponse {
+    return jsonPlainResponse(
+      200,
+      {
+        resource: at.resource,
+        authorization_servers: [issuerFor(publicUrl, at.env.slug)],
+        scopes_supported: at.api.scopes,
+        bearer_methods_supported: ["header"],
+        resource_name: at.api.slug,
+        resource_documentation: `${publicUrl}/apis/${at.api.slug}`,
+      },
+      { "cache-control": "public, max-age=60" },
+    );
+  }
+
+  /** An SDK server for one request (stateless: any instance answers any request), whose tool calls are gateway calls. */
+  function mcpServer(at: Served, request: IncomingRequest): Server {
+    const server = new Server({ name: `gatehouse-${at.api.slug}`, version: at.version.version }, { capabilities: { tools: { listChanged: false } } });
+    server.setRequestHandler(ListToolsRequestSchema, async ({ params }) => {
+      const tools = await toolsOf(at);
+      const start = params?.cursor === undefined ? 0 : Number(params.cursor);
+      if (!Number.isSafeInteger(start) || start < 0 || start > tools.length) throw new McpError(ErrorCode.InvalidParams, "Unknown cursor");
+      const page = tools.slice(start, start + TOOLS_PAGE_SIZE);
+      const next = start + TOOLS_PAGE_SIZE < tools.length ? String(start + TOOLS_PAGE_SIZE) : undefined;
+      return {
+        tools: page.map(({ name, title, description, inputSchema, annotations }) => ({
+          name,
+          ...(title ? { title } : {}),
+          description,
+          inputSchema,
+          annotations,
+        })),
+        ...(next === undefined ? {} : { nextCursor: next }),
+      };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+      const tool = (await toolsOf(at)).find((each) => each.name === params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      const origin = new URL(request.url).origin;
+      return callTool(deps.gateway, toolRequest({ tool, args: params.arguments ?? {}, origin, env: at.env.slug, api: at.api.slug, mcpRequest: request }));
+    });
+    return server;
+  }
+
+  async function serveEndpoint(request: IncomingRequest, at: Served): Promise<PlainResponse> {
+    if (request.method !== "POST") {
+      // Stateless: no stream of the server's own messages to open (GET) and no session to end (DELETE).
+      throw problem("method-not-allowed", {
+        detail: "This MCP server answers POST; it keeps no sessions and sends no messages of its own.",
+        headers: { allow: "POST" },
+      });
+    }
+    const clientId = await admitted(request, at);
+    const server = mcpServer(at, request);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: MAX_MCP_BODY_BYTES,
+    });
+    await server.connect(transport);
+    try {
+      const token = request.headers.get("authorization")?.replace(/^Bearer +/i, "") ?? "";
+      const response = await transport.handleRequest(fetchRequest(request), { authInfo: { token, clientId: clientId ?? "", scopes: [] } });
+      return await plainResponse(response);
+    } finally {
+      await server.close();
+    }
+  }
+
+  return async (request) => {
+    const url = new URL(request.url);
+    const requestId = requestIdFrom(request.headers);
+    let path = url.pathname;
+    try {
+      path = canonicalPath(url.pathname);
+      const metadata = path.startsWith(`${METADATA_PREFIX}/`);
+      const at = await served(metadata ? path.slice(METADATA_PREFIX.length) : path);
+      const response = metadata ? protectedResourceMetadata(at) : await serveEndpoint(request, at);
+      response.headers["x-request-id"] = requestId;
+      return response;
+    } catch (error) {
+      const refusal = toProblem(error);
+      if (refusal.code === "internal-error") deps.log.error({ err: error }, "MCP request failed");
+      return problemPlainResponse(refusal, { instance: path, requestId });
+    }
+  };
+}
+
+/** The Fetch request the SDK's transport reads. */
+function fetchRequest(request: IncomingRequest): Request {
+  const headers = new Headers();
+  request.headers.forEach((value, name) => headers.append(name, value));
+  const body = request.method === "GET" || request.method === "HEAD" ? null : request.body;
+  return new Request(request.url, { method: request.method, headers, body, duplex: "half" } as RequestInit);
+}
+
+/** The transport's answer (JSON, as the transport is told to answer) as a plain response. */
+async function plainResponse(response: Response): Promise<PlainResponse> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers, body };
+}

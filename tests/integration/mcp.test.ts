@@ -1,0 +1,263 @@
+// Each API's MCP server (issue 52) on both processes over one database, driven by the SDK's own
+// client: tools derived from the version's document, a tool call that is the gateway call it
+// stands for, and the refusals an agent meets before it has a token.
+import { createServer, type Server } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db";
+import { newId } from "../../lib/ids";
+import { createNotifications } from "../../lib/notifications/create-notifications";
+import { createTestDatabase } from "../../lib/database/test-databases";
+import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
+import { freePort, startServer, type TestServer } from "../support/server";
+import { accessToken, eventually, newCredential, openDb, registerProxyApi } from "./gateway-support";
+
+const ENV = "sso-qa";
+const cleanups: (() => Promise<unknown>)[] = [];
+let full: TestServer;
+let gatewayOnly: TestServer;
+let db: Db;
+let upstream: Server;
+let client: Awaited<ReturnType<typeof newCredential>>;
+let token: string;
+let readOnlyToken: string;
+let notificationId: string;
+const upstreamCalls: { method: string; url: string; body: string; authorization: string | undefined }[] = [];
+
+const ORDERS = {
+  openapi: "3.1.0",
+  info: { title: "Orders", version: "1.0.0" },
+  paths: {
+    "/v1/orders/{id}": {
+      parameters: [{ $ref: "#/components/parameters/OrderId" }],
+      get: { operationId: "getOrder", summary: "Read an order", responses: { "200": { description: "The order." } } },
+      put: {
+        operationId: "replace order!",
+        summary: "Replace an order",
+        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Order" } } } },
+        responses: { "200": { description: "Replaced." } },
+      },
+      delete: { operationId: "cancelOrder", summary: "Cancel an order", responses: { "204": { description: "Cancelled." } } },
+    },
+    "/v1/old-orders": { get: { operationId: "listOldOrders", summary: "List old orders", responses: { "200": { description: "Them." } } } },
+    "/v1/internal": { post: { operationId: "internal", summary: "Internal", responses: { "200": { description: "Done." } } } },
+  },
+  components: {
+    parameters: { OrderId: { name: "id", in: "path", required: true, schema: { type: "string", maxLength: 20 } } },
+    schemas: { Order: { type: "object", properties: { item: { type: "string" }, quantity: { type: "integer" } }, required: ["item"] } },
+  },
+};
+
+async function connect(server: TestServer, path: string, bearer?: string): Promise<Client> {
+  const mcp = new Client({ name: "gatehouse-test-agent", version: "1.0.0" });
+  const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}${path}`), { requestInit: { headers } }));
+  cleanups.push(() => mcp.close());
+  return mcp;
+}
+
+const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) => (result.content as { type: string; text: string }[])[0]!.text;
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      upstreamCalls.push({ method: req.method ?? "", url: req.url ?? "", body, authorization: req.headers.authorization });
+      if (req.url?.startsWith("/v1/orders/missing")) {
+        res.writeHead(404, { "content-type": "application/problem+json" }).end(JSON.stringify({ title: "No such order", status: 404 }));
+        return;
+      }
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ method: req.method, url: req.url, body: body ? JSON.parse(body) : null }));
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise((resolve) => upstream.close(resolve)));
+  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const port = await freePort();
+  const env = { PUBLIC_URL: `http://127.0.0.1:${port}` };
+  full = await startServer({ database, env, port });
+  cleanups.push(() => full.stop());
+  db = openDb(full);
+  cleanups.push(() => db.$disconnect());
+  await registerProxyApi(db, { slug: "orders", upstream: upstreamUrl, scopes: ["orders:read"], openapiDocument: JSON.stringify(ORDERS) });
+  const orders = await db.api.findUniqueOrThrow({ where: { slug: "orders" }, include: { versions: true } });
+  await db.apiOperationDeprecation.create({
+    data: { id: newId("dep"), apiVersionId: orders.versions[0]!.id, method: "GET", path: "/v1/old-orders", deprecatedAt: new Date("2026-10-01T00:00:00Z") },
+  });
+  client = await newCredential(db, ENV);
+  const environment = await db.environment.findUniqueOrThrow({ where: { slug: ENV } });
+  [notificationId] = (await createNotifications({
+    db,
+    environmentId: environment.id,
+    recipients: { clientIds: [client.clientId] },
+    title: "Agents welcome",
+  })) as [string];
+  token = await accessToken(full, ENV, client);
+  readOnlyToken = await accessToken(full, ENV, client, "notifications:read");
+  gatewayOnly = await startServer({ database, env: { ...env, ...GATEWAY_ENV }, nodeArgs: GATEWAY_NODE_ARGS });
+  cleanups.push(() => gatewayOnly.stop());
+}, 180_000);
+
+describe("the MCP server of the built-in Notifications API, on both processes", () => {
+  for (const which of ["full", "gateway-only"] as const) {
+    it(`lists its tools and calls one through the gateway (${which})`, async () => {
+      const server = which === "full" ? full : gatewayOnly;
+      const mcp = await connect(server, `/mcp/${ENV}/notifications`, token);
+      expect(mcp.getServerVersion()).toMatchObject({ name: "gatehouse-notifications" });
+      expect(mcp.getServerCapabilities()?.tools).toBeDefined();
+      await mcp.ping();
+      const { tools } = await mcp.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["getNotification", "listNotifications", "updateNotification"]);
+      for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      const list = tools.find((tool) => tool.name === "listNotifications")!;
+      expect(list.annotations).toMatchObject({ readOnlyHint: true });
+      expect(tools.find((tool) => tool.name === "updateNotification")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      expect(JSON.stringify(tools)).not.toContain('"$ref"');
+
+      const result = await mcp.callTool({ name: "getNotification", arguments: { id: notificationId } });
+      expect(result.isError).toBeUndefined();
+      expect(JSON.parse(textOf(result))).toMatchObject({ id: notificationId, title: "Agents welcome" });
+      const requestId = String((result._meta as Record<string, unknown>)["gatehouse/requestId"]);
+      // The request log holds the call, as the credential's.
+      let row: { clientId: string | null; status: number; api: string; route: string } | null = null;
+      expect(
+        await eventually(
+          async () =>
+            (row = await db.requestLog.findFirst({ where: { requestId }, select: { clientId: true, status: true, api: true, route: true } })) !== null,
+        ),
+      ).toBe(true);
+      expect(row).toEqual({ clientId: client.clientId, status: 200, api: "notifications", route: "/v1/notifications/{id}" });
+    });
+  }
+
+  it("negotiates the newest protocol version the SDK knows", async () => {
+    const response = await fetch(`${full.url}/mcp/${ENV}/notifications`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    // Stateless (decision 066): no session to keep, so none is named.
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(((await response.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+  });
+
+  it("answers a refused call as a tool error carrying the problem: a missing scope, an unknown id", async () => {
+    const mcp = await connect(full, `/mcp/${ENV}/notifications`, readOnlyToken);
+    const refused = await mcp.callTool({ name: "updateNotification", arguments: { id: notificationId, body: { status: "read" } } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(textOf(refused))).toMatchObject({ status: 403, type: expect.stringContaining("scope-missing") });
+    const missing = await mcp.callTool({ name: "getNotification", arguments: { id: "ntf_doesnotexist" } });
+    expect(missing.isError).toBe(true);
+    expect(JSON.parse(textOf(missing)).status).toBeGreaterThanOrEqual(400);
+    await expect(mcp.callTool({ name: "noSuchTool", arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it("answers 401 with the protected resource's metadata to a call without a token, and serves that metadata", async () => {
+    const response = await fetch(`${gatewayOnly.url}/mcp/${ENV}/notifications`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    const metadataUrl = `${full.url}/.well-known/oauth-protected-resource/mcp/${ENV}/notifications`;
+    expect(response.headers.get("www-authenticate")).toContain(`resource_metadata="${metadataUrl}"`);
+    expect(((await response.json()) as { requestId: string }).requestId).toBeTruthy();
+    const metadata = await fetch(metadataUrl.replace(full.url, gatewayOnly.url));
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toMatchObject({
+      resource: `${full.url}/mcp/${ENV}/notifications`,
+      authorization_servers: [`${full.url}/gw/${ENV}`],
+      scopes_supported: ["notifications:read", "notifications:write"],
+      bearer_methods_supported: ["header"],
+    });
+    const badToken = await fetch(`${full.url}/mcp/${ENV}/notifications`, {
+      method: "POST",
+      headers: { authorization: "Bearer not.a.token", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{}",
+    });
+    expect(badToken.status).toBe(401);
+    expect(badToken.headers.get("www-authenticate")).toMatch(/error="invalid_token".*resource_metadata=/);
+  });
+
+  it("refuses what is not an MCP server, and what stateless MCP does not do", async () => {
+    for (const path of [
+      `/mcp/${ENV}/nosuchapi`,
+      `/mcp/nosuchenv/notifications`,
+      `/mcp/${ENV}/global-sso-token`,
+      `/mcp/${ENV}/notifications/v9`,
+      `/mcp/${ENV}`,
+    ]) {
+      const response = await fetch(`${full.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: "{}" });
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+    }
+    const get = await fetch(`${full.url}/mcp/${ENV}/notifications`, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    const huge = await fetch(`${full.url}/mcp/${ENV}/notifications`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(2 * 1024 * 1024) } }),
+    });
+    expect(huge.status).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe("the MCP server of a proxied API", () => {
+  it("is off until enabled, then serves its document's operations, narrowed and renamed", async () => {
+    const off = await fetch(`${full.url}/mcp/${ENV}/orders`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: "{}" });
+    expect(off.status).toBe(404);
+    await db.api.update({
+      where: { slug: "orders" },
+      data: { mcp: { enabled: true, exclude: ["POST /v1/internal"], toolNames: { "DELETE /v1/orders/{id}": "cancel_order" } } },
+    });
+    // The gateway hears of the change within a second.
+    expect(await eventually(async () => (await fetch(`${full.url}/.well-known/oauth-protected-resource/mcp/${ENV}/orders`)).status === 200)).toBe(true);
+    const mcp = await connect(full, `/mcp/${ENV}/orders`, token);
+    const names = (await mcp.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(["getOrder", "replace_order_", "cancel_order", "listOldOrders"]);
+    const { tools } = await mcp.listTools();
+    expect(tools.find((tool) => tool.name === "cancel_order")!.annotations).toMatchObject({ destructiveHint: true });
+    expect(tools.find((tool) => tool.name === "listOldOrders")!.description).toMatch(/^DEPRECATED since 2026-10-01/);
+    expect(tools.find((tool) => tool.name === "replace_order_")!.inputSchema).toMatchObject({
+      properties: { id: { type: "string", maxLength: 20 }, body: { type: "object", required: ["item"] } },
+      required: ["id", "body"],
+    });
+  });
+
+  it("calls a tool as the gateway call it stands for: the upstream gets the request, the gateway's rules apply", async () => {
+    const mcp = await connect(gatewayOnly, `/mcp/${ENV}/orders/v1`, token);
+    const result = await mcp.callTool({ name: "replace_order_", arguments: { id: "A-1 x", body: { item: "tea", quantity: 2 } } });
+    expect(result.isError, textOf(result)).toBeUndefined();
+    expect(JSON.parse(textOf(result))).toEqual({ method: "PUT", url: "/v1/orders/A-1%20x", body: { item: "tea", quantity: 2 } });
+    // The gateway's own rules apply to the path a tool builds: an encoded slash is refused (decision 043).
+    const slash = await mcp.callTool({ name: "getOrder", arguments: { id: "a/b" } });
+    expect(slash.isError).toBe(true);
+    expect(JSON.parse(textOf(slash))).toMatchObject({ status: 400, type: expect.stringContaining("malformed-path") });
+    const missing = await mcp.callTool({ name: "getOrder", arguments: { id: "missing" } });
+    expect(missing.isError).toBe(true);
+    expect(JSON.parse(textOf(missing))).toEqual({ title: "No such order", status: 404 });
+    const lacking = await mcp.callTool({ name: "getOrder", arguments: {} });
+    expect(lacking.isError).toBe(true);
+    expect(textOf(lacking)).toContain('"id" is required');
+  });
+});
