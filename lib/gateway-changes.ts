@@ -23,6 +23,9 @@ export const GATEWAY_MODELS: ReadonlySet<string> = new Set([
   "grant",
   "signingKey",
   "revokedToken",
+  "plan",
+  "apiPlan",
+  "subscription",
 ]);
 
 const WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);

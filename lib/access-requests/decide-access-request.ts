@@ -13,6 +13,7 @@ import { writeGrant } from "../credentials/grants";
 import { actorOf } from "../audit/portal-actor";
 import { decideSignup } from "../accounts/signup";
 import { recordEvent } from "../events/record-event";
+import { grantSubscription } from "../subscriptions/subscribe";
 import { accessRequestEvent } from "./contact";
 
 export const rejectSchema = z.strictObject({ reason: z.string().trim().min(1, "Give a reason").max(1000, "Keep the reason under 1000 characters") });
@@ -59,7 +60,7 @@ async function requesterOf(tx: Tx, request: { requesterId: string | null }) {
  */
 export async function approveAccessRequest({ db, admin, id, actor = actorOf(admin) }: Decision) {
   return inTransaction(db, async (tx) => {
-    const request = await tx.accessRequest.findUnique({ where: { id }, include: { environment: true, api: { include: { scopes: true } } } });
+    const request = await tx.accessRequest.findUnique({ where: { id }, include: { environment: true, api: { include: { scopes: true } }, plan: true } });
     if (!request) throw notFound(id);
     if (request.status !== "PENDING") throw alreadyDecided(id);
     if (request.topic === "ACCOUNT") {
@@ -95,12 +96,20 @@ export async function approveAccessRequest({ db, admin, id, actor = actorOf(admi
 type ProvisionedRequest = {
   id: string;
   applicationName: string | null;
+  /** a subscription's request: its application and the plan asked for */
+  applicationId: string | null;
+  plan: { id: string; slug: string } | null;
   environment: { id: string; slug: string; name: string } | null;
   api: { id: string; slug: string; name: string; isPublic: boolean; scopes: { name: string }[] } | null;
 };
 
 async function provision(tx: Tx, request: ProvisionedRequest, ownerId: string, actor: Actor): Promise<string> {
   const environment = request.environment!;
+  if (request.plan && request.applicationId && request.api) {
+    const { clientId } = await grantSubscription(tx, actor, { applicationId: request.applicationId, environment, api: request.api, plan: request.plan });
+    await notifyApproval(tx, environment, clientId, request.api.name);
+    return clientId;
+  }
   const application = await ensureApplication({ db: tx, actor, ownerId, name: request.applicationName ?? "Application" });
   const apiScopes = request.api && !request.api.isPublic ? request.api.scopes.map((scope) => scope.name) : undefined;
   const existing = await tx.credential.findFirst({ where: { applicationId: application.id, environmentId: environment.id, status: "ACTIVE" } });

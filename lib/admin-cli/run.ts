@@ -17,6 +17,8 @@ const GROUPS: Record<string, () => Promise<CommandGroup>> = {
   request: () => import("./request").then((m) => m.commands),
   notification: () => import("./notification").then((m) => m.commands),
   key: () => import("./key").then((m) => m.commands),
+  plan: () => import("./plan").then((m) => m.commands),
+  subscription: () => import("./subscription").then((m) => m.commands),
   token: () => import("./token").then((m) => m.commands),
   config: () => import("./config").then((m) => m.commands),
 };

@@ -4,6 +4,7 @@ import { type Db, inTransaction, type Tx } from "../db";
 import { newId } from "../ids";
 import { announceDeprecations, documentLabel, firstVersion, replaceVersions, setCurrentDocument, type VersionSpec } from "../api-lifecycle/versions";
 import { trustIssuer } from "../credentials/credentials";
+import { setApiMcp } from "../gateway/mcp/set-api-mcp";
 import { setApiPolicies } from "../gateway/policies/set-api-policies";
 import type { ApiState, GatewayState } from "./gateway-state";
 import type { ConfigChange } from "./plan";
@@ -36,13 +37,19 @@ function apiData(api: ApiState) {
     tags: api.tags,
     isPublic: api.visibility === "public",
     credentialType: api.credentialType,
+    authentication: api.authentication.join(" "),
     ...(api.openapiDocument === undefined ? {} : { openapiDocument: api.openapiDocument }),
     ...(api.changelog ? { changelog: api.changelog } : {}),
     ...(api.guides ? { guides: api.guides } : {}),
   };
 }
 
-/** The API's scopes and environments made to match the file: scopes by name, upstreams written whole. */
+function planData(plan: GatewayState["plans"][number]) {
+  const { slug, rateLimit, quota, ...fields } = plan;
+  return { ...fields, rateLimitBurst: rateLimit.burst, rateLimitPerSecond: rateLimit.perSecond, quotaRequests: quota.requests, quotaPeriod: quota.period };
+}
+
+/** The API's scopes, environments and plans made to match the file: scopes by name, upstreams and plans written whole. */
 async function writeApiChildren(tx: Tx, apiId: string, api: ApiState, environmentIds: ReadonlyMap<string, string>): Promise<void> {
   await tx.apiScope.deleteMany({ where: { apiId, name: { notIn: api.scopes.map((scope) => scope.name) } } });
   for (const scope of api.scopes) {
@@ -52,6 +59,17 @@ async function writeApiChildren(tx: Tx, apiId: string, api: ApiState, environmen
   await tx.apiEnvironment.createMany({
     data: Object.entries(api.environments).map(([env, upstream]) => ({ apiId, environmentId: environmentIds.get(env)!, upstream })),
   });
+  const planIds = new Map(
+    (await tx.plan.findMany({ where: { slug: { in: api.plans } }, select: { id: true, slug: true } })).map((plan) => [plan.slug, plan.id]),
+  );
+  await tx.apiPlan.deleteMany({ where: { apiId } });
+  await tx.apiPlan.createMany({ data: api.plans.map((slug, position) => ({ apiId, planId: planIds.get(slug)!, position })) });
+}
+
+/** A new API with MCP settings, or an API whose MCP settings the plan changes: written after its versions, whose documents name the operations. */
+function mcpChanged(change: ConfigChange, api: ApiState): boolean {
+  if (change.action === "create") return api.mcp.enabled || Object.keys(api.mcp).length > 1;
+  return change.action === "update" && change.fields.includes("mcp");
 }
 
 /** A new API with policies, or an API whose policies or routes the plan changes: written after its versions, whose documents name the routes. */
@@ -70,6 +88,7 @@ const APPLY_TIMEOUT_MS = 60_000;
 export async function applyChanges(input: { db: Db; actor: Actor; desired: GatewayState; changes: readonly ConfigChange[]; source: string }): Promise<void> {
   const { db, actor, desired, changes, source } = input;
   const environments = new Map(desired.environments.map((env) => [env.slug, env]));
+  const plans = new Map(desired.plans.map((plan) => [plan.slug, plan]));
   const apis = new Map(desired.apis.map((api) => [api.slug, api]));
   const trusts = new Map(desired.trust.map((trust) => [trust.client, trust]));
   const deprecated = await inTransaction(
@@ -81,6 +100,12 @@ export async function applyChanges(input: { db: Db; actor: Actor; desired: Gatew
         const data = environmentData(environments.get(change.slug)!);
         if (change.action === "create") await tx.environment.create({ data: { id: newId("env"), position: position++, ...data } });
         else await tx.environment.update({ where: { slug: change.slug }, data });
+      }
+      let planPosition = await tx.plan.count();
+      for (const change of changes.filter((change) => change.kind === "plan" && change.action !== "delete")) {
+        const data = planData(plans.get(change.slug)!);
+        if (change.action === "create") await tx.plan.create({ data: { id: newId("plan"), slug: change.slug, position: planPosition++, ...data } });
+        else await tx.plan.update({ where: { slug: change.slug }, data });
       }
       const environmentIds = new Map((await tx.environment.findMany({ select: { id: true, slug: true } })).map((env) => [env.slug, env.id]));
       const now = new Date();
@@ -109,7 +134,11 @@ export async function applyChanges(input: { db: Db; actor: Actor; desired: Gatew
         if (specs) deprecatedVersions.push(...(await replaceVersions(tx, saved.id, specs, now)));
         else if (change.action === "update") await setCurrentDocument(tx, saved.id, api.openapiDocument ?? null);
         await writeApiChildren(tx, saved.id, api, environmentIds);
+        if (mcpChanged(change, api)) await setApiMcp({ db: tx, actor, slug: api.slug, mcp: api.mcp });
         if (policiesChanged(change, api)) await setApiPolicies({ db: tx, actor, slug: api.slug, policies: { policies: api.policies, routes: api.routes } });
+      }
+      for (const change of changes.filter((change) => change.kind === "plan" && change.action === "delete")) {
+        await tx.plan.delete({ where: { slug: change.slug } });
       }
       for (const change of changes.filter((change) => change.kind === "environment" && change.action === "delete")) {
         await tx.environment.delete({ where: { slug: change.slug } });

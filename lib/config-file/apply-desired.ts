@@ -10,17 +10,21 @@ import { type ConfigChange, type PlanContext, type PlanProblem, planChanges } fr
  * each environment's credentials and which of the clients `desired` trusts are active.
  */
 export async function planContext(db: DbClient, desired: GatewayState, prune: boolean): Promise<PlanContext> {
-  const [builtIn, credentials, environments, active] = await Promise.all([
+  const [builtIn, credentials, environments, active, subscriptions, plans] = await Promise.all([
     db.api.findMany({ where: { kind: { not: "PROXY" } }, select: { slug: true } }),
     db.credential.groupBy({ by: ["environmentId"], _count: { _all: true } }),
     db.environment.findMany({ select: { id: true, slug: true } }),
     db.credential.findMany({ where: { clientId: { in: desired.trust.map((trust) => trust.client) }, status: "ACTIVE" }, select: { clientId: true } }),
+    db.subscription.groupBy({ by: ["planId"], _count: { _all: true } }),
+    db.plan.findMany({ select: { id: true, slug: true } }),
   ]);
+  const planSlugs = new Map(plans.map((plan) => [plan.id, plan.slug]));
   const environmentSlugs = new Map(environments.map((env) => [env.id, env.slug]));
   return {
     builtInApis: new Set(builtIn.map((api) => api.slug)),
     credentialsByEnvironment: new Map(credentials.map((row) => [environmentSlugs.get(row.environmentId) ?? "", row._count._all])),
     activeClients: new Set(active.map((row) => row.clientId)),
+    subscriptionsByPlan: new Map(subscriptions.map((row) => [planSlugs.get(row.planId) ?? "", row._count._all])),
     prune,
   };
 }

@@ -4,6 +4,8 @@ import { MANAGEMENT_API_SLUG, MANAGEMENT_SLUG_MESSAGE } from "../catalog/managem
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
 import { trustSchema } from "../credentials/client-keys";
 import { versionNameSchema, versionStatusSchema } from "../api-lifecycle/versions-schema";
+import { authenticationMethodsSchema, DEFAULT_AUTHENTICATION } from "../gateway/policies/authentication/schema";
+import { mcpSettingsSchema } from "../gateway/mcp/settings";
 import { apiPoliciesSchema } from "../gateway/policies/policy-set";
 
 const slug = z
@@ -95,6 +97,7 @@ export const configApiFields = z
     visibility: z.enum(["public", "protected"]),
     /** the credential type callers need; unset, each environment's own applies */
     credentialType: z.enum(["GLOBAL_SSO", "PLATFORM"]).nullable().default(null),
+    authentication: authenticationMethodsSchema.default([...DEFAULT_AUTHENTICATION]),
     scopes: z.array(scope).max(100).default([]),
     /** the OpenAPI document: a path relative to this file, or the document itself */
     openapi: z.union([z.string().min(1).max(1000), z.record(z.string(), z.unknown())]).optional(),
@@ -108,6 +111,7 @@ export const configApiFields = z
     versions: z.array(configVersionSchema).min(1).max(50).optional(),
     /** the plans the API offers, by slug, in the order the API page lists them; left out, none: calls need only a grant, as before plans */
     plans: z.array(slug).max(20).default([]),
+    mcp: mcpSettingsSchema.optional().meta({ description: "The API's MCP server at /mcp/{env}/{api}; left out, off." }),
     policies: apiPoliciesSchema.shape.policies.meta({ description: "The gateway policies of every route of every version; left out, none." }),
     routes: apiPoliciesSchema.shape.routes.meta({
       description:

@@ -1,8 +1,13 @@
+import { DEFAULT_AUTHENTICATION } from "../gateway/policies/authentication/schema";
 import { stringify } from "yaml";
 import type { ConfigFile } from "./config-file-schema";
 import type { ApiState, GatewayState } from "./gateway-state";
 
-type ExportedFile = Omit<ConfigFile, "apis" | "trust"> & { apis: Record<string, unknown>[]; trust?: ConfigFile["trust"] };
+type ExportedFile = Omit<ConfigFile, "apis" | "plans" | "trust"> & {
+  plans?: ConfigFile["plans"];
+  apis: Record<string, unknown>[];
+  trust?: ConfigFile["trust"];
+};
 
 /** An API with one version, `v1`, current and undated, is written as before versions: its document is the API's. */
 function hasVersionsOfItsOwn(versions: ApiState["versions"]): versions is NonNullable<ApiState["versions"]> {
@@ -41,16 +46,22 @@ export function configApiEntry({
   environments,
   policies,
   routes,
+  plans,
+  authentication,
+  mcp,
   ...api
 }: ApiState): Record<string, unknown> {
   return {
     ...api,
+    ...(authentication.join(" ") === DEFAULT_AUTHENTICATION.join(" ") ? {} : { authentication }),
+    ...(plans.length > 0 ? { plans } : {}),
     ...(guides ? { guides: guides.map(({ markdown, ...guide }) => ({ ...guide, content: markdown })) } : {}),
     scopes: scopes.map((scope) => (scope.description === scope.name ? scope.name : scope)),
     ...versionFields({ version, openapiDocument, versions }),
     environments,
     ...unlessEmpty("policies", policies),
     ...unlessEmpty("routes", routes),
+    ...(mcp.enabled || Object.keys(mcp).length > 1 ? { mcp } : {}),
   };
 }
 
@@ -61,6 +72,7 @@ export function configApiEntry({
 export function exportConfig(state: GatewayState, schemaUrl: string): string {
   const file: ExportedFile = {
     environments: state.environments,
+    ...(state.plans.length > 0 ? { plans: state.plans } : {}),
     apis: state.apis.map(configApiEntry),
     ...(state.trust.length > 0 ? { trust: state.trust } : {}),
   };

@@ -5,6 +5,8 @@ import { type UpstreamPolicy, upstreamPolicySchema } from "../upstreams/upstream
 import { compareVersions } from "../api-lifecycle/versions";
 import type { VersionStatus } from "../api-lifecycle/versions-schema";
 import type { PolicySet } from "../gateway/policies/policy-set";
+import { storedAuthentication } from "../gateway/policies/authentication/schema";
+import { MCP_OFF, type McpSettings, storedMcpSettings } from "../gateway/mcp/settings";
 import { storedApiPolicies } from "../gateway/policies/set-api-policies";
 import type { ConfigApi, ConfigEnvironment, ConfigFile, ConfigPlan, ConfigTrust } from "./config-file-schema";
 
@@ -25,7 +27,7 @@ export type VersionState = {
 };
 
 /** A proxied API as the file and the database both describe it, so that the two compare field by field. */
-export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "guides" | "environments" | "versions" | "policies" | "routes"> & {
+export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "guides" | "environments" | "versions" | "policies" | "routes" | "mcp"> & {
   scopes: { name: string; description: string }[];
   /** the document as validated JSON text; null when there is none; undefined in a file that lists versions */
   openapiDocument?: string | null;
@@ -40,6 +42,8 @@ export type ApiState = Omit<ConfigApi, "scopes" | "openapi" | "changelog" | "gui
   policies: PolicySet;
   /** each named route's own policies; empty when there are none */
   routes: Record<string, PolicySet>;
+  /** its MCP server; off when the file leaves it out */
+  mcp: McpSettings;
 };
 
 /** A credential's trust in an external issuer, by its client id. */
@@ -84,12 +88,13 @@ export function desiredState(file: ConfigFile, documents: ReadonlyMap<string, st
   return {
     environments: file.environments,
     plans: file.plans,
-    apis: file.apis.map(({ openapi: _, guides: __, versions: ___, scopes, policies, routes, ...api }, index) => {
+    apis: file.apis.map(({ openapi: _, guides: __, versions: ___, scopes, policies, routes, mcp, ...api }, index) => {
       const versions = desiredVersions(file.apis[index]!, documents);
       return {
         ...api,
         policies: policies ?? {},
         routes: routes ?? {},
+        mcp: mcp ?? MCP_OFF,
         guides: guides.get(api.slug),
         tags: [...new Set(api.tags)],
         scopes: scopes.map((scope) => (typeof scope === "string" ? { name: scope, description: scope } : scope)).sort(byName),
@@ -148,6 +153,7 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
     })),
     apis: apis.map((api) => ({
       ...storedPolicies(api.policies),
+      mcp: storedMcpSettings(api.mcp),
       slug: api.slug,
       name: api.name,
       summary: api.summary,
@@ -156,6 +162,7 @@ export async function currentState(db: DbClient): Promise<GatewayState> {
       tags: api.tags as string[],
       visibility: api.isPublic ? "public" : "protected",
       credentialType: api.credentialType,
+      authentication: [...storedAuthentication(api.authentication)],
       plans: api.plans.map((offered) => offered.plan.slug),
       scopes: api.scopes.map((scope) => ({ name: scope.name, description: scope.description })).sort(byName),
       openapiDocument: api.openapiDocument,

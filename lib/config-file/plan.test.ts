@@ -10,13 +10,16 @@ const api: ApiState = {
   version: "1.0.0",
   tags: [],
   visibility: "protected",
+  plans: [],
   credentialType: null,
+  authentication: ["oauth2"],
   scopes: [],
   openapiDocument: null,
   changelog: [{ version: "1.0.0", date: "2026-11-25", notes: "Registered." }],
   environments: {},
   policies: {},
   routes: {},
+  mcp: { enabled: false },
 };
 
 const ITEMS_DOCUMENT = JSON.stringify({
@@ -25,19 +28,27 @@ const ITEMS_DOCUMENT = JSON.stringify({
   paths: { "/v1/items/{id}": { get: { responses: { "200": { description: "An item" } } } } },
 });
 
-const context = { builtInApis: new Set<string>(), credentialsByEnvironment: new Map<string, number>(), activeClients: new Set<string>(), prune: false };
+const context = {
+  builtInApis: new Set<string>(),
+  credentialsByEnvironment: new Map<string, number>(),
+  activeClients: new Set<string>(),
+  subscriptionsByPlan: new Map<string, number>(),
+  prune: false,
+};
 
 describe("planChanges", () => {
   it("finds no change in JSON whose keys the database keeps in another order", () => {
     const stored = { ...api, changelog: [{ date: "2026-11-25", notes: "Registered.", version: "1.0.0" }] };
-    expect(planChanges({ environments: [], apis: [stored], trust: [] }, { environments: [], apis: [api], trust: [] }, context).changes).toEqual([]);
+    expect(
+      planChanges({ environments: [], plans: [], apis: [stored], trust: [] }, { environments: [], plans: [], apis: [api], trust: [] }, context).changes,
+    ).toEqual([]);
   });
 
   it("names the fields that changed, and leaves a changelog the file does not give alone", () => {
     const desired = { ...api, version: "1.1.0", changelog: undefined };
-    expect(planChanges({ environments: [], apis: [api], trust: [] }, { environments: [], apis: [desired], trust: [] }, context).changes).toEqual([
-      { action: "update", kind: "api", slug: "orders", fields: ["version"] },
-    ]);
+    expect(
+      planChanges({ environments: [], plans: [], apis: [api], trust: [] }, { environments: [], plans: [], apis: [desired], trust: [] }, context).changes,
+    ).toEqual([{ action: "update", kind: "api", slug: "orders", fields: ["version"] }]);
   });
 
   it("names each version added, removed or changed", () => {
@@ -50,32 +61,40 @@ describe("planChanges", () => {
     });
     const stored = { ...api, versions: [version("v1", "current"), version("v2", "beta")] };
     const desired = { ...api, versions: [{ ...version("v2", "current") }, version("v3", "beta")] };
-    expect(planChanges({ environments: [], apis: [stored], trust: [] }, { environments: [], apis: [desired], trust: [] }, context).changes).toEqual([
-      { action: "update", kind: "api", slug: "orders", fields: ["versions.v2.status", "versions.v3", "versions.v1"] },
-    ]);
+    expect(
+      planChanges({ environments: [], plans: [], apis: [stored], trust: [] }, { environments: [], plans: [], apis: [desired], trust: [] }, context).changes,
+    ).toEqual([{ action: "update", kind: "api", slug: "orders", fields: ["versions.v2.status", "versions.v3", "versions.v1"] }]);
     const undated = { ...api, versions: [{ version: "v1", status: "deprecated" as const, openapiDocument: null, sunsetAt: null }] };
     const dated = { ...api, versions: [{ ...version("v1", "deprecated"), deprecatedAt: "2026-11-01" }] };
-    expect(planChanges({ environments: [], apis: [dated], trust: [] }, { environments: [], apis: [undated], trust: [] }, context).changes).toEqual([]);
+    expect(
+      planChanges({ environments: [], plans: [], apis: [dated], trust: [] }, { environments: [], plans: [], apis: [undated], trust: [] }, context).changes,
+    ).toEqual([]);
   });
 
   it("names policies and routes when they change, removed ones included", () => {
     const stored = { ...api, openapiDocument: ITEMS_DOCUMENT, policies: { requestValidation: { mode: "enforce" as const } } };
     const desired = { ...stored, policies: {}, routes: { "GET /v1/items/{id}": { responseCache: { ttlSeconds: 300, shared: false } } } };
-    expect(planChanges({ environments: [], apis: [stored], trust: [] }, { environments: [], apis: [desired], trust: [] }, context).changes).toEqual([
-      { action: "update", kind: "api", slug: "orders", fields: ["policies", "routes"] },
-    ]);
+    expect(
+      planChanges({ environments: [], plans: [], apis: [stored], trust: [] }, { environments: [], plans: [], apis: [desired], trust: [] }, context).changes,
+    ).toEqual([{ action: "update", kind: "api", slug: "orders", fields: ["policies", "routes"] }]);
   });
 
   it("refuses a route key that names no operation of the API's documents, at the key", () => {
     const routes = { "GET /v1/items/{id}": {}, "HEAD /v1/items/{id}": {}, "POST /v1/items": {}, "GET /v1/items/{itemId}": {} };
     const desired = { ...api, openapiDocument: ITEMS_DOCUMENT, routes };
-    const { problems } = planChanges({ environments: [], apis: [], trust: [] }, { environments: [], apis: [desired], trust: [] }, context);
+    const { problems } = planChanges(
+      { environments: [], plans: [], apis: [], trust: [] },
+      { environments: [], plans: [], apis: [desired], trust: [] },
+      context,
+    );
     expect(problems).toEqual([
       { path: ["apis", 0, "routes", "POST /v1/items"], message: '"POST /v1/items" names no operation: no document of v1 declares it' },
       { path: ["apis", 0, "routes", "GET /v1/items/{itemId}"], message: '"GET /v1/items/{itemId}" names no operation: no document of v1 declares it' },
     ]);
     const undocumented = { ...api, routes: { "GET /v1/items/{id}": {} } };
-    expect(planChanges({ environments: [], apis: [], trust: [] }, { environments: [], apis: [undocumented], trust: [] }, context).problems).toEqual([
+    expect(
+      planChanges({ environments: [], plans: [], apis: [], trust: [] }, { environments: [], plans: [], apis: [undocumented], trust: [] }, context).problems,
+    ).toEqual([
       { path: ["apis", 0, "routes", "GET /v1/items/{id}"], message: '"GET /v1/items/{id}" names no operation: the API has no OpenAPI document to name it' },
     ]);
   });
@@ -91,10 +110,12 @@ describe("planChanges", () => {
     const stored = { ...api, versions: [version("v1", "deprecated", ITEMS_DOCUMENT), version("v2", "current", null)] };
     const routes = { "GET /v1/items/{id}": {}, "GET /v2/items/{id}": {} };
     const kept = { ...api, openapiDocument: v2Document, routes };
-    expect(planChanges({ environments: [], apis: [stored], trust: [] }, { environments: [], apis: [kept], trust: [] }, context).problems).toEqual([]);
+    expect(
+      planChanges({ environments: [], plans: [], apis: [stored], trust: [] }, { environments: [], plans: [], apis: [kept], trust: [] }, context).problems,
+    ).toEqual([]);
     const listed = { ...api, openapiDocument: undefined, versions: [version("v2", "current", v2Document)], routes };
-    expect(planChanges({ environments: [], apis: [stored], trust: [] }, { environments: [], apis: [listed], trust: [] }, context).problems).toEqual([
-      { path: ["apis", 0, "routes", "GET /v1/items/{id}"], message: '"GET /v1/items/{id}" names no operation: no document of v2 declares it' },
-    ]);
+    expect(
+      planChanges({ environments: [], plans: [], apis: [stored], trust: [] }, { environments: [], plans: [], apis: [listed], trust: [] }, context).problems,
+    ).toEqual([{ path: ["apis", 0, "routes", "GET /v1/items/{id}"], message: '"GET /v1/items/{id}" names no operation: no document of v2 declares it' }]);
   });
 });

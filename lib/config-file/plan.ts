@@ -1,8 +1,8 @@
 import { unknownRoutes, type VersionDocument } from "../gateway/policies/route-keys";
 import type { ConfigPath } from "./read-config-file";
-import type { ApiState, EnvironmentState, GatewayState, TrustState, VersionState } from "./gateway-state";
+import type { ApiState, EnvironmentState, GatewayState, PlanState, TrustState, VersionState } from "./gateway-state";
 
-export type ConfigKind = "environment" | "api" | "trust";
+export type ConfigKind = "environment" | "plan" | "api" | "trust";
 
 export type ConfigChange =
   | { action: "create" | "delete"; kind: ConfigKind; slug: string }
@@ -16,6 +16,8 @@ export type PlanContext = {
   builtInApis: ReadonlySet<string>;
   /** credentials per environment slug: an environment that has some is not pruned */
   credentialsByEnvironment: ReadonlyMap<string, number>;
+  /** subscriptions per plan slug: a plan that has some is not pruned */
+  subscriptionsByPlan: ReadonlyMap<string, number>;
   /** the client ids of active credentials, which alone can trust an issuer */
   activeClients: ReadonlySet<string>;
   prune: boolean;
@@ -109,6 +111,10 @@ export function planChanges(current: GatewayState, desired: GatewayState, contex
       "environments",
     ),
     ...duplicates(
+      desired.plans.map((plan) => plan.slug),
+      "plans",
+    ),
+    ...duplicates(
       desired.apis.map((api) => api.slug),
       "apis",
     ),
@@ -121,7 +127,13 @@ export function planChanges(current: GatewayState, desired: GatewayState, contex
   const named = context.namedEnvironments ?? new Set<string>();
   const known = new Set([...fileEnvironments, ...named, ...(context.prune ? [] : current.environments.map((env) => env.slug))]);
   const currentApis = new Map(current.apis.map((api) => [api.slug, api]));
+  const knownPlans = new Set([...desired.plans.map((plan) => plan.slug), ...(context.prune ? [] : current.plans.map((plan) => plan.slug))]);
   desired.apis.forEach((api, index) => {
+    api.plans.forEach((plan, position) => {
+      if (!knownPlans.has(plan))
+        problems.push({ path: ["apis", index, "plans", position], message: `there is no plan "${plan}"${context.prune ? " in the file" : ""}` });
+      if (api.plans.indexOf(plan) < position) problems.push({ path: ["apis", index, "plans", position], message: `"${plan}" is listed twice` });
+    });
     for (const { key, message } of unknownRoutes({ routes: api.routes }, documentsAfter(currentApis.get(api.slug), api)))
       problems.push({ path: ["apis", index, "routes", key], message });
     if (context.builtInApis.has(api.slug))
@@ -138,11 +150,19 @@ export function planChanges(current: GatewayState, desired: GatewayState, contex
   const bySlug = (trust: readonly TrustState[]) => trust.map((entry) => ({ slug: entry.client, ...entry }));
   const changes = [
     ...diff<EnvironmentState>("environment", current.environments, desired.environments, changedFields, context.prune),
+    ...diff<PlanState>("plan", current.plans, desired.plans, changedFields, context.prune),
     ...diff<ApiState>("api", current.apis, desired.apis, apiFields, context.prune),
     // A credential's trust is never pruned: a federated credential left out of the file would have no way in.
     ...diff("trust", bySlug(current.trust), bySlug(desired.trust), changedFields, false),
   ];
   for (const change of changes) {
+    const subscriptions = context.subscriptionsByPlan.get(change.slug) ?? 0;
+    if (change.kind === "plan" && change.action === "delete" && subscriptions > 0) {
+      problems.push({
+        path: ["plans"],
+        message: `plan "${change.slug}" is not in the file but has ${subscriptions} subscription(s); keep it in the file or move them to another plan first`,
+      });
+    }
     const credentials = context.credentialsByEnvironment.get(change.slug) ?? 0;
     if (change.kind === "environment" && change.action === "delete" && credentials > 0 && !named.has(change.slug)) {
       problems.push({

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type ConfigFile, configApiSchema, configEnvironmentSchema, configTrustSchema } from "./config-file-schema";
+import { type ConfigFile, configApiSchema, configEnvironmentSchema, configPlanSchema, configTrustSchema } from "./config-file-schema";
 
 type Entry = Record<string, unknown>;
 type Path = readonly (string | number)[];
@@ -59,18 +59,24 @@ export type Salvaged = {
  */
 export function salvage(raw: unknown): Salvaged {
   const sections = isObject(raw) ? raw : {};
-  const kept = <T>(name: "environments" | "apis" | "trust", schema: z.ZodType<T>) => {
+  const kept = <T>(name: "environments" | "plans" | "apis" | "trust", schema: z.ZodType<T>) => {
     const list = Array.isArray(sections[name]) ? (sections[name] as unknown[]) : [];
     return list.flatMap((item, index) => {
       const entry = salvageEntry(schema, item);
       return entry === undefined ? [] : [{ index, entry }];
     });
   };
-  const parts = { environments: kept("environments", configEnvironmentSchema), apis: kept("apis", configApiSchema), trust: kept("trust", configTrustSchema) };
+  const parts = {
+    environments: kept("environments", configEnvironmentSchema),
+    plans: kept("plans", configPlanSchema),
+    apis: kept("apis", configApiSchema),
+    trust: kept("trust", configTrustSchema),
+  };
   const rawEnvironments = Array.isArray(sections.environments) ? (sections.environments as unknown[]) : [];
   return {
     file: {
       environments: parts.environments.map((part) => part.entry),
+      plans: parts.plans.map((part) => part.entry),
       apis: parts.apis.map((part) => part.entry),
       trust: parts.trust.map((part) => part.entry),
     },

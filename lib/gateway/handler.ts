@@ -17,6 +17,7 @@ import { collect, type Decided, type GatewayCall, type Located, runStages, type 
 import { type Authenticator, createAuthenticationStage } from "./policies/authentication/stage";
 import { authorizationStage } from "./policies/authorization/stage";
 import { createLifecycleStage } from "./policies/lifecycle/stage";
+import { createQuotaStage, type QuotaCheck } from "./policies/quota/stage";
 import { createRateLimitStage, type RateLimitCheck } from "./policies/rate-limit/stage";
 import type { RequestValidationMetrics } from "./policies/request-validation/metrics";
 import { createRequestValidationStage } from "./policies/request-validation/stage";
@@ -35,6 +36,8 @@ export type GatewayDeps = {
   tokenService: TokenService;
   authenticate: Authenticator;
   rateLimit: RateLimitCheck;
+  /** counts a call to an API with plans against its subscription's quota (lib/gateway/policies/quota) */
+  quota: QuotaCheck;
   recorder: RequestRecorder;
   metrics: GatewayMetrics;
   builtInRoutes: Partial<Record<ApiKind, readonly BuiltInRoute[]>>;
@@ -75,11 +78,13 @@ function createPipelines(deps: GatewayDeps) {
   const lifecycle = createLifecycleStage(deps.publicUrl);
   const authentication = createAuthenticationStage(deps.authenticate);
   const rateLimit = createRateLimitStage(deps.rateLimit);
+  const quota = createQuotaStage(deps.quota);
   const call: readonly Stage[] = [
     lifecycle,
     authentication,
     authorizationStage,
     rateLimit,
+    quota,
     createServiceStage(deps.tokenService),
     createRequestValidationStage({
       metrics: deps.requestValidationMetrics,
@@ -89,7 +94,7 @@ function createPipelines(deps: GatewayDeps) {
     createUpstreamStage(deps.upstreams, deps.addressOf),
   ];
   /** A handshake's: its route must have a WebSocket policy, checked before its caller is; its tunnel is the WebSocket policy's own. */
-  const handshake: readonly Stage[] = [lifecycle, websocketRouteStage, authentication, authorizationStage, rateLimit];
+  const handshake: readonly Stage[] = [lifecycle, websocketRouteStage, authentication, authorizationStage, rateLimit, quota];
   const routeTables = new Map(Object.entries(deps.builtInRoutes).map(([kind, routes]) => [kind as ApiKind, createRouteTable(routes ?? [])]));
   return { locate: createLocator({ directory: deps.directory, routeTables }), call, handshake };
 }

@@ -109,6 +109,14 @@ export const PROBLEMS = {
     explanation: "Only an active key can be rolled: this one is revoked or expired.",
     advice: "Create a new key for the application and environment instead.",
   },
+  "secret-scanning-signature-invalid": {
+    title: "Secret scanning report not signed by GitHub",
+    status: 401,
+    explanation:
+      "A report to /api/secret-scanning must carry Github-Public-Key-Identifier and Github-Public-Key-Signature, an ECDSA P-256 " +
+      "SHA-256 signature of the body by one of the keys published at SECRET_SCANNING_KEYS_URL; this one did not verify.",
+    advice: "Only GitHub's secret scanning sends these reports; check SECRET_SCANNING_KEYS_URL if GitHub's own reports are refused.",
+  },
   "api-key-last": {
     title: "Last active API key",
     status: 409,

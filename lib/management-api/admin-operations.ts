@@ -10,6 +10,7 @@ import { applyDesired } from "../config-file/apply-desired";
 import { configApiEntry } from "../config-file/export-config";
 import { currentState, desiredState, type GatewayState } from "../config-file/gateway-state";
 import type { PlanProblem } from "../config-file/plan";
+import { apiMcp, setApiMcp } from "../gateway/mcp/set-api-mcp";
 import { apiPolicies, setApiPolicies } from "../gateway/policies/set-api-policies";
 import { type FieldError, problem, validationProblem } from "../http/problem";
 import { setCredentialRateLimit, setEnvironmentRateLimit } from "../limiters/set-rate-limits";
@@ -18,6 +19,7 @@ import {
   apiBodySchema,
   apiPathSchema,
   apiDeletedSchema,
+  apiMcpBodySchema,
   apiPoliciesBodySchema,
   apiReadSchema,
   apiSummaryListSchema,
@@ -74,6 +76,12 @@ const BUILT_IN_POLICIES = {
   code: "validation-failed",
   description: "The API is built in: policies apply to proxied APIs.",
   detail: 'path slug: "notifications" is a built-in API: policies apply to proxied APIs',
+} as const;
+const MCP_REFUSED = {
+  code: "validation-failed",
+  description:
+    "A setting is not valid (a tool name outside ^[a-zA-Z0-9_-]{1,64}$, one name for two operations), a key names no operation of the API's documents, or the API is the token service.",
+  detail: 'body include.GET /v1/itemz: "GET /v1/itemz" names no operation: no document of v1 declares it',
 } as const;
 const POLICIES_REFUSED = {
   code: "validation-failed",
@@ -141,7 +149,7 @@ export const ADMIN_OPERATIONS = [
     handle: async ({ db, caller, params, body }) => {
       const slug = slugOf(environmentPathSchema, params);
       const environment = { slug, ...parse(environmentBodySchema, body, "body") };
-      const changes = await applyEntry(db, caller.actor, { environments: [environment], apis: [], trust: [] }, `api:environment:${slug}`);
+      const changes = await applyEntry(db, caller.actor, { environments: [environment], plans: [], apis: [], trust: [] }, `api:environment:${slug}`);
       return ok({ environment: await environmentEntry(db, slug), changes }, created(changes));
     },
   }),
@@ -213,6 +221,7 @@ export const ADMIN_OPERATIONS = [
       ]);
       const file = {
         environments: [],
+        plans: [],
         apis: [{ slug, ...entry, ...(versions ? { versions: versions.map(({ openapi: _, ...version }) => version) } : {}) }],
         trust: [],
       };
@@ -242,7 +251,7 @@ export const ADMIN_OPERATIONS = [
       if (!(await currentState(db)).apis.some((api) => api.slug === slug)) throw problem("not-found", { detail: `There is no proxied API "${slug}".` });
       // The one deletion `config apply --prune` would plan for it; pruning against a state read earlier could take APIs created meanwhile.
       const changes = [{ action: "delete", kind: "api", slug } as const];
-      await applyChanges({ db, actor: caller.actor, desired: { environments: [], apis: [], trust: [] }, changes, source: `api:api:${slug}` });
+      await applyChanges({ db, actor: caller.actor, desired: { environments: [], plans: [], apis: [], trust: [] }, changes, source: `api:api:${slug}` });
       return ok({ changes });
     },
   }),
@@ -273,6 +282,34 @@ export const ADMIN_OPERATIONS = [
     responses: () => ({ "200": jsonAnswer("The API's policies as stored.", apiPoliciesBodySchema) }),
     problems: [POLICIES_REFUSED, NO_API],
     handle: async ({ db, caller, params, body }) => ok(await setApiPolicies({ db, actor: caller.actor, slug: params.slug ?? "", policies: body })),
+  }),
+  operation({
+    id: "getApiMcp",
+    method: "GET",
+    path: "/admin/apis/{slug}/mcp",
+    scope: "admin:read",
+    tags: ["Administration"],
+    summary: "Read an API's MCP server settings",
+    description: 'As the API\'s configuration-file entry gives them; `{ "enabled": false }` when it has none.',
+    pathParameters: [API_SLUG],
+    responses: () => ({ "200": jsonAnswer("The API's MCP settings.", apiMcpBodySchema) }),
+    problems: [NO_API, MCP_REFUSED],
+    handle: async ({ db, params }) => ok(await apiMcp({ db, slug: params.slug ?? "" })),
+  }),
+  operation({
+    id: "setApiMcp",
+    method: "PUT",
+    path: "/admin/apis/{slug}/mcp",
+    scope: "admin:write",
+    tags: ["Administration"],
+    summary: "Set an API's MCP server settings",
+    description:
+      "Replaces the API's MCP settings in one audited change (`api.mcp`): whether `/mcp/{env}/{api}` serves its operations as tools, which (`include`, `exclude`) and under which names (`toolNames`). The gateway applies them within its cache's age.",
+    pathParameters: [API_SLUG],
+    requestBody: jsonBody(apiMcpBodySchema),
+    responses: () => ({ "200": jsonAnswer("The API's MCP settings as stored.", apiMcpBodySchema) }),
+    problems: [MCP_REFUSED, NO_API],
+    handle: async ({ db, caller, params, body }) => ok(await setApiMcp({ db, actor: caller.actor, slug: params.slug ?? "", mcp: body })),
   }),
   operation({
     id: "validateOpenApi",

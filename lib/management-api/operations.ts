@@ -9,6 +9,8 @@ import { listEnvironments } from "../environments/environments";
 import { myClients } from "../usage/my-usage";
 import { usageReport } from "../usage/usage-report";
 import { ADMIN_OPERATIONS } from "./admin-operations";
+import { KEY_OPERATIONS } from "./key-operations";
+import { SUBSCRIPTION_OPERATIONS } from "./subscription-operations";
 import { TEAM_OPERATIONS } from "./team-operations";
 import { ANSWER_HEADERS, CLIENT_ID, INVALID, jsonAnswer, jsonBody, NO_TEAM, NOT_FOUND, ok, operation, parse, REQUEST_ID } from "./operation-kit";
 import { replayWebhookDelivery, webhookDeliveries } from "../webhooks/deliveries";
@@ -291,6 +293,8 @@ export const MANAGEMENT_OPERATIONS = [
     handle: async ({ db, caller, params }) =>
       ok({ delivery: await replayWebhookDelivery({ db, actor: caller.actor, endpointId: params.id ?? "", deliveryId: params.deliveryId ?? "" }) }, 202),
   }),
+  ...KEY_OPERATIONS,
+  ...SUBSCRIPTION_OPERATIONS,
   ...TEAM_OPERATIONS,
   ...ADMIN_OPERATIONS,
 ];

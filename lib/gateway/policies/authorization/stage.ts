@@ -5,7 +5,7 @@ import { bearerChallenge } from "../authentication/bearer-challenge";
 
 function forbidden(
   env: GatewayEnvironment,
-  code: "api-not-granted" | "scope-missing",
+  code: "api-not-granted" | "scope-missing" | "subscription-required",
   detail: string,
   scope: string | undefined,
   extensions?: Record<string, unknown>,
@@ -25,6 +25,18 @@ function apiNotGranted(env: GatewayEnvironment, api: GatewayApi, caller: Authent
     "api-not-granted",
     `The client ${caller.token.clientId} has no access to the API "${api.slug}" in "${env.slug}"; request access in the portal.`,
     api.scopes.join(" ") || undefined,
+    { api: api.slug },
+  );
+}
+
+/** An API that offers plans needs the subscription of the credential's application to one of them, as well as the grant. */
+function notSubscribed(env: GatewayEnvironment, api: GatewayApi, caller: Authenticated): ProblemError | undefined {
+  if (!api.offersPlans || caller.credential.subscriptions.has(api.id)) return undefined;
+  return forbidden(
+    env,
+    "subscription-required",
+    `The application of the client ${caller.token.clientId} has no subscription to a plan of "${api.slug}" in "${env.slug}"; subscribe on the API's page in the portal.`,
+    undefined,
     { api: api.slug },
   );
 }
@@ -61,7 +73,7 @@ const refused = (refusal: ProblemError | undefined): Decision => (refusal ? { re
 export const authorizationStage: Stage = ({ at }, { caller }) => {
   if (!caller || at.kind === "token-service") return PASS;
   const { env, api } = at;
-  const notGranted = apiNotGranted(env, api, caller);
+  const notGranted = apiNotGranted(env, api, caller) ?? notSubscribed(env, api, caller);
   if (notGranted) return { refusal: notGranted };
   if (at.kind === "proxied") return refused(noScopeOfApi(env, api, caller));
   const { operation } = at;

@@ -12,6 +12,8 @@ export type RateLimitedCall = {
   clientId: string;
   /** the credential's own policy; null when its environment's applies */
   credentialPolicy: RateLimitPolicy | null;
+  /** the subscription of an API that offers plans: its plan's policy applies, to the subscription's own bucket */
+  subscription?: { id: string; plan: string; policy: RateLimitPolicy };
   span: RequestSpan | undefined;
 };
 
@@ -25,12 +27,13 @@ export type RateLimitCheck = (call: RateLimitedCall) => Promise<RateLimitVerdict
  * policy or else the environment's.
  */
 export function createRateLimitCheck(deps: { limiter: RateLimiter; metrics: RateLimitMetrics }): RateLimitCheck {
-  return async ({ env, api, clientId, credentialPolicy, span }) => {
-    const policy = credentialPolicy ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
+  return async ({ env, api, clientId, credentialPolicy, subscription, span }) => {
+    const policy = subscription?.policy ?? credentialPolicy ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
+    const bucket = subscription ? `${env.id}:subscription:${subscription.id}` : `${env.id}:${clientId}`;
     const stage = span?.stage("rate limit");
     let decision: RateLimitDecision;
     try {
-      decision = await deps.limiter.take(`${env.id}:${clientId}`, policy);
+      decision = await deps.limiter.take(bucket, policy);
     } catch (error) {
       stage?.end(toProblem(error).code);
       throw error;
@@ -40,7 +43,9 @@ export function createRateLimitCheck(deps: { limiter: RateLimiter; metrics: Rate
     if (decision.allowed) return { headers, refusal: undefined };
     deps.metrics.refused(env.slug, api);
     const refusal = problem("rate-limited", {
-      detail: `The client ${clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
+      detail: subscription
+        ? `The plan "${subscription.plan}" of the subscription ${subscription.id} allows ${policy.perSecond} requests per second (bursts of ${policy.burst}) to "${api}" in "${env.slug}".`
+        : `The client ${clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
       headers: { ...headers, "retry-after": String(decision.retryAfterSeconds) },
     });
     return { headers, refusal };
@@ -51,6 +56,15 @@ export function createRateLimitCheck(deps: { limiter: RateLimiter; metrics: Rate
 export function createRateLimitStage(check: RateLimitCheck): Stage {
   return ({ trace, at }, { caller }) => {
     if (!caller || at.kind === "token-service") return PASS;
-    return check({ env: at.env, api: at.api.slug, clientId: caller.token.clientId, credentialPolicy: caller.credential.rateLimit, span: trace.span });
+    const subscribed = at.api.offersPlans ? caller.credential.subscriptions.get(at.api.id) : undefined;
+    const subscription = subscribed && { id: subscribed.id, plan: subscribed.plan, policy: subscribed.rateLimit };
+    return check({
+      env: at.env,
+      api: at.api.slug,
+      clientId: caller.token.clientId,
+      credentialPolicy: caller.credential.rateLimit,
+      subscription,
+      span: trace.span,
+    });
   };
 }
