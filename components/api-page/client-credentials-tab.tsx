@@ -47,7 +47,12 @@ export function ClientCredentialsTab({ api, env, envParam, publicUrl, firstCall 
         <h2 id="credentials-mine" className="text-xl font-semibold">
           {`Your ${typeLabel} credentials for ${env.name}`}
         </h2>
-        <MyCredentials api={api} env={env} envParam={envParam} />
+        <MyCredentials
+          api={api}
+          env={env}
+          envParam={envParam}
+          call={firstCall ? { tokenEndpoint, serverUrl: firstCall.serverUrl, operation: firstCall.operation } : undefined}
+        />
       </section>
 
       <section aria-labelledby="credentials-examples" className="space-y-4">

@@ -6,12 +6,26 @@ import { myApiCredentials } from "@/lib/credentials/api-credentials";
 import { CreateCredentialHere } from "./create-credential-here";
 import { formatLongDate } from "./format-date";
 import { apiPageHref } from "./hrefs";
+import { CodeExample } from "./code-example";
+import { dpopSample } from "@/lib/catalog/dpop-sample";
+import type { SampleCall } from "@/lib/catalog/code-samples";
 import { db } from "@/lib/db";
 
 const LINK = "text-blue-800 underline";
 
 /** The signed-in user's own credential(s) for this API in the chosen environment, or the next step to get one. */
-export async function MyCredentials({ api, env, envParam }: { api: CatalogApi; env: CatalogEnvironment; envParam?: string }) {
+export async function MyCredentials({
+  api,
+  env,
+  envParam,
+  call,
+}: {
+  api: CatalogApi;
+  env: CatalogEnvironment;
+  envParam?: string;
+  /** the first call, shown as a DPoP program when a credential requires DPoP */
+  call?: SampleCall;
+}) {
   const user = await currentUser();
   if (!user) {
     return (
@@ -65,8 +79,18 @@ export async function MyCredentials({ api, env, envParam }: { api: CatalogApi; e
             cell: (credential) => (!credential.hasSecret ? "No secret yet" : credential.secretExpiresAt ? formatLongDate(credential.secretExpiresAt) : "Never"),
           },
           { header: "Last used", cell: (credential) => (credential.lastUsedAt ? formatLongDate(credential.lastUsedAt) : "Never") },
+          { header: "Tokens", cell: (credential) => (credential.requireDpop ? "DPoP-bound" : "Bearer") },
         ]}
       />
+      {call && credentials.some((credential) => credential.requireDpop) ? (
+        <div className="mt-4 space-y-2">
+          <p className="text-slate-800">
+            Your credential requires DPoP (RFC 9449): send a DPoP proof with the token request and with every call, as{" "}
+            <code className="font-mono">Authorization: DPoP &lt;token&gt;</code>. Bearer calls with its tokens are refused.
+          </p>
+          <CodeExample title="JavaScript (Node.js 20+): a DPoP call" code={dpopSample(call)} />
+        </div>
+      ) : null}
       <p className="mt-2 text-sm text-slate-700">
         Rotate, revoke or generate secrets under{" "}
         <Link href="/settings/credentials" className={LINK}>

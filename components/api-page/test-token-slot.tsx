@@ -27,7 +27,17 @@ export async function TestTokenSlot({ api, env, envParam, autoApply }: Props) {
     );
   }
   const candidates = await testTokenCandidates({ db: db(), user, envSlug: env.slug, apiSlug: api.slug });
-  if (candidates.length > 0) return <TestTokenButton candidates={candidates} autoApply={autoApply} />;
+  if (candidates.length > 0) {
+    return (
+      <div className="space-y-2">
+        <TestTokenButton candidates={candidates} autoApply={autoApply} />
+        <p className="text-sm text-slate-700">
+          The test token is a bearer token, also for a credential that requires DPoP: the gateway accepts it here. Your programs get DPoP-bound tokens; the
+          Client Credentials tab shows how.
+        </p>
+      </div>
+    );
+  }
   if (env.selfService) {
     return (
       <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-3">

@@ -11,6 +11,8 @@ export type MyApiCredential = {
   secretExpiresAt: Date | null;
   hasSecret: boolean;
   lastUsedAt: Date | null;
+  /** DPoP (RFC 9449) required, by the credential or its environment */
+  requireDpop: boolean;
 };
 
 /**
@@ -39,6 +41,7 @@ export async function myApiCredentials(input: {
         secretExpiresAt: neverExpires || expiries.length === 0 ? null : new Date(Math.min(...expiries)),
         hasSecret: credential.secrets.length > 0,
         lastUsedAt: credential.lastUsedAt,
+        requireDpop: credential.requireDpop,
       };
     });
 }

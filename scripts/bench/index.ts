@@ -10,6 +10,7 @@ import BetterSqlite from "better-sqlite3";
 import pg from "pg";
 import { SQLITE_SYNCHRONOUS } from "../../lib/data-plane/sqlite-pragmas";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
+import { benchDpop, dpopReport } from "./dpop-bench";
 import { checkIdenticalAnswers } from "./identical";
 import { measure, measureInTurns, mixTarget } from "./load";
 import { opensslSignsPerSecond } from "./openssl";
@@ -176,6 +177,10 @@ async function main(): Promise<void> {
   const reports: string[] = [];
   if (WORKLOADS.has("mix")) reports.push(await benchMix());
   if (WORKLOADS.has("proxy")) reports.push(proxyReport(await benchProxy(sqliteDatabase(), startGatehouse)));
+  if (WORKLOADS.has("dpop")) {
+    const database = sqliteDatabase();
+    reports.push(dpopReport(await benchDpop(database.url, startGatehouse).finally(() => database.drop())));
+  }
   console.log(reports.join("\n"));
 }
 

@@ -1,6 +1,8 @@
 // DPoP (RFC 9449) at the token endpoint and the gateway, with openid-client (oauth4webapi's DPoP) as
 // an independent client and hand-made proofs for every refusal.
+import { execFile } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
+import { promisify } from "node:util";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import type { Db } from "../../lib/db";
 import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { createNewCredential } from "../../lib/credentials/new-credential";
+import { dpopSample } from "../../lib/catalog/dpop-sample";
 import { runAdmin } from "../support/admin-cli";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { freePort, startServer, type TestServer } from "../support/server";
@@ -177,6 +180,18 @@ describe("requiring DPoP", () => {
     expect(await db.credential.findUniqueOrThrow({ where: { clientId: credential.clientId } })).toMatchObject({ requireDpop: true });
     const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "credential.create", targetId: credential.clientId } });
     expect(audit.details).toMatchObject({ requireDpop: true });
+  });
+
+  it("the portal's DPoP sample program gets a bound token and calls the API", async () => {
+    const credential = await newCredential(db, "sso-qa", { scopes: ["echo:read"] });
+    await db.credential.update({ where: { clientId: credential.clientId }, data: { requireDpop: true } });
+    const program = join(mkdtempSync(join(tmpdir(), "gatehouse-dpop-sample-")), "call.cjs");
+    const call = { tokenEndpoint: tokenUrl(gatewayOnly), serverUrl: `${gatewayOnly.url}/gw/sso-qa/echo`, operation: { method: "GET", path: "/items" } };
+    writeFileSync(program, dpopSample(call));
+    const { stdout } = await promisify(execFile)(process.execPath, [program], {
+      env: { PATH: process.env.PATH, CLIENT_ID: credential.clientId, CLIENT_SECRET: credential.clientSecret },
+    });
+    expect(stdout.trim()).toBe("200 {}");
   });
 
   it("per environment: requireDpop in the configuration file", async () => {
