@@ -16,6 +16,15 @@ describe("the configuration file's schema", () => {
     expect(configFileSchema.safeParse({ apis: [], extra: 1 }).success).toBe(false);
   });
 
+  it("takes an API's authentication methods, any of oauth2 and apiKey, each once; left out, [oauth2]", () => {
+    const api = { slug: "orders", name: "Orders", summary: "Orders", version: "1.0.0", visibility: "protected", environments: {} };
+    const methods = (authentication?: unknown) => configFileSchema.safeParse({ apis: [{ ...api, authentication }] }).data?.apis[0]?.authentication;
+    expect(methods()).toEqual(["oauth2"]);
+    expect(methods(["oauth2", "apiKey"])).toEqual(["oauth2", "apiKey"]);
+    expect(methods(["apiKey"])).toEqual(["apiKey"]);
+    for (const refused of [[], ["basic"], ["apiKey", "apiKey"], "oauth2"]) expect(methods(refused)).toBeUndefined();
+  });
+
   it("takes a guide as a Markdown file or as its text, never both or neither", () => {
     const api = { slug: "orders", name: "Orders", summary: "Orders", version: "1.0.0", visibility: "protected", environments: {} };
     const withGuide = (guide: Record<string, unknown>) =>

@@ -13,6 +13,9 @@ import { createCredentialStates } from "../../lib/oauth/credential-states";
 import { createKeyAuthenticator } from "../../lib/gateway/policies/authentication/api-key";
 import { hashClientSecret } from "../../lib/oauth/client-secrets";
 import type { GatewayEnvironment } from "../../lib/gateway/directory";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
+import { DEMO_ADMIN_EMAIL, DEMO_DEVELOPER_EMAIL } from "../../prisma/seed-data";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { runAdmin } from "../support/admin-cli";
 import { freePort, startServer, type TestServer } from "../support/server";
@@ -212,4 +215,60 @@ describe("API keys", () => {
     expect(await eventually(async () => (await call(full, { "x-api-key": expiring.key })).status === 401)).toBe(true);
     expect(await problemType(await call(full, { "x-api-key": expiring.key }))).toBe("api-key-expired");
   });
+
+  it("through /api/v1/keys: a developer creates, lists, rolls and revokes their own; another user's key id answers 404", async () => {
+    const developer = await db.user.findUniqueOrThrow({ where: { email: DEMO_DEVELOPER_EMAIL } });
+    const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: developer.id, name: `Keys Mine ${Date.now()}` });
+    await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: ENV, authSecret: SERVER_AUTH_SECRET });
+    const [mine, theirs] = await Promise.all([patFor(DEMO_DEVELOPER_EMAIL), patFor(DEMO_ADMIN_EMAIL)]);
+    const created = await v1(mine, "/keys", { method: "POST", body: { application: application.name, environment: ENV } });
+    expect(created.status).toBe(201);
+    const { key, apiKey } = (await created.json()) as { key: string; apiKey: { id: string; hint: string } };
+    expect(apiKey.hint).toBe(key.slice(-4));
+    expect((await call(full, { "x-api-key": key })).status).toBe(200);
+    const listed = (await (await v1(mine, "/keys")).json()) as { keys: { id: string }[] };
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect(listed.keys.map((listedKey) => listedKey.id)).toEqual([apiKey.id]);
+    expect(((await (await v1(theirs, "/keys")).json()) as { keys: { id: string }[] }).keys.map((other) => other.id)).not.toContain(apiKey.id);
+    for (const [method, path] of [
+      ["DELETE", `/keys/${apiKey.id}?last=true`],
+      ["POST", `/keys/${apiKey.id}/roll`],
+    ] as const) {
+      const refused = await v1(theirs, path, { method, body: method === "POST" ? {} : undefined });
+      expect(refused.status).toBe(404);
+      expect(await problemType(refused)).toBe("not-found");
+    }
+    expect(await problemType(await v1(mine, `/keys/${apiKey.id}/roll`, { method: "POST", body: { overlap: "31d" } }))).toBe("validation-failed");
+    const rolled = await v1(mine, `/keys/${apiKey.id}/roll`, { method: "POST", body: { overlap: "1h" } });
+    expect(rolled.status).toBe(201);
+    const next = (await rolled.json()) as { apiKey: { id: string } };
+    expect((await v1(mine, `/keys/${apiKey.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await problemType(await v1(mine, `/keys/${next.apiKey.id}`, { method: "DELETE" }))).toBe("api-key-last");
+    expect((await v1(mine, `/keys/${next.apiKey.id}?last=true`, { method: "DELETE" })).status).toBe(200);
+  });
 });
+
+async function patFor(email: string): Promise<string> {
+  const run = await runAdmin(
+    full.databaseUrl,
+    "token",
+    "create",
+    "--user",
+    email,
+    "--scopes",
+    "credentials:read credentials:write",
+    "--expires-in",
+    "1d",
+    "--json",
+  );
+  expect(run.code, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { token: string }).token;
+}
+
+function v1(token: string, path: string, init: { method?: string; body?: unknown } = {}) {
+  return fetch(`${full.url}/api/v1${path}`, {
+    method: init.method ?? "GET",
+    headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
