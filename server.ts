@@ -15,6 +15,7 @@ import { accessLog, log } from "./lib/log";
 import { startMetricsListener } from "./lib/metrics/serve";
 import { startSecretExpirySweeps } from "./lib/credentials/secret-expiry";
 import { startEventDelivery } from "./lib/webhooks/start-delivery";
+import { watchQuotaThresholds } from "./lib/subscriptions/quota-thresholds";
 import { projectRoot } from "./lib/runtime/project-root";
 import { startRequestLogRetention } from "./lib/usage/retention-schedule";
 import { printSeedReport, type SeedReport } from "./prisma/seed-report";
@@ -71,8 +72,10 @@ async function main(): Promise<void> {
   startSecretExpirySweeps(db());
   startRequestLogRetention(db());
   const eventDelivery = startEventDelivery(db());
+  const quotaThresholds = watchQuotaThresholds(db());
   stopOnSignals(server, async () => {
     metricsServer?.close();
+    quotaThresholds.stop();
     await Promise.all([portal.stop(), eventDelivery.stop()]);
   });
 }

@@ -22,6 +22,7 @@ const ofCredential = (db: DbClient, payload: { clientId: string }) => credential
  */
 export const WEBHOOK_EVENT_TEAMS = {
   "credential.created": ofCredential,
+  "quota.threshold": ofCredential,
   "credential.rotated": ofCredential,
   "credential.revoked": ofCredential,
   "credential.secret_expiring": ofCredential,

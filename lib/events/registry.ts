@@ -106,6 +106,22 @@ export const EVENT_TYPES = {
       link: CREDENTIALS_PAGE,
     }),
   }),
+  "api_key.leaked": define({
+    description: "An API key of yours was found in public and revoked",
+    payload: credential.extend({ keyId: z.string(), hint: z.string(), url: z.string().nullable(), source: z.string().nullable() }),
+    recipients: toOwner,
+    mutable: false,
+    subject: credentialSubject,
+    message: (p) => ({
+      subject: `API key ending in ${p.hint} leaked and revoked`,
+      paragraphs: [
+        `The API key ending in ${p.hint} of ${p.application} in ${p.environment} was reported by GitHub secret scanning${p.source ? ` (${p.source})` : ""} and has been revoked.`,
+        p.url ? `Where it was found: ${p.url}` : "GitHub did not say where it was found.",
+        "Create a new key, deploy it, and remove the old one from where it was published.",
+      ],
+      link: { path: "/settings/api-keys", label: "Open API keys" },
+    }),
+  }),
   "access_request.submitted": define({
     description: "Someone sent an access request",
     adminsOnly: true,
@@ -183,6 +199,38 @@ export const EVENT_TYPES = {
       subject: `Invitation to the team ${p.team}`,
       paragraphs: [`${p.invitedBy} invited you to the team ${p.team}.`, `The invitation is valid until ${p.expiresAt}.`],
       link: { path: `/teams/invitations/${unsealInvitationToken(p.sealedToken)}`, label: "Open the invitation" },
+    }),
+  }),
+  "quota.threshold": define({
+    description: "A subscription of your application used 80 % or all of its plan's quota",
+    payload: z.object({
+      subscriptionId: z.string(),
+      clientId: z.string(),
+      application: z.string(),
+      environment: z.string(),
+      api: z.string(),
+      plan: z.string(),
+      /** 80 or 100: the share of the quota used */
+      threshold: z.union([z.literal(80), z.literal(100)]),
+      used: z.number().int(),
+      quota: z.number().int(),
+      period: z.enum(["hour", "day", "month"]),
+      periodStart: z.iso.datetime(),
+      periodEnd: z.iso.datetime(),
+      ownerId: z.string().nullable(),
+    }),
+    recipients: (db, p) => applicationOwner(db, p),
+    mutable: true,
+    subject: (p) => ({ userId: p.ownerId, clientId: p.clientId }),
+    message: (p) => ({
+      subject: `${p.application} used ${p.threshold} % of its ${p.plan} quota for ${p.api}`,
+      paragraphs: [
+        `${p.application} made ${p.used} of the ${p.quota} calls its plan "${p.plan}" allows per ${p.period} to ${p.api} in ${p.environment}.`,
+        p.threshold === 100
+          ? `Further calls are refused (429 quota-exceeded) until ${p.periodEnd}; a plan with a larger quota lifts the limit.`
+          : `At ${p.quota} calls, further calls are refused until ${p.periodEnd}.`,
+      ],
+      link: { path: "/settings/usage", label: "Open Usage" },
     }),
   }),
   "api.deprecated": define({

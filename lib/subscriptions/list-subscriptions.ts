@@ -116,3 +116,8 @@ export async function listSubscriptions(input: { db: DbClient; viewer: PortalUse
     };
   });
 }
+
+/** The applications `user` may subscribe: those of teams where they are admin or owner. */
+export function subscribableApplications(db: DbClient, user: PortalUser): Promise<{ id: string; name: string }[]> {
+  return db.application.findMany({ where: teamApplicationsOf(user.id, "admin"), orderBy: { name: "asc" }, select: { id: true, name: true } });
+}

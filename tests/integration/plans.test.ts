@@ -21,6 +21,7 @@ import { ensureApplication } from "../../lib/credentials/credentials";
 import { createTestDatabase } from "../../lib/database/test-databases";
 import type { Db } from "../../lib/db";
 import { listSubscriptions } from "../../lib/subscriptions/list-subscriptions";
+import { recordQuotaThresholds } from "../../lib/subscriptions/quota-thresholds";
 import { subscribe } from "../../lib/subscriptions/subscribe";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { runAdmin } from "../support/admin-cli";
@@ -180,6 +181,15 @@ describe("subscriptions and quotas at the gateway", { timeout: 120_000 }, () => 
 
     const [listed] = await listSubscriptions({ db, viewer: "operator", plan: "tight" });
     expect(listed).toMatchObject({ application: "Racer", plan: "tight", usage: { used: 25, remaining: 0 } });
+
+    // quota.threshold at 80 % and 100 %, once each per period.
+    expect(await recordQuotaThresholds(db)).toBe(2);
+    expect(await recordQuotaThresholds(db)).toBe(0);
+    const events = await db.outboxEvent.findMany({ where: { type: "quota.threshold" }, orderBy: { occurredAt: "asc" } });
+    expect(events.map((event) => event.payload)).toEqual([
+      expect.objectContaining({ subscriptionId: listed!.id, threshold: 80, quota: 25, clientId: client.clientId }),
+      expect.objectContaining({ subscriptionId: listed!.id, threshold: 100, used: 25 }),
+    ]);
   });
 
   it("keeps the old plan while a change waits for approval, then applies the new one", async () => {

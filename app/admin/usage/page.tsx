@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { DataTable } from "@/components/data-table";
+import { SubscriptionsTable } from "@/components/subscriptions/subscriptions-table";
 import { UsagePanels } from "@/components/usage/usage-panels";
 import { ValidationFailures } from "@/components/usage/validation-failures";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
 import { parseUsageRange, USAGE_RANGES, type UsageCount, usageRangeStart, usageReport } from "@/lib/usage/usage-report";
+import { listPlans, listSubscriptions } from "@/lib/subscriptions/list-subscriptions";
 import { recentValidationFailures } from "@/lib/usage/validation-failures";
 
 export const metadata: Metadata = { title: "Usage" };
@@ -102,6 +104,31 @@ export default async function AdminUsagePage({ searchParams }: { searchParams: P
         <Breakdown title="By environment" rows={report.byEnvironment} />
         <Breakdown title="By application" rows={report.byClient} label={(key) => (key ? `${applications.get(key) ?? "unknown"} (${key})` : "anonymous")} />
       </div>
+      <QuotasByPlan />
     </div>
+  );
+}
+
+/** Each plan with its subscriptions' quota use in the current period. */
+async function QuotasByPlan() {
+  const [plans, subscriptions] = await Promise.all([listPlans({ db: db() }), listSubscriptions({ db: db(), viewer: "operator" })]);
+  if (plans.length === 0) return null;
+  return (
+    <section aria-labelledby="quotas-by-plan" className="space-y-4">
+      <h2 id="quotas-by-plan" className="text-lg font-semibold">
+        Quotas by plan
+      </h2>
+      {plans.map((plan) => {
+        const ofPlan = subscriptions.filter((subscription) => subscription.plan === plan.slug);
+        const used = ofPlan.reduce((sum, subscription) => sum + subscription.usage.used, 0);
+        return (
+          <SubscriptionsTable
+            key={plan.slug}
+            subscriptions={ofPlan}
+            caption={`${plan.name} (${plan.slug}): ${ofPlan.length} subscription(s), ${used.toLocaleString("en")} requests this ${plan.quota.period} of ${plan.quota.requests.toLocaleString("en")} each`}
+          />
+        );
+      })}
+    </section>
   );
 }

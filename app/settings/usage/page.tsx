@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { DeprecatedCalls } from "@/components/usage/deprecated-calls";
 import { RequestLookupResult } from "@/components/usage/request-lookup-result";
+import { SubscriptionsTable } from "@/components/subscriptions/subscriptions-table";
 import { UsagePanels } from "@/components/usage/usage-panels";
 import { ValidationFailures } from "@/components/usage/validation-failures";
 import { deprecatedCallsOf } from "@/lib/api-lifecycle/deprecated-calls";
@@ -10,6 +11,7 @@ import { db } from "@/lib/db";
 import { firstParam, type SearchParams } from "@/lib/http/search-params";
 import { findMyRequest, myClients } from "@/lib/usage/my-usage";
 import { parseUsageRange, USAGE_RANGES, usageRangeStart, usageReport } from "@/lib/usage/usage-report";
+import { listSubscriptions } from "@/lib/subscriptions/list-subscriptions";
 import { recentValidationFailures } from "@/lib/usage/validation-failures";
 
 export const metadata: Metadata = { title: "Usage" };
@@ -25,7 +27,7 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
   const clients = await myClients(db(), user);
   const chosen = clients.find((client) => client.clientId === firstParam(params.client, 100));
   const scope = { clients: chosen ? [chosen.clientId] : clients.map((client) => client.clientId) };
-  const [report, found, deprecatedCalls, validationFailures] = await Promise.all([
+  const [report, found, deprecatedCalls, validationFailures, subscriptions] = await Promise.all([
     usageReport(db(), scope, range),
     requestId ? findMyRequest(db(), user, requestId) : Promise.resolve(null),
     deprecatedCallsOf(
@@ -33,6 +35,7 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
       clients.map((client) => client.clientId),
     ),
     recentValidationFailures(db(), scope, usageRangeStart(range)),
+    listSubscriptions({ db: db(), viewer: user }),
   ]);
   return (
     <div className="space-y-8">
@@ -122,6 +125,14 @@ export default async function MyUsagePage({ searchParams }: { searchParams: Prom
           </>
         )}
       </section>
+      {subscriptions.length > 0 && (
+        <section aria-labelledby="my-subscriptions" className="space-y-3">
+          <h2 id="my-subscriptions" className="text-lg font-semibold">
+            Subscriptions and quotas
+          </h2>
+          <SubscriptionsTable subscriptions={subscriptions} caption="Quota used and remaining per subscription, in the current period" />
+        </section>
+      )}
     </div>
   );
 }
