@@ -83,6 +83,7 @@ const envSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     MAIL_FROM: z.string().trim().min(3).max(320).optional(),
     OUTBOUND_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
+    SECRET_SCANNING_KEYS_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com/meta/public_keys/secret_scanning"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === "production" && (!env.AUTH_SECRET || env.AUTH_SECRET === DEVELOPMENT_AUTH_SECRET)) {
@@ -151,6 +152,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
       ? { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM ?? `${parsed.PORTAL_NAME} <noreply@${new URL(publicUrl).hostname}>` }
       : undefined,
     outboundAllowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE === "1",
+    secretScanningKeysUrl: parsed.SECRET_SCANNING_KEYS_URL,
     tracing: parsed.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } : undefined,
   };
 }

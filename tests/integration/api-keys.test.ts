@@ -1,7 +1,9 @@
 // API keys (issue 51, decision 064): created, rolled, revoked and listed from the CLI, and used
 // at the gateway as `X-API-Key` or `Authorization: Bearer gk_…` on the full server and the
 // gateway-only process on one database, beside tokens on an API that accepts both.
-import { request as httpRequest } from "node:http";
+import { generateKeyPairSync, sign as cryptoSign } from "node:crypto";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataPlaneStore } from "../../lib/data-plane/store-for-connection";
 import { openDriver } from "../../lib/data-plane/connection";
@@ -29,6 +31,23 @@ let full: TestServer;
 let gatewayOnly: TestServer;
 let db: Db;
 let app: string;
+let scanningKeys: Awaited<ReturnType<typeof servedScanningKeys>>;
+
+/** A local stand-in for GitHub's published secret scanning keys: one P-256 key that signs reports. */
+async function servedScanningKeys() {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const identifier = "test-key-1";
+  const body = JSON.stringify({ public_keys: [{ key_identifier: identifier, key: publicKey.export({ type: "spki", format: "pem" }), is_current: true }] });
+  const server = createServer((_, response) => response.writeHead(200, { "content-type": "application/json" }).end(body));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const sign = (payload: string) => cryptoSign("sha256", Buffer.from(payload), privateKey).toString("base64");
+  return { server, url: `http://127.0.0.1:${port}/meta/public_keys/secret_scanning`, identifier, sign };
+}
+
+function report(payload: string, headers: Record<string, string>) {
+  return fetch(`${full.url}/api/secret-scanning`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: payload });
+}
 
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
@@ -38,7 +57,10 @@ beforeAll(async () => {
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
   const port = await freePort();
-  const env = { PUBLIC_URL: `http://127.0.0.1:${port}` };
+  scanningKeys = await servedScanningKeys();
+  cleanups.push(() => new Promise((resolve) => scanningKeys.server.close(resolve)));
+  // GitHub's keys are served from here, on loopback, which the outbound rule allows only with OUTBOUND_ALLOW_PRIVATE.
+  const env = { PUBLIC_URL: `http://127.0.0.1:${port}`, SECRET_SCANNING_KEYS_URL: scanningKeys.url, OUTBOUND_ALLOW_PRIVATE: "1" };
   full = await startServer({ database, env, port });
   cleanups.push(() => full.stop());
   gatewayOnly = await startServer({ database, env: { ...env, ...GATEWAY_ENV }, nodeArgs: GATEWAY_NODE_ARGS });
@@ -245,6 +267,43 @@ describe("API keys", () => {
     expect((await v1(mine, `/keys/${apiKey.id}`, { method: "DELETE" })).status).toBe(200);
     expect(await problemType(await v1(mine, `/keys/${next.apiKey.id}`, { method: "DELETE" }))).toBe("api-key-last");
     expect((await v1(mine, `/keys/${next.apiKey.id}?last=true`, { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("reported leaked by GitHub's secret scanning are revoked and recorded, after the report's signature checks", async () => {
+    const leakedApp = `Keys Leaked ${Date.now()}`;
+    await newCredential(db, ENV, { app: leakedApp });
+    const { key, id } = await createdKey(leakedApp);
+    const unknown = generateApiKey();
+    const payload = JSON.stringify([
+      { token: key, type: "gatehouse_api_key", url: "https://github.com/octo/app/blob/main/.env", source: "content" },
+      { token: unknown, type: "gatehouse_api_key", url: "https://gist.github.com/x", source: "gist" },
+    ]);
+    const badlySigned: Record<string, string>[] = [
+      {},
+      { "github-public-key-identifier": scanningKeys.identifier, "github-public-key-signature": scanningKeys.sign(`${payload} `) },
+      { "github-public-key-identifier": "another-key", "github-public-key-signature": scanningKeys.sign(payload) },
+      { "github-public-key-identifier": scanningKeys.identifier, "github-public-key-signature": "bm90IGEgc2lnbmF0dXJl" },
+    ];
+    for (const headers of badlySigned) {
+      const refused = await report(payload, headers);
+      expect(refused.status).toBe(401);
+      expect(await problemType(refused)).toBe("secret-scanning-signature-invalid");
+    }
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id } })).revokedAt).toBeNull();
+    const answered = await report(payload, {
+      "github-public-key-identifier": scanningKeys.identifier,
+      "github-public-key-signature": scanningKeys.sign(payload),
+    });
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toEqual([
+      { token_raw: key, token_type: "gatehouse_api_key", label: "true_positive" },
+      { token_raw: unknown, token_type: "gatehouse_api_key", label: "false_positive" },
+    ]);
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id } })).revokedAt).not.toBeNull();
+    const event = await db.outboxEvent.findFirstOrThrow({ where: { type: "api_key.leaked" }, orderBy: { occurredAt: "desc" } });
+    expect(JSON.stringify(event.payload)).toContain("https://github.com/octo/app/blob/main/.env");
+    expect(JSON.stringify(event.payload)).not.toContain(key);
+    expect(await eventually(async () => (await call(gatewayOnly, { "x-api-key": key })).status === 401)).toBe(true);
   });
 });
 
