@@ -13,26 +13,35 @@ import type { ScriptedRedis } from "./rate-limit-redis";
 export const LEASE_SHARE = 8;
 /** The most tokens one process holds for one key: what it can leave stranded (decision 062). */
 export const MAX_LEASE = 100;
-/** How long Redis counts a lease as held; the process spends it for half of that, then returns what is left with its next lease. */
-export const LEASE_TTL_MS = 1000;
+/**
+ * How long Redis counts what a process holds after its last lease; the process spends it for
+ * three quarters of that, leases again in the background once less than a half is left, and
+ * returns what it did not spend with its next lease.
+ */
+export const LEASE_TTL_MS = 2000;
+export const SPEND_MS = (LEASE_TTL_MS * 3) / 4;
 
 /*
  * The bucket of decision 062: the hash keeps the tokens left in Redis (`t`, at `u`) and one
- * field `l:<holder>` = "<tokens>:<expires at>" per process holding a lease. Leased tokens
- * still count against the burst until their lease ends, so Redis never refills the bucket
- * above burst minus what processes hold: every process together never has more than the
- * burst at once, nor more than the refill rate after it, as one bucket. A lease that ended
- * counts until its end; the holder's own lease ends now, and what it did not spend goes back
- * to the bucket if Redis still counts it.
+ * field `l:<holder>` = "<tokens>:<expires at>" per process holding tokens. Held tokens still
+ * count against the burst until the holder reports them spent or returned, or the field
+ * expires, so Redis never refills the bucket above burst minus what processes hold: every
+ * process together never has more than the burst at once, nor more than the refill rate after
+ * it, as one bucket. A field that expired counts until it expired. A lease call reports what
+ * the holder spent since its last one and returns what lapsed unspent, then adds the new
+ * tokens to the holder's field (`keep`: the first of them is the calling request's) and
+ * extends it; the holder holds at most `maxLease` tokens.
  */
 const LEASE_TOKENS = `
 local burst = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local holder = 'l:' .. ARGV[3]
-local unspent = tonumber(ARGV[4])
-local share = tonumber(ARGV[5])
-local maxLease = tonumber(ARGV[6])
-local ttl = tonumber(ARGV[7])
+local spent = tonumber(ARGV[4])
+local unspent = tonumber(ARGV[5])
+local keep = tonumber(ARGV[6])
+local share = tonumber(ARGV[7])
+local maxLease = tonumber(ARGV[8])
+local ttl = tonumber(ARGV[9])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local fields = redis.call('HGETALL', KEYS[1])
@@ -41,7 +50,7 @@ local updated = now
 local live = 0
 local ended = 0
 local endedAt = 0
-local returned = 0
+local mine = -1
 for i = 1, #fields, 2 do
   local name = fields[i]
   if name == 't' then tokens = tonumber(fields[i + 1])
@@ -53,12 +62,12 @@ for i = 1, #fields, 2 do
     local expires = tonumber(string.sub(value, sep + 1))
     if expires > now then
       live = live + count
-      if name == holder then returned = math.min(unspent, count) end
+      if name == holder then mine = count end
     else
       ended = ended + count
       endedAt = math.max(endedAt, expires)
+      redis.call('HDEL', KEYS[1], name)
     end
-    if expires <= now or name == holder then redis.call('HDEL', KEYS[1], name) end
   end
 end
 if ended > 0 then
@@ -67,16 +76,27 @@ if ended > 0 then
   updated = endedAt
 end
 tokens = math.min(burst - live, tokens + math.max(0, now - updated) * rate / 1000)
-tokens = tokens + returned
+local held = 0
+if mine >= 0 then
+  local returned = math.min(unspent, mine)
+  held = math.max(0, mine - spent - returned)
+  tokens = tokens + returned
+end
 local granted = 0
-if tokens >= 1 then
-  granted = math.max(1, math.min(maxLease, math.floor(tokens / share)))
+local limit = math.max(keep, maxLease - held)
+if tokens >= 1 and limit >= 1 then
+  granted = math.max(1, math.min(limit, math.floor(tokens / share)))
   tokens = tokens - granted
 end
-if granted > 1 then redis.call('HSET', KEYS[1], holder, tostring(granted - 1) .. ':' .. tostring(now + ttl)) end
+held = held + granted - math.min(keep, granted)
+if held > 0 then
+  redis.call('HSET', KEYS[1], holder, tostring(held) .. ':' .. tostring(now + ttl))
+else
+  redis.call('HDEL', KEYS[1], holder)
+end
 redis.call('HSET', KEYS[1], 't', tostring(tokens), 'u', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + ttl + 1000)
-return { granted, tostring(tokens) }
+return { granted, tostring(tokens), mine >= 0 and 1 or 0 }
 `;
 
 type LeasingRedis = ScriptedRedis & {
@@ -85,19 +105,25 @@ type LeasingRedis = ScriptedRedis & {
     burst: number,
     perSecond: number,
     holder: string,
+    spent: number,
     unspent: number,
+    keep: number,
     share: number,
     maxLease: number,
     ttlMs: number,
-  ): Promise<[number, string]>;
+  ): Promise<[number, string, number]>;
 };
 
-/** What this process holds of one key's bucket, and what Redis had left when it leased. */
+/** What this process holds of one key's bucket, and what Redis had left when it last leased. */
 type Lease = {
   tokens: number;
-  /** `performance.now()` after which this process stops spending it, before Redis stops counting it */
+  /** `performance.now()` after which this process stops spending them, before Redis stops counting them */
   spendUntil: number;
-  /** tokens left in Redis after the lease: the RateLimit headers' remaining adds what this process holds */
+  /** tokens spent since the last lease call was sent, reported with the next */
+  spent: number;
+  /** the last lease's size: below half of it, the next lease is taken in the background */
+  granted: number;
+  /** tokens left in Redis after the last lease: the RateLimit headers' remaining adds what this process holds */
   left: number;
   renewal: Promise<RateLimitDecision> | undefined;
 };
@@ -107,7 +133,8 @@ const MAX_KEYS = 100_000;
 /**
  * Buckets shared by every process on one Redis, leased (decision 062): one script call takes
  * a batch of tokens out of the shared bucket and this process spends them, so most calls touch
- * no Redis; concurrent calls for one key wait for one lease. When Redis does not answer, the
+ * no Redis; the next batch is leased in the background before this one runs out or lapses,
+ * and concurrent calls that find none wait for one lease. When Redis does not answer, the
  * process falls back to its own buckets rather than refusing traffic.
  */
 export function createLeasedRateLimiter(redis: ScriptedRedis, prefix: string, fallback: RateLimiter, log: Logger): RateLimiter {
@@ -120,23 +147,23 @@ export function createLeasedRateLimiter(redis: ScriptedRedis, prefix: string, fa
     for (const [key, lease] of leases) if (!lease.renewal && lease.spendUntil <= now) leases.delete(key);
   }
 
-  async function renew(key: string, lease: Lease, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+  /** Leases more tokens; with `forCall`, the first is the calling request's. */
+  async function renew(key: string, lease: Lease, policy: RateLimitPolicy, forCall: boolean): Promise<RateLimitDecision> {
     const sentAt = performance.now();
-    const unspent = lease.tokens;
-    lease.tokens = 0;
+    const lapsed = sentAt >= lease.spendUntil;
+    const unspent = lapsed ? lease.tokens : 0;
+    const spent = lease.spent;
+    if (lapsed) lease.tokens = 0;
+    lease.spent = 0;
     try {
-      const [granted, left] = await leasing.leaseTokens(
-        `${prefix}rl:${key}`,
-        policy.burst,
-        policy.perSecond,
-        holder,
-        unspent,
-        LEASE_SHARE,
-        MAX_LEASE,
-        LEASE_TTL_MS,
-      );
-      lease.tokens = Math.max(0, granted - 1);
-      lease.spendUntil = sentAt + LEASE_TTL_MS / 2;
+      const keep = forCall ? 1 : 0;
+      const args = [holder, spent, unspent, keep, LEASE_SHARE, MAX_LEASE, LEASE_TTL_MS] as const;
+      const [granted, left, kept] = await leasing.leaseTokens(`${prefix}rl:${key}`, policy.burst, policy.perSecond, ...args);
+      // Redis no longer counted what this process held: it may not spend it.
+      if (kept === 0) lease.tokens = 0;
+      lease.tokens += granted - Math.min(keep, granted);
+      lease.spendUntil = sentAt + SPEND_MS;
+      lease.granted = granted;
       lease.left = Number(left);
       return decide(lease.left + lease.tokens, granted > 0, policy);
     } catch (error) {
@@ -145,32 +172,35 @@ export function createLeasedRateLimiter(redis: ScriptedRedis, prefix: string, fa
     }
   }
 
+  function start(key: string, lease: Lease, policy: RateLimitPolicy, forCall: boolean): Promise<RateLimitDecision> {
+    const renewal = renew(key, lease, policy, forCall).finally(() => {
+      lease.renewal = undefined;
+    });
+    lease.renewal = renewal;
+    return renewal;
+  }
+
   return {
     async take(key, policy) {
       let lease = leases.get(key);
       if (!lease) {
         if (leases.size >= MAX_KEYS) sweep(performance.now());
-        lease = { tokens: 0, spendUntil: 0, left: 0, renewal: undefined };
+        lease = { tokens: 0, spendUntil: 0, spent: 0, granted: 0, left: 0, renewal: undefined };
         leases.set(key, lease);
       }
       for (;;) {
-        if (lease.renewal) {
-          // A refusal answered while this call waited holds for it too: the bucket was empty a round trip ago.
-          const answer = await lease.renewal;
-          if (!answer.allowed) return answer;
-        }
-        if (lease.renewal) continue;
-        if (lease.tokens > 0 && performance.now() < lease.spendUntil) {
+        const now = performance.now();
+        if (lease.tokens > 0 && now < lease.spendUntil) {
           lease.tokens -= 1;
+          lease.spent += 1;
+          const running = lease.tokens < lease.granted / 2 || lease.spendUntil - now < SPEND_MS / 2;
+          if (running && !lease.renewal) start(key, lease, policy, false).catch(() => undefined);
           return decide(lease.left + lease.tokens, true, policy);
         }
-        const renewal = renew(key, lease, policy);
-        lease.renewal = renewal;
-        try {
-          return await renewal;
-        } finally {
-          lease.renewal = undefined;
-        }
+        if (!lease.renewal) return start(key, lease, policy, true);
+        // A refusal answered while this call waited holds for it too: the bucket was empty a round trip ago.
+        const answer = await lease.renewal;
+        if (!answer.allowed && lease.tokens === 0) return answer;
       }
     },
   };
