@@ -4,6 +4,7 @@ export const API_TABS = [
   { id: "overview", label: "Overview" },
   { id: "reference", label: "Reference" },
   { id: "credentials", label: "Client Credentials" },
+  { id: "agents", label: "AI agents" },
 ] as const;
 
 export type ApiTab = (typeof API_TABS)[number]["id"];

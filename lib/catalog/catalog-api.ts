@@ -24,6 +24,8 @@ export type CatalogApi = {
   tags: string[];
   kind: ApiKind;
   isPublic: boolean;
+  /** whether its calls may authenticate with an API key (`authentication` lists apiKey), beside or instead of a token */
+  acceptsApiKeys?: boolean;
   /** the credential types callers use, in environment order; one unless the API follows each environment's type */
   credentialTypes: CredentialType[];
   /** where the API is available, in the order environments are listed everywhere */
@@ -37,6 +39,10 @@ export type CatalogApi = {
   guides: Guide[];
   /** every version, oldest first */
   versions: CatalogVersion[];
+  /** whether `/mcp/{env}/{api}` serves its operations as MCP tools (lib/gateway/mcp) */
+  mcpEnabled: boolean;
+  /** the stored MCP settings, which lib/gateway/mcp/settings.ts reads */
+  mcp: unknown;
   /** the version on screen, whose document `openapiDocument` and `version` are: the current one unless another was asked for */
   shownVersion: CatalogVersion | undefined;
   /** `?version=` of the pages, set when the version shown is not the one shown by default */
@@ -104,6 +110,7 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
     tags: tagsSchema.parse(row.tags),
     kind: row.kind,
     isPublic: row.isPublic,
+    acceptsApiKeys: row.authentication.split(" ").includes("apiKey"),
     credentialTypes: [...new Set(environments.map((env) => env.credentialType))],
     environments,
     changelog: changelogOf(shownVersion, row.versions.length, changelogSchema.parse(row.changelog)),
@@ -112,6 +119,9 @@ function toCatalogApi(row: ApiRow, scope: CatalogScope): CatalogApi | undefined 
     openapiDocument: row.openapiDocument,
     guides: storedGuidesSchema.parse(row.guides),
     versions,
+    // The gateway validates the whole setting; the catalog needs only whether it is on.
+    mcpEnabled: typeof row.mcp === "object" && row.mcp !== null && (row.mcp as { enabled?: unknown }).enabled === true,
+    mcp: row.mcp,
     shownVersion,
     versionParam: undefined,
   };

@@ -2,7 +2,7 @@ import type { CatalogApi } from "./catalog-api";
 import { gatewayUrl, tokenEndpointUrl } from "./environment-urls";
 import { type Guide, guideHref } from "./guides";
 
-type ListedApi = Pick<CatalogApi, "slug" | "name" | "summary" | "isPublic" | "environments"> & { guides: Pick<Guide, "slug" | "title">[] };
+type ListedApi = Pick<CatalogApi, "slug" | "name" | "summary" | "isPublic" | "environments" | "mcpEnabled"> & { guides: Pick<Guide, "slug" | "title">[] };
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
@@ -12,6 +12,17 @@ const linkText = (text: string) => oneLine(text).replace(/[[\]\\]/g, "\\$&");
 function apiLine(api: ListedApi, publicUrl: string): string {
   const access = api.isPublic ? "public" : "needs a bearer token";
   return `- [${linkText(api.name)}](${publicUrl}/apis/${api.slug}/openapi.json): ${oneLine(api.summary)} (OpenAPI document; ${access})`;
+}
+
+/** `{PUBLIC_URL}/mcp/{env}/{api}`: the API's MCP server in one environment (docs/mcp.md). */
+export function mcpUrl(publicUrl: string, envSlug: string, apiSlug: string): string {
+  return `${publicUrl}/mcp/${envSlug}/${apiSlug}`;
+}
+
+function mcpLines(apis: ListedApi[], publicUrl: string): string[] {
+  return apis
+    .filter((api) => api.mcpEnabled)
+    .map((api) => `- ${linkText(api.name)}: ${api.environments.map((env) => `${mcpUrl(publicUrl, env.slug, api.slug)} (${env.slug})`).join(", ")}`);
 }
 
 function guideLines(api: ListedApi, publicUrl: string): string[] {
@@ -53,6 +64,7 @@ export function llmsTxt({
   portalName: string;
 }): string {
   const guides = apis.flatMap((api) => guideLines(api, publicUrl));
+  const mcp = mcpLines(apis, publicUrl);
   return [
     `# ${portalName} developer portal`,
     "",
@@ -68,6 +80,16 @@ export function llmsTxt({
     managementLine(management),
     "",
     ...(guides.length > 0 ? ["## Guides", "", ...guides, ""] : []),
+    ...(mcp.length > 0
+      ? [
+          "## MCP servers",
+          "",
+          "Each API's operations as the tools of an MCP server (Streamable HTTP), per environment; they take the same access token.",
+          "",
+          ...mcp,
+          "",
+        ]
+      : []),
     "## Environments",
     "",
     ...environmentLines(apis, publicUrl),

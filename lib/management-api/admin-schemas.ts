@@ -3,6 +3,7 @@ import { guideSchema } from "../catalog/guides";
 import { checkApiVersions, configApiFields, configEnvironmentSchema, configVersionSchema } from "../config-file/config-file-schema";
 import { rateLimitPolicySchema } from "../limiters/rate-limit-policy";
 import { upstreamPolicySchema } from "../upstreams/upstream-policy";
+import { mcpSettingsSchema } from "../gateway/mcp/settings";
 import { apiPoliciesSchema } from "../gateway/policies/policy-set";
 
 // The administration bodies are the configuration file's entries (lib/config-file), declared there once; the slug is the path's.
@@ -41,6 +42,11 @@ export const apiBodySchema = configApiFields
 export const apiPoliciesBodySchema = apiPoliciesSchema.meta({
   description:
     'The API\'s gateway policies, as its configuration-file entry gives them: `policies` of every route, `routes` by "METHOD /path-template" of an operation of its OpenAPI documents. They replace those it had; `{}` removes them.',
+});
+
+export const apiMcpBodySchema = mcpSettingsSchema.meta({
+  description:
+    'The API\'s MCP server, as its configuration-file entry gives it: `enabled`, and `include`, `exclude` and `toolNames` by "METHOD /path-template" of an operation of its documents.',
 });
 
 export const openapiValidationBodySchema = openapiDocumentSchema;

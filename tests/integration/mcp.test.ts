@@ -11,6 +11,10 @@ import { newId } from "../../lib/ids";
 import { createNotifications } from "../../lib/notifications/create-notifications";
 import { createTestDatabase } from "../../lib/database/test-databases";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runAdmin } from "../support/admin-cli";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, eventually, newCredential, openDb, registerProxyApi } from "./gateway-support";
 
@@ -259,5 +263,78 @@ describe("the MCP server of a proxied API", () => {
     const lacking = await mcp.callTool({ name: "getOrder", arguments: {} });
     expect(lacking.isError).toBe(true);
     expect(textOf(lacking)).toContain('"id" is required');
+  });
+});
+
+describe("an API's MCP settings, from /api/v1 and the configuration file", () => {
+  const admin = (...args: string[]) => runAdmin(full.databaseUrl, ...args);
+  const call = (token: string, path: string, body?: unknown) =>
+    fetch(`${full.url}/api/v1${path}`, {
+      method: body === undefined ? "GET" : "PUT",
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it("sets them through /api/v1, audited, refusing names clients break on and operations no document declares", async () => {
+    const created = await admin("token", "create", "--user", "admin@example.com", "--scopes", "admin:read admin:write", "--expires-in", "1d", "--json");
+    const pat = JSON.parse(created.stdout).token as string;
+    const wanted = { enabled: true, include: ["GET /v1/orders/{id}", "GET /v1/old-orders"], toolNames: { "GET /v1/orders/{id}": "read_order" } };
+    const set = await call(pat, "/admin/apis/orders/mcp", wanted);
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual(wanted);
+    expect(await (await call(pat, "/admin/apis/orders/mcp")).json()).toEqual(wanted);
+    expect((await db.api.findUniqueOrThrow({ where: { slug: "orders" } })).mcp).toEqual(wanted);
+    expect(await db.auditEvent.count({ where: { action: "api.mcp", targetId: "orders" } })).toBe(1);
+    for (const [body, field] of [
+      [{ enabled: true, toolNames: { "GET /v1/orders/{id}": "read order" } }, "toolNames.GET /v1/orders/{id}"],
+      [{ enabled: true, toolNames: { "GET /v1/orders/{id}": "a", "GET /v1/old-orders": "a" } }, "toolNames"],
+      [{ enabled: true, exclude: ["GET /v1/nothing"] }, "exclude.GET /v1/nothing"],
+      [{ enabled: "yes" }, "enabled"],
+      [{ enabled: true, colour: "blue" }, "colour"],
+    ] as const) {
+      const refused = await call(pat, "/admin/apis/orders/mcp", body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(((await refused.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toContain(field);
+    }
+    expect((await call(pat, "/admin/apis/global-sso-token/mcp", { enabled: true })).status).toBe(400);
+    expect((await call(pat, "/admin/apis/nowhere/mcp", { enabled: true })).status).toBe(404);
+    expect(await db.auditEvent.count({ where: { action: "api.mcp", targetId: "orders" } })).toBe(1);
+    const listed = await connect(full, `/mcp/${ENV}/orders`, token);
+    let names: string[] = [];
+    expect(await eventually(async () => (names = (await listed.listTools()).tools.map((tool) => tool.name)).length === 2)).toBe(true);
+    expect(names).toEqual(["read_order", "listOldOrders"]);
+  });
+
+  it("exports them, applies the export with no changes, and turns the server off when a file leaves them out", async () => {
+    const exported = await admin("config", "export");
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain("    mcp:\n      enabled: true\n");
+    const dir = mkdtempSync(join(tmpdir(), "gatehouse-mcp-"));
+    const path = join(dir, "exported.yaml");
+    writeFileSync(path, exported.stdout);
+    expect(await admin("config", "apply", "-f", path)).toMatchObject({ code: 0, stdout: "no changes\n" });
+    writeFileSync(path, exported.stdout.replace(/ {4}mcp:\n( {6}.*\n)+( {8}.*\n)*/, ""));
+    expect(await admin("config", "apply", "-f", path)).toMatchObject({ code: 0, stdout: "changed:\n  update api orders: mcp\n" });
+    expect((await db.api.findUniqueOrThrow({ where: { slug: "orders" } })).mcp).toEqual({ enabled: false });
+  });
+});
+
+describe("the portal names each MCP server", () => {
+  it("lists the MCP URLs in /llms.txt and shows the AI agents tab with configuration to copy and the tools", async () => {
+    const text = await (await fetch(`${full.url}/llms.txt`)).text();
+    expect(text).toContain("## MCP servers");
+    expect(text).toContain(`- Notifications API: ${full.url}/mcp/sso-qa/notifications (sso-qa), `);
+    const page = await fetch(`${full.url}/apis/notifications?tab=agents&env=${ENV}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(">AI agents<");
+    expect(html).toContain(`${full.url}/mcp/${ENV}/notifications`);
+    expect(html).toContain("mcpServers");
+    expect(html).toContain(".vscode/mcp.json");
+    for (const name of ["listNotifications", "getNotification", "updateNotification"]) expect(html).toContain(name);
+    // An API whose MCP is off has no such tab, and asking for it shows the overview.
+    const overview = await (await fetch(`${full.url}/apis/global-sso-token?tab=agents`)).text();
+    expect(overview).not.toContain("mcpServers");
+    expect(overview).not.toContain(">AI agents<");
   });
 });
