@@ -10,6 +10,7 @@ import BetterSqlite from "better-sqlite3";
 import pg from "pg";
 import { SQLITE_SYNCHRONOUS } from "../../lib/data-plane/sqlite-pragmas";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
+import { apiKeyReport, benchApiKeys } from "./api-key-bench";
 import { benchDpop, dpopReport } from "./dpop-bench";
 import { checkIdenticalAnswers } from "./identical";
 import { measure, measureInTurns, mixTarget } from "./load";
@@ -180,6 +181,10 @@ async function main(): Promise<void> {
   if (WORKLOADS.has("dpop")) {
     const database = sqliteDatabase();
     reports.push(dpopReport(await benchDpop(database.url, startGatehouse).finally(() => database.drop())));
+  }
+  if (WORKLOADS.has("keys")) {
+    const database = sqliteDatabase();
+    reports.push(apiKeyReport(await benchApiKeys(database.url, startGatehouse).finally(() => database.drop())));
   }
   console.log(reports.join("\n"));
 }

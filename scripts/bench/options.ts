@@ -5,8 +5,8 @@ export const WARMUP_SECONDS = QUICK ? 1 : 3;
 /** Gatehouse and the hand-written service take turns this many times on each database (load.ts). */
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 2));
 export const CONNECTIONS = 32;
-/** BENCH_WORKLOAD=mix, proxy or dpop runs one workload; all by default. */
-export const WORKLOADS = new Set(process.env.BENCH_WORKLOAD ? [process.env.BENCH_WORKLOAD] : ["mix", "proxy", "dpop"]);
+/** BENCH_WORKLOAD=mix, proxy, dpop or keys runs one workload; all by default. */
+export const WORKLOADS = new Set(process.env.BENCH_WORKLOAD ? [process.env.BENCH_WORKLOAD] : ["mix", "proxy", "dpop", "keys"]);
 export const PROXY_CLIENTS = 50;
 /**
  * The proxy workload's rounds, taken in turns, each in a new random order, by every proxy
