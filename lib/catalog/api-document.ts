@@ -4,7 +4,7 @@ import { tokenApiDocument } from "../oauth/openapi";
 import type { CatalogApi, CatalogEnvironment } from "./catalog-api";
 import { markDeprecatedOperations } from "./catalog-versions";
 import { apiServerUrl, gatewayUrl } from "./environment-urls";
-import { proxyDocument } from "./proxy-document";
+import { proxyDocument, withApiKeyScheme } from "./proxy-document";
 import { withSingleServer } from "./single-server";
 
 type OpenApiDocument = Record<string, unknown>;
@@ -26,7 +26,9 @@ function documentOfKind(api: CatalogApi, env: CatalogEnvironment, publicUrl: str
  * gateway URL is the only server, and the operations the version marks deprecated say so.
  */
 export function apiDocument(api: CatalogApi, env: CatalogEnvironment, publicUrl: string): OpenApiDocument {
-  return withSingleServer(markDeprecatedOperations(documentOfKind(api, env, publicUrl), api.shownVersion), {
+  const document = documentOfKind(api, env, publicUrl);
+  const authenticated = api.acceptsApiKeys && !api.isPublic && api.kind !== "TOKEN" ? withApiKeyScheme(document) : document;
+  return withSingleServer(markDeprecatedOperations(authenticated, api.shownVersion), {
     url: apiServerUrl(publicUrl, api, env.slug),
     description: `${env.name} gateway`,
   });

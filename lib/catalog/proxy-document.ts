@@ -20,6 +20,26 @@ function parseStored(text: string | null): OpenApiDocument | undefined {
 }
 
 /**
+ * The document of an API whose calls may use an API key: the `X-API-Key` scheme beside its
+ * others, and every requirement offered either way (OpenAPI's list of requirements is any-of),
+ * so the Reference's Authorize dialog and the code samples show both (decision 064).
+ */
+export function withApiKeyScheme(document: OpenApiDocument): OpenApiDocument {
+  const components = isRecord(document.components) ? document.components : {};
+  const schemes = isRecord(components.securitySchemes) ? components.securitySchemes : {};
+  const security = Array.isArray(document.security) ? (document.security as unknown[]) : [];
+  const apiKey = { apiKeyAuth: [] };
+  return {
+    ...document,
+    components: {
+      ...components,
+      securitySchemes: { ...schemes, apiKeyAuth: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key, `gk_…`." } },
+    },
+    security: [...security, apiKey],
+  };
+}
+
+/**
  * A proxied API's uploaded document. The gateway demands a bearer token for
  * every protected API, so a document that forgot to say so gets the scheme
  * added; otherwise Swagger UI would offer no way to authorize.
