@@ -22,7 +22,7 @@ function parseStored(text: string | null): OpenApiDocument | undefined {
 /**
  * The document of an API whose calls may use an API key: the `X-API-Key` scheme beside its
  * others, and every requirement offered either way (OpenAPI's list of requirements is any-of),
- * so the Reference's Authorize dialog and the code samples show both (decision 064).
+ * so the Reference's Authorize dialog offers both (decision 064).
  */
 export function withApiKeyScheme(document: OpenApiDocument): OpenApiDocument {
   const components = isRecord(document.components) ? document.components : {};
