@@ -95,7 +95,7 @@ export const TOKEN_OPERATIONS = [
     path: "/oauth2/token",
     tags: OAUTH_TAGS,
     summary: "Get an access token (client credentials)",
-    description: `RFC 6749 §4.4. ${CLIENT_AUTH_NOTE} Without \`scope\`, the token carries every scope granted to the client.`,
+    description: `RFC 6749 §4.4. ${CLIENT_AUTH_NOTE} Without \`scope\`, the token carries every scope granted to the client. With a \`DPoP\` header (RFC 9449), the token is bound to the proof's key: \`token_type\` is \`DPoP\`.`,
     requestBody: formBody("#/components/schemas/TokenRequest", { grant_type: "client_credentials", scope: "notifications:read", ...EXAMPLE_CLIENT }),
     responses: ({ envSlug }) => ({
       "200": {
@@ -120,6 +120,8 @@ export const TOKEN_OPERATIONS = [
           ...MALFORMED_EXAMPLES,
           unsupportedGrant: ["unsupported_grant_type", 'The grant type "password" is not supported; use client_credentials.'],
           invalidScope: ["invalid_scope", 'The client is not granted the scope "admin:all".'],
+          invalidDpopProof: ["invalid_dpop_proof", "The DPoP proof's htu must be the URL called, without query or fragment."],
+          useDpopNonce: ["use_dpop_nonce", "The DPoP proof must carry the server's current nonce, sent in the DPoP-Nonce header."],
         },
       ),
     }),

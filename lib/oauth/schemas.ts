@@ -61,8 +61,13 @@ export const tokenRequestSchema = z.object({
 export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
 export const tokenResponseSchema = z.object({
-  access_token: z.string().max(MAX_TOKEN_LENGTH).meta({ description: "An RS256-signed JWT (RFC 9068); send it as `Authorization: Bearer <token>`." }),
-  token_type: z.literal("Bearer"),
+  access_token: z.string().max(MAX_TOKEN_LENGTH).meta({
+    description:
+      "An RS256-signed JWT (RFC 9068); send it as `Authorization: Bearer <token>`, or, when `token_type` is `DPoP`, as `Authorization: DPoP <token>` with a DPoP proof.",
+  }),
+  token_type: z
+    .enum(["Bearer", "DPoP"])
+    .meta({ description: "`DPoP` when the request carried a DPoP proof (RFC 9449): the token is bound to the proof's key (`cnf.jkt`)." }),
   expires_in: z.int32().min(1).max(MAX_TOKEN_LIFETIME_SECONDS).meta({ format: "int32", description: "Lifetime in seconds.", example: 3600 }),
   scope: z
     .string()
@@ -90,7 +95,9 @@ export const introspectionResponseSchema = z.object({
   scope: z.string().max(MAX_SCOPE_LENGTH).optional(),
   client_id: z.string().max(MAX_CLIENT_ID_LENGTH).optional(),
   sub: z.string().max(MAX_CLIENT_ID_LENGTH).optional(),
-  token_type: z.literal("Bearer").optional(),
+  token_type: z.enum(["Bearer", "DPoP"]).optional(),
+  /** RFC 9449 §6.2: the thumbprint of the key a DPoP-bound token is bound to */
+  cnf: z.object({ jkt: z.string().max(100) }).optional(),
   exp: unixTime.optional(),
   iat: unixTime.optional(),
   iss: z.url().max(2048).optional(),

@@ -16,10 +16,22 @@ import { createTestDatabase, type TestDatabase } from "../../lib/database/test-d
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { createNewCredential } from "../../lib/credentials/new-credential";
 import { dpopSample } from "../../lib/catalog/dpop-sample";
+import { CLIENT_ASSERTION_TYPE } from "../../lib/oauth/assertion-rules";
+import { introspectionResponseSchema, tokenResponseSchema } from "../../lib/oauth/schemas";
 import { runAdmin } from "../support/admin-cli";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
 import { freePort, startServer, type TestServer } from "../support/server";
-import { basic, decodeJwtPart, eventually, GATEWAY_PROCESSES, newCredential, openDb, registerProxyApi, tokenRequest } from "./gateway-support";
+import {
+  basic,
+  decodeJwtPart,
+  eventually,
+  GATEWAY_PROCESSES,
+  newCredential,
+  newKeyCredential,
+  openDb,
+  registerProxyApi,
+  tokenRequest,
+} from "./gateway-support";
 
 const GATEWAY_ONLY = GATEWAY_PROCESSES[1];
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -60,7 +72,7 @@ beforeAll(async () => {
   pair = await generateKeyPair("ES256", { extractable: true });
   jwk = await exportJWK(pair.publicKey);
   jkt = await calculateJwkThumbprint(jwk, "sha256");
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
@@ -114,6 +126,7 @@ describe("the token endpoint", () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { access_token: string; token_type: string };
     expect(body.token_type).toBe("DPoP");
+    expect(tokenResponseSchema.safeParse(body).success).toBe(true);
     expect(decodeJwtPart(body.access_token, 1).cnf).toEqual({ jkt });
     const metadata = await (await fetch(`${gatewayOnly.url}/gw/sso-qa/.well-known/oauth-authorization-server`)).json();
     expect(metadata.dpop_signing_alg_values_supported).toEqual(["ES256", "ES384", "RS256", "PS256", "EdDSA"]);
@@ -122,7 +135,24 @@ describe("the token endpoint", () => {
       headers: { authorization: basic(credential.clientId, credential.clientSecret), "content-type": "application/x-www-form-urlencoded" },
       body: `token=${body.access_token}`,
     });
-    expect(await introspected.json()).toMatchObject({ active: true, token_type: "DPoP", cnf: { jkt } });
+    const inspected = await introspected.json();
+    expect(inspected).toMatchObject({ active: true, token_type: "DPoP", cnf: { jkt } });
+    expect(introspectionResponseSchema.safeParse(inspected).success).toBe(true);
+
+    // private_key_jwt: the client's assertion key and its DPoP key are apart.
+    const signing = await generateKeyPair("ES256", { extractable: true });
+    const keyed = await newKeyCredential(db, "sso-qa", { jwks: { keys: [{ ...(await exportJWK(signing.publicKey)), kid: "k1", alg: "ES256", use: "sig" }] } });
+    const now = Math.floor(Date.now() / 1000);
+    const assertion = await new SignJWT({ iss: keyed.clientId, sub: keyed.clientId, aud: tokenUrl(gatewayOnly), jti: randomUUID(), iat: now, exp: now + 60 })
+      .setProtectedHeader({ alg: "ES256", kid: "k1" })
+      .sign(signing.privateKey);
+    const byKey = await tokenRequest(gatewayOnly, "sso-qa", {
+      headers: { dpop: await proof("POST", tokenUrl(gatewayOnly)) },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: assertion }).toString(),
+    });
+    expect(byKey.status).toBe(200);
+    const keyedToken = ((await byKey.json()) as { access_token: string; token_type: string }).access_token;
+    expect(decodeJwtPart(keyedToken, 1).cnf).toEqual({ jkt });
   });
 
   it("refuses a bad proof with invalid_dpop_proof, before issuing anything", async () => {
@@ -189,7 +219,7 @@ describe("requiring DPoP", () => {
     const call = { tokenEndpoint: tokenUrl(gatewayOnly), serverUrl: `${gatewayOnly.url}/gw/sso-qa/echo`, operation: { method: "GET", path: "/items" } };
     writeFileSync(program, dpopSample(call));
     const { stdout } = await promisify(execFile)(process.execPath, [program], {
-      env: { PATH: process.env.PATH, CLIENT_ID: credential.clientId, CLIENT_SECRET: credential.clientSecret },
+      env: { ...process.env, CLIENT_ID: credential.clientId, CLIENT_SECRET: credential.clientSecret },
     });
     expect(stdout.trim()).toBe("200 {}");
   });
