@@ -8,43 +8,43 @@ import { INVALID, jsonAnswer, jsonBody, ok, operation, parse } from "./operation
 
 const period = z.enum(["hour", "day", "month"]);
 const planSchema = z.object({
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  rateLimit: z.object({ burst: z.int32(), perSecond: z.int32() }),
-  quota: z.object({ requests: z.int32(), period }).meta({ description: "Requests per calendar period in UTC." }),
+  slug: z.string().max(200),
+  name: z.string().max(200),
+  description: z.string().max(200),
+  rateLimit: z.object({ burst: z.int32().min(0).meta({ format: "int32" }), perSecond: z.int32().min(0).meta({ format: "int32" }) }),
+  quota: z.object({ requests: z.int32().min(0).meta({ format: "int32" }), period }).meta({ description: "Requests per calendar period in UTC." }),
   approval: z.enum(["auto", "manual"]).meta({ description: "`auto`: a subscription applies at once; `manual`: it waits for an admin's approval." }),
-  apis: z.array(z.string()).meta({ description: "The slugs of the APIs that offer the plan." }),
+  apis: z.array(z.string().max(200)).max(1000).meta({ description: "The slugs of the APIs that offer the plan." }),
 });
-const planListSchema = z.object({ plans: z.array(planSchema) });
+const planListSchema = z.object({ plans: z.array(planSchema).max(1000) });
 const planQuerySchema = z.strictObject({ api: z.string().max(60).optional().meta({ description: "Only the plans this API offers, in its order." }) });
 
 const subscriptionSchema = z.object({
-  id: z.string().meta({ description: "The subscription's id (`sub_…`)." }),
-  application: z.string(),
-  applicationId: z.string(),
-  environment: z.string(),
-  api: z.string(),
-  plan: z.string(),
-  quota: z.object({ requests: z.int32(), period }),
+  id: z.string().max(200).meta({ description: "The subscription's id (`sub_…`)." }),
+  application: z.string().max(200),
+  applicationId: z.string().max(200),
+  environment: z.string().max(200),
+  api: z.string().max(200),
+  plan: z.string().max(200),
+  quota: z.object({ requests: z.int32().min(0).meta({ format: "int32" }), period }),
   usage: z.object({
-    used: z.int32(),
-    remaining: z.int32(),
-    periodStart: z.iso.datetime(),
-    periodEnd: z.iso.datetime().meta({ description: "When the next period starts and the count starts again from 0." }),
+    used: z.int32().min(0).meta({ format: "int32" }),
+    remaining: z.int32().min(0).meta({ format: "int32" }),
+    periodStart: z.iso.datetime().max(40),
+    periodEnd: z.iso.datetime().max(40).meta({ description: "When the next period starts and the count starts again from 0." }),
   }),
-  pending: z.object({ requestId: z.string(), plan: z.string() }).nullable().meta({ description: "A change of plan waiting for an admin." }),
-  createdAt: z.iso.datetime(),
+  pending: z.object({ requestId: z.string().max(200), plan: z.string().max(200) }).nullable().meta({ description: "A change of plan waiting for an admin." }),
+  createdAt: z.iso.datetime().max(40),
 });
-const subscriptionListSchema = z.object({ subscriptions: z.array(subscriptionSchema) });
+const subscriptionListSchema = z.object({ subscriptions: z.array(subscriptionSchema).max(100_000) });
 const subscribedSchema = z.object({
   status: z.enum(["active", "pending"]).meta({ description: "`pending`: the request waits in the access-request queue; the current plan, if any, holds." }),
-  subscriptionId: z.string().nullable(),
-  requestId: z.string().nullable(),
-  application: z.string(),
-  environment: z.string(),
-  api: z.string(),
-  plan: z.string(),
+  subscriptionId: z.string().max(200).nullable(),
+  requestId: z.string().max(200).nullable(),
+  application: z.string().max(200),
+  environment: z.string().max(200),
+  api: z.string().max(200),
+  plan: z.string().max(200),
 });
 
 const NO_SUBSCRIBABLE = {
