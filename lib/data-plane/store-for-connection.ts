@@ -25,6 +25,7 @@ type AvailabilityColumns = {
   isPublic: unknown;
   policies: unknown;
   mcp: unknown;
+  authentication: string;
 };
 type SecretColumns = { id: string; credentialId: string; hash: string; expiresAt: string | null };
 type VersionColumns = Omit<VersionRow, "hasDocument"> & { hasDocument: unknown };

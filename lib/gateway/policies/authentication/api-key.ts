@@ -7,10 +7,13 @@ import type { ApiKeyStates } from "../../../oauth/api-key-states";
 import type { CredentialState, CredentialStates } from "../../../oauth/credential-states";
 import type { LastUsedMarks } from "../../../oauth/last-used-marks";
 import type { GatewayEnvironment } from "../../directory";
+import type { Authenticated } from "../../pipeline";
 import { apiKeyChallenge } from "./bearer-challenge";
-import type { AuthenticationVerdict } from "./stage";
 
 const KEY_BEARER = /^Bearer +(gk_\S*) *$/i;
+
+/** A key's caller, or its refusal: the shape of the stage's `AuthenticationVerdict`, which imports this module. */
+type KeyVerdict = { caller: Authenticated; clientId: string } | { refusal: ProblemError; clientId?: string };
 
 /** An Authorization header that carries an API key rather than a token. */
 export function isKeyBearer(header: string): boolean {
@@ -27,7 +30,7 @@ export function presentedKey(request: IncomingRequest, authorization: string | n
   return authorization === null ? undefined : KEY_BEARER.exec(authorization)?.[1];
 }
 
-function refused(env: GatewayEnvironment, code: "api-key-invalid" | "api-key-expired", detail: string, clientId?: string): AuthenticationVerdict {
+function refused(env: GatewayEnvironment, code: "api-key-invalid" | "api-key-expired", detail: string, clientId?: string): KeyVerdict {
   const refusal: ProblemError = problem(code, {
     detail,
     headers: { "www-authenticate": apiKeyChallenge(env.slug, { error: "invalid_key", error_description: detail }) },
@@ -57,7 +60,7 @@ export function createKeyAuthenticator(deps: {
   hashKey: (key: string) => string;
   states: CredentialStates;
   lastUsed: LastUsedMarks;
-}): (key: string, env: GatewayEnvironment) => Promise<AuthenticationVerdict> {
+}): (key: string, env: GatewayEnvironment) => Promise<KeyVerdict> {
   return async (key, env) => {
     if (!isWellFormedApiKey(key)) return refused(env, "api-key-invalid", "The API key's format or checksum is wrong.");
     const row = await deps.apiKeys.get(deps.hashKey(key));
