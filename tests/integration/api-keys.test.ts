@@ -26,6 +26,8 @@ import { accessToken, eventually, newCredential, openDb, SERVER_AUTH_SECRET } fr
 const ENV = "sso-qa";
 const OTHER_ENV = "platform-dev";
 const PATH = `/gw/${ENV}/notifications/v1/notifications`;
+/** Tests that run the CLI several times: each run is a process of its own, seconds long on a loaded machine or PostgreSQL. */
+const CLI_TIMEOUT_MS = 90_000;
 const cleanups: (() => Promise<unknown>)[] = [];
 let full: TestServer;
 let gatewayOnly: TestServer;
@@ -123,7 +125,7 @@ describe("API keys", () => {
     const listed = await cli("key", "list", "--app", app, "--json");
     expect(listed.stdout).not.toContain(key);
     expect(listed.json.keys.map((listedKey: { id: string }) => listedKey.id)).toContain(id);
-  });
+  }, CLI_TIMEOUT_MS);
 
   for (const server of ["full", "gatewayOnly"] as const) {
     it(`call the ${server === "full" ? "full server" : "gateway-only process"} as X-API-Key or Bearer, and are never logged`, async () => {
@@ -216,7 +218,7 @@ describe("API keys", () => {
     const tooLong = await cli("key", "roll", defaulted.json.id, "--overlap", "31d");
     expect(tooLong.code).not.toBe(0);
     expect(tooLong.stderr).toMatch(/30 days/);
-  });
+  }, CLI_TIMEOUT_MS);
 
   it("expired or revoked are refused; the last active key of an application needs --last", async () => {
     const lone = `Keys Lone ${Date.now()}`;
@@ -236,7 +238,7 @@ describe("API keys", () => {
     await db.apiKey.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
     expect(await eventually(async () => (await call(full, { "x-api-key": expiring.key })).status === 401)).toBe(true);
     expect(await problemType(await call(full, { "x-api-key": expiring.key }))).toBe("api-key-expired");
-  });
+  }, CLI_TIMEOUT_MS);
 
   it("through /api/v1/keys: a developer creates, lists, rolls and revokes their own; another user's key id answers 404", async () => {
     const developer = await db.user.findUniqueOrThrow({ where: { email: DEMO_DEVELOPER_EMAIL } });
@@ -267,7 +269,7 @@ describe("API keys", () => {
     expect((await v1(mine, `/keys/${apiKey.id}`, { method: "DELETE" })).status).toBe(200);
     expect(await problemType(await v1(mine, `/keys/${next.apiKey.id}`, { method: "DELETE" }))).toBe("api-key-last");
     expect((await v1(mine, `/keys/${next.apiKey.id}?last=true`, { method: "DELETE" })).status).toBe(200);
-  });
+  }, CLI_TIMEOUT_MS);
 
   it("reported leaked by GitHub's secret scanning are revoked and recorded, after the report's signature checks", async () => {
     const leakedApp = `Keys Leaked ${Date.now()}`;
