@@ -116,16 +116,20 @@ async function problemType(response: Response): Promise<string> {
 }
 
 describe("API keys", () => {
-  it("are created once from the CLI, gk_ + 32 + 6 characters, stored only as an HMAC and a hint", async () => {
-    const { key, id } = await createdKey();
-    expect(key).toMatch(/^gk_[0-9A-Za-z]{38}$/);
-    const row = await db.apiKey.findUniqueOrThrow({ where: { id } });
-    expect(row.hash).toBe(hashClientSecret(key, SERVER_AUTH_SECRET));
-    expect(row.hint).toBe(key.slice(-4));
-    const listed = await cli("key", "list", "--app", app, "--json");
-    expect(listed.stdout).not.toContain(key);
-    expect(listed.json.keys.map((listedKey: { id: string }) => listedKey.id)).toContain(id);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "are created once from the CLI, gk_ + 32 + 6 characters, stored only as an HMAC and a hint",
+    async () => {
+      const { key, id } = await createdKey();
+      expect(key).toMatch(/^gk_[0-9A-Za-z]{38}$/);
+      const row = await db.apiKey.findUniqueOrThrow({ where: { id } });
+      expect(row.hash).toBe(hashClientSecret(key, SERVER_AUTH_SECRET));
+      expect(row.hint).toBe(key.slice(-4));
+      const listed = await cli("key", "list", "--app", app, "--json");
+      expect(listed.stdout).not.toContain(key);
+      expect(listed.json.keys.map((listedKey: { id: string }) => listedKey.id)).toContain(id);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
   for (const server of ["full", "gatewayOnly"] as const) {
     it(`call the ${server === "full" ? "full server" : "gateway-only process"} as X-API-Key or Bearer, and are never logged`, async () => {
@@ -205,71 +209,83 @@ describe("API keys", () => {
     expect(await problemType(await call(full, { "x-api-key": key }))).toBe("api-key-invalid");
   });
 
-  it("roll: the old key works for the overlap beside the new one; the overlap is at most 30 days", async () => {
-    const { key: old, id } = await createdKey();
-    const rolled = await cli("key", "roll", id, "--overlap", "1h", "--json");
-    expect(rolled.code, rolled.stderr).toBe(0);
-    const until = new Date(rolled.json.previous.expiresAt).getTime();
-    expect(Math.abs(until - (Date.now() + 3_600_000))).toBeLessThan(60_000);
-    expect((await call(full, { "x-api-key": rolled.json.key })).status).toBe(200);
-    expect((await call(gatewayOnly, { "x-api-key": old })).status).toBe(200);
-    const defaulted = await cli("key", "roll", rolled.json.id, "--json");
-    expect(Math.abs(new Date(defaulted.json.previous.expiresAt).getTime() - (Date.now() + 86_400_000))).toBeLessThan(60_000);
-    const tooLong = await cli("key", "roll", defaulted.json.id, "--overlap", "31d");
-    expect(tooLong.code).not.toBe(0);
-    expect(tooLong.stderr).toMatch(/30 days/);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "roll: the old key works for the overlap beside the new one; the overlap is at most 30 days",
+    async () => {
+      const { key: old, id } = await createdKey();
+      const rolled = await cli("key", "roll", id, "--overlap", "1h", "--json");
+      expect(rolled.code, rolled.stderr).toBe(0);
+      const until = new Date(rolled.json.previous.expiresAt).getTime();
+      expect(Math.abs(until - (Date.now() + 3_600_000))).toBeLessThan(60_000);
+      expect((await call(full, { "x-api-key": rolled.json.key })).status).toBe(200);
+      expect((await call(gatewayOnly, { "x-api-key": old })).status).toBe(200);
+      const defaulted = await cli("key", "roll", rolled.json.id, "--json");
+      expect(Math.abs(new Date(defaulted.json.previous.expiresAt).getTime() - (Date.now() + 86_400_000))).toBeLessThan(60_000);
+      const tooLong = await cli("key", "roll", defaulted.json.id, "--overlap", "31d");
+      expect(tooLong.code).not.toBe(0);
+      expect(tooLong.stderr).toMatch(/30 days/);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("expired or revoked are refused; the last active key of an application needs --last", async () => {
-    const lone = `Keys Lone ${Date.now()}`;
-    await newCredential(db, ENV, { app: lone });
-    const { key, id } = await createdKey(lone);
-    const refusedLast = await cli("key", "revoke", id);
-    expect(refusedLast.code).toBe(1);
-    expect(refusedLast.stderr).toMatch(/last active key/);
-    expect((await call(full, { "x-api-key": key })).status).toBe(200);
-    const revoked = await cli("key", "revoke", id, "--last", "--json");
-    expect(revoked.json.state).toBe("revoked");
-    for (const server of [full, gatewayOnly]) {
-      expect(await eventually(async () => (await call(server, { "x-api-key": key })).status === 401)).toBe(true);
-      expect(await problemType(await call(server, { "x-api-key": key }))).toBe("api-key-invalid");
-    }
-    const expiring = await createdKey();
-    await db.apiKey.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
-    expect(await eventually(async () => (await call(full, { "x-api-key": expiring.key })).status === 401)).toBe(true);
-    expect(await problemType(await call(full, { "x-api-key": expiring.key }))).toBe("api-key-expired");
-  }, CLI_TIMEOUT_MS);
+  it(
+    "expired or revoked are refused; the last active key of an application needs --last",
+    async () => {
+      const lone = `Keys Lone ${Date.now()}`;
+      await newCredential(db, ENV, { app: lone });
+      const { key, id } = await createdKey(lone);
+      const refusedLast = await cli("key", "revoke", id);
+      expect(refusedLast.code).toBe(1);
+      expect(refusedLast.stderr).toMatch(/last active key/);
+      expect((await call(full, { "x-api-key": key })).status).toBe(200);
+      const revoked = await cli("key", "revoke", id, "--last", "--json");
+      expect(revoked.json.state).toBe("revoked");
+      for (const server of [full, gatewayOnly]) {
+        expect(await eventually(async () => (await call(server, { "x-api-key": key })).status === 401)).toBe(true);
+        expect(await problemType(await call(server, { "x-api-key": key }))).toBe("api-key-invalid");
+      }
+      const expiring = await createdKey();
+      await db.apiKey.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+      expect(await eventually(async () => (await call(full, { "x-api-key": expiring.key })).status === 401)).toBe(true);
+      expect(await problemType(await call(full, { "x-api-key": expiring.key }))).toBe("api-key-expired");
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("through /api/v1/keys: a developer creates, lists, rolls and revokes their own; another user's key id answers 404", async () => {
-    const developer = await db.user.findUniqueOrThrow({ where: { email: DEMO_DEVELOPER_EMAIL } });
-    const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: developer.id, name: `Keys Mine ${Date.now()}` });
-    await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: ENV, authSecret: SERVER_AUTH_SECRET });
-    const [mine, theirs] = await Promise.all([patFor(DEMO_DEVELOPER_EMAIL), patFor(DEMO_ADMIN_EMAIL)]);
-    const created = await v1(mine, "/keys", { method: "POST", body: { application: application.name, environment: ENV } });
-    expect(created.status).toBe(201);
-    const { key, apiKey } = (await created.json()) as { key: string; apiKey: { id: string; hint: string } };
-    expect(apiKey.hint).toBe(key.slice(-4));
-    expect((await call(full, { "x-api-key": key })).status).toBe(200);
-    const listed = (await (await v1(mine, "/keys")).json()) as { keys: { id: string }[] };
-    expect(JSON.stringify(listed)).not.toContain(key);
-    expect(listed.keys.map((listedKey) => listedKey.id)).toEqual([apiKey.id]);
-    expect(((await (await v1(theirs, "/keys")).json()) as { keys: { id: string }[] }).keys.map((other) => other.id)).not.toContain(apiKey.id);
-    for (const [method, path] of [
-      ["DELETE", `/keys/${apiKey.id}?last=true`],
-      ["POST", `/keys/${apiKey.id}/roll`],
-    ] as const) {
-      const refused = await v1(theirs, path, { method, body: method === "POST" ? {} : undefined });
-      expect(refused.status).toBe(404);
-      expect(await problemType(refused)).toBe("not-found");
-    }
-    expect(await problemType(await v1(mine, `/keys/${apiKey.id}/roll`, { method: "POST", body: { overlap: "31d" } }))).toBe("validation-failed");
-    const rolled = await v1(mine, `/keys/${apiKey.id}/roll`, { method: "POST", body: { overlap: "1h" } });
-    expect(rolled.status).toBe(201);
-    const next = (await rolled.json()) as { apiKey: { id: string } };
-    expect((await v1(mine, `/keys/${apiKey.id}`, { method: "DELETE" })).status).toBe(200);
-    expect(await problemType(await v1(mine, `/keys/${next.apiKey.id}`, { method: "DELETE" }))).toBe("api-key-last");
-    expect((await v1(mine, `/keys/${next.apiKey.id}?last=true`, { method: "DELETE" })).status).toBe(200);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "through /api/v1/keys: a developer creates, lists, rolls and revokes their own; another user's key id answers 404",
+    async () => {
+      const developer = await db.user.findUniqueOrThrow({ where: { email: DEMO_DEVELOPER_EMAIL } });
+      const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: developer.id, name: `Keys Mine ${Date.now()}` });
+      await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: ENV, authSecret: SERVER_AUTH_SECRET });
+      const [mine, theirs] = await Promise.all([patFor(DEMO_DEVELOPER_EMAIL), patFor(DEMO_ADMIN_EMAIL)]);
+      const created = await v1(mine, "/keys", { method: "POST", body: { application: application.name, environment: ENV } });
+      expect(created.status).toBe(201);
+      const { key, apiKey } = (await created.json()) as { key: string; apiKey: { id: string; hint: string } };
+      expect(apiKey.hint).toBe(key.slice(-4));
+      expect((await call(full, { "x-api-key": key })).status).toBe(200);
+      const listed = (await (await v1(mine, "/keys")).json()) as { keys: { id: string }[] };
+      expect(JSON.stringify(listed)).not.toContain(key);
+      expect(listed.keys.map((listedKey) => listedKey.id)).toEqual([apiKey.id]);
+      expect(((await (await v1(theirs, "/keys")).json()) as { keys: { id: string }[] }).keys.map((other) => other.id)).not.toContain(apiKey.id);
+      for (const [method, path] of [
+        ["DELETE", `/keys/${apiKey.id}?last=true`],
+        ["POST", `/keys/${apiKey.id}/roll`],
+      ] as const) {
+        const refused = await v1(theirs, path, { method, body: method === "POST" ? {} : undefined });
+        expect(refused.status).toBe(404);
+        expect(await problemType(refused)).toBe("not-found");
+      }
+      expect(await problemType(await v1(mine, `/keys/${apiKey.id}/roll`, { method: "POST", body: { overlap: "31d" } }))).toBe("validation-failed");
+      const rolled = await v1(mine, `/keys/${apiKey.id}/roll`, { method: "POST", body: { overlap: "1h" } });
+      expect(rolled.status).toBe(201);
+      const next = (await rolled.json()) as { apiKey: { id: string } };
+      expect((await v1(mine, `/keys/${apiKey.id}`, { method: "DELETE" })).status).toBe(200);
+      expect(await problemType(await v1(mine, `/keys/${next.apiKey.id}`, { method: "DELETE" }))).toBe("api-key-last");
+      expect((await v1(mine, `/keys/${next.apiKey.id}?last=true`, { method: "DELETE" })).status).toBe(200);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
   it("reported leaked by GitHub's secret scanning are revoked and recorded, after the report's signature checks", async () => {
     const leakedApp = `Keys Leaked ${Date.now()}`;
