@@ -1,6 +1,7 @@
 // The portal's side of plans (issue 51, part 3): the API page lists an API's plans with Subscribe,
 // a developer subscribes their application, Settings → Usage and the console show the quota's use.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccessToken } from "../../lib/access-tokens/access-tokens";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
 import { ensureApplication } from "../../lib/credentials/credentials";
 import type { Db } from "../../lib/db";
@@ -90,5 +91,35 @@ describe("plans in the portal", () => {
     const console = await (await admin.get("/admin/usage")).text();
     expect(console).toContain("Quotas by plan");
     expect(console).toMatch(/Free \(free\): 1 subscription\(s\)/);
+  });
+
+  it("lists plans and subscriptions and subscribes through /api/v1", async () => {
+    const owner = await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } });
+    const { token } = await createAccessToken({
+      db,
+      actor: CLI_ACTOR,
+      owner,
+      input: { name: "plans", scopes: ["credentials:read", "credentials:write"], expiresInDays: 1 },
+    });
+    const v1 = (path: string, body?: unknown) =>
+      fetch(`${server.url}/api/v1${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const plans = (await (await v1("/plans?api=orders")).json()) as { plans: { slug: string; quota: unknown; apis: string[] }[] };
+    expect(plans.plans.map((plan) => [plan.slug, plan.quota, plan.apis])).toEqual([
+      ["free", { requests: 1000, period: "month" }, ["orders"]],
+      ["pro", { requests: 1000000, period: "month" }, ["orders"]],
+    ]);
+    const listed = (await (await v1("/subscriptions")).json()) as { subscriptions: { plan: string; pending: unknown; usage: { remaining: number } }[] };
+    expect(listed.subscriptions).toEqual([
+      expect.objectContaining({ plan: "free", pending: { requestId: expect.any(String), plan: "pro" }, usage: expect.objectContaining({ remaining: 1000 }) }),
+    ]);
+    const again = await v1("/subscriptions", { application: applicationId, environment: "sso-qa", api: "orders", plan: "pro" });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ type: `${server.url}/problems/subscription-pending` });
+    const unknownField = await v1("/subscriptions", { application: applicationId, environment: "sso-qa", api: "orders", plan: "free", extra: 1 });
+    expect(unknownField.status).toBe(400);
   });
 });
