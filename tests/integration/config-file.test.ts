@@ -409,6 +409,6 @@ describe("the configuration file's JSON Schema", () => {
     expect(response.headers.get("content-type")).toContain("application/schema+json");
     const schema = await response.json();
     expect(schema.title).toBe("Gatehouse configuration file");
-    expect(Object.keys(schema.properties)).toEqual(["environments", "apis", "trust"]);
+    expect(Object.keys(schema.properties)).toEqual(["environments", "plans", "apis", "trust"]);
   });
 });
