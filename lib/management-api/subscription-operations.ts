@@ -33,7 +33,10 @@ const subscriptionSchema = z.object({
     periodStart: z.iso.datetime().max(40),
     periodEnd: z.iso.datetime().max(40).meta({ description: "When the next period starts and the count starts again from 0." }),
   }),
-  pending: z.object({ requestId: z.string().max(200), plan: z.string().max(200) }).nullable().meta({ description: "A change of plan waiting for an admin." }),
+  pending: z
+    .object({ requestId: z.string().max(200), plan: z.string().max(200) })
+    .nullable()
+    .meta({ description: "A change of plan waiting for an admin." }),
   createdAt: z.iso.datetime().max(40),
 });
 const subscriptionListSchema = z.object({ subscriptions: z.array(subscriptionSchema).max(100_000) });
