@@ -9,8 +9,11 @@ import { SecretOnce, type ShownSecret } from "./secret-once";
 
 const GRACE_CHOICES = [0, 1, 4, 12, 24];
 
-/** `secrets`: rotate the live one, generate the first, or none at all for a client that authenticates with keys or a trusted issuer. */
-export function CredentialActions({ clientId, secrets }: { clientId: string; secrets: "rotate" | "first" | "none" }) {
+/**
+ * `secrets`: rotate the live one, generate the first, or none at all for a client that authenticates with keys or a trusted issuer.
+ * `requiresDpop`: the credential's own DPoP switch, which the button turns over.
+ */
+export function CredentialActions({ clientId, secrets, requiresDpop }: { clientId: string; secrets: "rotate" | "first" | "none"; requiresDpop: boolean }) {
   const router = useRouter();
   const [secret, setSecret] = useState<ShownSecret | null>(null);
   const [error, setError] = useState("");
@@ -19,9 +22,9 @@ export function CredentialActions({ clientId, secrets }: { clientId: string; sec
   const [pending, setPending] = useState(false);
   const base = `/api/portal/credentials/${encodeURIComponent(clientId)}`;
 
-  async function run(path: string, body: unknown, showsSecret: boolean) {
+  async function run(path: string, body: unknown, showsSecret: boolean, method: "POST" | "PUT" = "POST") {
     setPending(true);
-    const result = await portalFetch<ShownSecret>(`${base}/${path}`, "POST", body);
+    const result = await portalFetch<ShownSecret>(`${base}/${path}`, method, body);
     setPending(false);
     setError(result.ok ? "" : (Object.values(result.fieldErrors)[0] ?? result.message));
     if (result.ok && showsSecret) setSecret(result.data);
@@ -85,6 +88,9 @@ export function CredentialActions({ clientId, secrets }: { clientId: string; sec
             )}
           </>
         )}
+        <button type="button" disabled={pending} onClick={() => run("dpop", { requireDpop: !requiresDpop }, false, "PUT")} className={SECONDARY_BUTTON_CLASS}>
+          {requiresDpop ? "Stop requiring DPoP" : "Require DPoP"}
+        </button>
         <button type="button" disabled={pending} onClick={revoke} className={`${SECONDARY_BUTTON_CLASS} text-red-800`}>
           Revoke
         </button>

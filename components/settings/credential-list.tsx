@@ -13,6 +13,7 @@ export type CredentialView = {
   secrets: Secret[];
   /** DPoP (RFC 9449) required, by the credential or its environment */
   requireDpop: boolean;
+  dpopRequiredBy: { credential: boolean; environment: boolean };
   authentication:
     | { method: "client_secret" }
     | { method: "private_key_jwt"; jwksUri: string | null; keyIds: string[] }
@@ -106,7 +107,10 @@ function TeamApplication({ application }: { application: ApplicationView }) {
               <dt className="font-medium">Rate limit</dt>
               <dd>{describeRateLimit(credential.rateLimit)}</dd>
               <dt className="font-medium">Tokens</dt>
-              <dd>{credential.requireDpop ? "DPoP-bound (RFC 9449): send a DPoP proof for a token and with every call" : "Bearer"}</dd>
+              <dd>
+                {credential.requireDpop ? "DPoP-bound (RFC 9449): send a DPoP proof for a token and with every call" : "Bearer"}
+                {credential.dpopRequiredBy.environment ? " (required by the environment)" : null}
+              </dd>
               <dt className="font-medium">Secrets</dt>
               <dd>
                 {credential.authentication.method !== "client_secret" ? (
@@ -135,6 +139,7 @@ function TeamApplication({ application }: { application: ApplicationView }) {
               <CredentialActions
                 clientId={credential.clientId}
                 secrets={credential.authentication.method !== "client_secret" ? "none" : credential.secrets.length > 0 ? "rotate" : "first"}
+                requiresDpop={credential.dpopRequiredBy.credential}
               />
             ) : (
               <p className="text-sm text-slate-700">As a member of the team you see this credential; its admins and owners rotate and revoke it.</p>

@@ -48,6 +48,8 @@ export type CredentialSummary = {
   authentication: CredentialAuthentication;
   /** DPoP (RFC 9449) is required: by the credential itself, or by its environment */
   requireDpop: boolean;
+  /** who requires DPoP: the credential's own switch, and its environment's default */
+  dpopRequiredBy: { credential: boolean; environment: boolean };
   /** secrets that still work (not revoked, not expired), newest first; hashes never leave the database */
   secrets: CredentialSecretSummary[];
 };
@@ -106,6 +108,7 @@ function summarize(row: CredentialRow, now = new Date()): CredentialSummary {
     rateLimit: effectiveRateLimit(row, row.environment),
     authentication: authenticationOf(row),
     requireDpop: row.requireDpop || row.environment.requireDpop,
+    dpopRequiredBy: { credential: row.requireDpop, environment: row.environment.requireDpop },
     application: row.application,
     grants: row.grants.map((grant) => ({
       apiId: grant.apiId,
@@ -449,6 +452,21 @@ export async function revokeCredential(input: { db: DbClient; actor: Actor; clie
     await tx.credentialSecret.updateMany({ where: { credentialId: credential.id, revokedAt: null }, data: { revokedAt: now } });
     await recordAudit(tx, actor, { action: "credential.revoke", targetType: "credential", targetId: clientId, details: { env: credential.environment.slug } });
     await recordEvent(tx, "credential.revoked", credentialEvent(credential));
+  });
+  return credentialOrThrow(db, clientId);
+}
+
+/**
+ * Turns the credential's own DPoP requirement on or off; its environment may require DPoP
+ * anyway. Tokens issued before stay as they were (bearer or bound) until they expire.
+ */
+export async function setCredentialDpop(input: { db: DbClient; actor: Actor; clientId: string; requireDpop: boolean }): Promise<CredentialSummary> {
+  const { db, actor, clientId, requireDpop } = input;
+  const credential = await credentialOrThrow(db, clientId);
+  assertActive(credential);
+  await inTransaction(db, async (tx) => {
+    await tx.credential.update({ where: { id: credential.id }, data: { requireDpop } });
+    await recordAudit(tx, actor, { action: "credential.dpop", targetType: "credential", targetId: clientId, details: { requireDpop } });
   });
   return credentialOrThrow(db, clientId);
 }

@@ -10,6 +10,7 @@ import {
   MAX_ROTATION_GRACE_SECONDS,
   revokeCredential,
   rotateSecret,
+  setCredentialDpop,
   trustIssuer,
 } from "./credentials";
 import { actorOf } from "../audit/portal-actor";
@@ -30,6 +31,10 @@ export const rotateSchema = z.strictObject({
 });
 
 export const firstSecretSchema = z.strictObject({ expiresInDays: expiresInDaysSchema });
+
+export const credentialDpopSchema = z.strictObject({
+  requireDpop: z.boolean().meta({ description: "Tokens of this credential only with a DPoP proof (RFC 9449), and bound to its key." }),
+});
 
 /** What the signed-in user's actions on a credential of one of their teams take. */
 type OwnCredentialAction = { db: DbClient; user: PortalUser; clientId: string };
@@ -84,6 +89,13 @@ export async function issueMyFirstSecret({ db, user, clientId, input }: OwnCrede
 export async function revokeMyCredential({ db, user, clientId, actor = actorOf(user) }: OwnCredentialAction & { actor?: Actor }) {
   await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
   return revokeCredential({ db, actor, clientId });
+}
+
+/** Turns DPoP on or off for a credential of one of the user's teams, where they are an admin. */
+export async function setMyCredentialDpop({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {
+  const { requireDpop } = parseBody(credentialDpopSchema, input);
+  await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
+  return setCredentialDpop({ db, actor: actorOf(user), clientId, requireDpop });
 }
 
 /** Makes a credential of one of the user's teams, where they are an admin, trust an issuer; its secrets end. */

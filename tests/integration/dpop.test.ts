@@ -18,9 +18,11 @@ import { createNewCredential } from "../../lib/credentials/new-credential";
 import { dpopSample } from "../../lib/catalog/dpop-sample";
 import { CLIENT_ASSERTION_TYPE } from "../../lib/oauth/assertion-rules";
 import { introspectionResponseSchema, tokenResponseSchema } from "../../lib/oauth/schemas";
+import { trustIssuer } from "../../lib/credentials/credentials";
 import { runAdmin } from "../support/admin-cli";
+import { type Issuer, ISSUER_AUDIENCE, startIssuer } from "../support/oidc-issuer";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
-import { freePort, startServer, type TestServer } from "../support/server";
+import { freePort, startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
 import {
   basic,
   decodeJwtPart,
@@ -32,6 +34,7 @@ import {
   registerProxyApi,
   tokenRequest,
 } from "./gateway-support";
+import { signedIn } from "./portal-session";
 
 const GATEWAY_ONLY = GATEWAY_PROCESSES[1];
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -44,6 +47,7 @@ let upstreamSaw: IncomingHttpHeaders | undefined;
 let pair: CryptoKeyPair;
 let jwk: JWK;
 let jkt: string;
+let issuer: Issuer;
 
 beforeAll(async () => {
   upstream = createServer((request, response) => {
@@ -53,13 +57,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   cleanups.push(() => new Promise((resolve) => upstream.close(resolve)));
+  issuer = await startIssuer();
+  cleanups.push(() => new Promise((resolve) => issuer.server.close(resolve)));
   const redis = isolatedRedisPrefix();
   cleanups.push(redis.cleanup);
   const database: TestDatabase = await createTestDatabase();
   cleanups.push(() => database.drop());
   // Two instances of one deployment, on one Redis: one public URL, so one issuer and one htu.
+  // OUTBOUND_ALLOW_PRIVATE lets them fetch the federated issuer's keys from this machine.
   const port = await freePort();
-  const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redis.prefix, PUBLIC_URL: `http://127.0.0.1:${port}` };
+  const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redis.prefix, PUBLIC_URL: `http://127.0.0.1:${port}`, OUTBOUND_ALLOW_PRIVATE: "1" };
   gatewayOnly = await startServer({ database, env: { ...env, ...GATEWAY_ONLY!.env }, nodeArgs: GATEWAY_ONLY!.nodeArgs, port });
   cleanups.push(() => gatewayOnly.stop());
   second = await startServer({ database, env: { ...env, ...GATEWAY_ONLY!.env }, nodeArgs: GATEWAY_ONLY!.nodeArgs });
@@ -153,6 +160,23 @@ describe("the token endpoint", () => {
     expect(byKey.status).toBe(200);
     const keyedToken = ((await byKey.json()) as { access_token: string; token_type: string }).access_token;
     expect(decodeJwtPart(keyedToken, 1).cnf).toEqual({ jkt });
+
+    // Federation: the client authenticates with its issuer's ID token, and binds the token to its DPoP key.
+    const federated = await newCredential(db, "sso-qa");
+    await trustIssuer({ db, actor: CLI_ACTOR, clientId: federated.clientId, trust: { issuer: issuer.url, audience: ISSUER_AUDIENCE, subject: "repo:acme/*" } });
+    const byIssuer = await tokenRequest(gatewayOnly, "sso-qa", {
+      headers: { dpop: await proof("POST", tokenUrl(gatewayOnly)) },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: federated.clientId,
+        client_assertion_type: CLIENT_ASSERTION_TYPE,
+        client_assertion: await issuer.sign(),
+      }).toString(),
+    });
+    expect(byIssuer.status).toBe(200);
+    const federatedBody = (await byIssuer.json()) as { access_token: string; token_type: string };
+    expect(federatedBody.token_type).toBe("DPoP");
+    expect(decodeJwtPart(federatedBody.access_token, 1).cnf).toEqual({ jkt });
   });
 
   it("refuses a bad proof with invalid_dpop_proof, before issuing anything", async () => {
@@ -210,6 +234,54 @@ describe("requiring DPoP", () => {
     expect(await db.credential.findUniqueOrThrow({ where: { clientId: credential.clientId } })).toMatchObject({ requireDpop: true });
     const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "credential.create", targetId: credential.clientId } });
     expect(audit.details).toMatchObject({ requireDpop: true });
+  });
+
+  it("per credential: the portal's switch turns it on and off for an existing credential, audited, for its owner only", async () => {
+    const developer = await signedIn(full, "developer@example.com", TEST_DEVELOPER_PASSWORD);
+    const created = await developer.post("/api/portal/credentials", { application: `DPoP Switch ${randomUUID()}`, environment: "sso-qa" });
+    expect(created.status).toBe(201);
+    const { clientId, clientSecret } = ((await created.json()) as { secret: { clientId: string; clientSecret: string } }).secret;
+    const path = `/api/portal/credentials/${clientId}/dpop`;
+    const bare = () => tokenRequest(full, "sso-qa", { headers: { authorization: basic(clientId, clientSecret) }, body: "grant_type=client_credentials" });
+    expect((await bare()).status).toBe(200);
+
+    const on = await developer.put(path, { requireDpop: true });
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ clientId, requireDpop: true, dpopRequiredBy: { credential: true, environment: false } });
+    const fullDb = openDb(full);
+    try {
+      expect(await fullDb.credential.findUniqueOrThrow({ where: { clientId } })).toMatchObject({ requireDpop: true });
+      const audit = await fullDb.auditEvent.findFirstOrThrow({ where: { action: "credential.dpop", targetId: clientId } });
+      expect(audit).toMatchObject({ actorLabel: "developer@example.com", details: { requireDpop: true } });
+      expect(await eventually(async () => (await bare()).status === 400)).toBe(true);
+      await expectOAuthError(await bare(), "invalid_dpop_proof");
+      expect(await (await developer.get("/settings/credentials")).text()).toContain("Stop requiring DPoP");
+
+      // Another user's credential answers as a missing one; bad bodies name their field.
+      const admin = await signedIn(full, "admin@example.com", TEST_ADMIN_PASSWORD);
+      const foreign = await admin.put(path, { requireDpop: false });
+      expect(foreign.status).toBe(404);
+      expect(foreign.headers.get("content-type")).toBe("application/problem+json");
+      expect(await foreign.json()).toMatchObject({ type: `${full.url}/problems/not-found`, requestId: expect.any(String) });
+      for (const [body, field] of [
+        [{ requireDpop: "yes" }, "requireDpop"],
+        [{ requireDpop: false, extra: 1 }, "extra"],
+        [{}, "requireDpop"],
+      ] as const) {
+        const refused = await developer.put(path, body);
+        expect(refused.status, JSON.stringify(body)).toBe(400);
+        expect(((await refused.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toEqual([field]);
+      }
+      expect((await developer.put(`/api/portal/credentials/${"x".repeat(5_000)}/dpop`, { requireDpop: true })).status).toBe(404);
+      expect(await fullDb.credential.findUniqueOrThrow({ where: { clientId } })).toMatchObject({ requireDpop: true });
+
+      const off = await developer.put(path, { requireDpop: false });
+      expect(off.status).toBe(200);
+      expect(await eventually(async () => (await bare()).status === 200)).toBe(true);
+      expect(await fullDb.auditEvent.count({ where: { action: "credential.dpop", targetId: clientId } })).toBe(2);
+    } finally {
+      await fullDb.$disconnect();
+    }
   });
 
   it("the portal's DPoP sample program gets a bound token and calls the API", async () => {

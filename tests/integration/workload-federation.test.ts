@@ -1,58 +1,21 @@
 // Workload identity federation: a credential trusts an external OIDC issuer, here a real
 // issuer on this machine that publishes discovery and a JWKS and signs ID tokens.
-import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../lib/accounts/passwords";
 import type { Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
 import { CLIENT_ASSERTION_TYPE } from "../../lib/oauth/assertion-rules";
 import { runAdmin } from "../support/admin-cli";
+import { type Issuer, ISSUER_AUDIENCE, startIssuer } from "../support/oidc-issuer";
 import { startServer, type TestServer } from "../support/server";
 import { basic, newCredential, newKeyCredential, openDb, tokenRequest } from "./gateway-support";
 import { type PortalClient, signedIn } from "./portal-session";
 
-const AUDIENCE = "https://gatehouse.example.test";
+const AUDIENCE = ISSUER_AUDIENCE;
 const SUBJECT = "repo:acme/billing:ref:refs/heads/*";
-
-type Issuer = { url: string; sign(claims?: Record<string, unknown>): Promise<string>; server: Server; requests: string[] };
-
-/** An OIDC issuer as a CI platform runs one: discovery, a JWKS, and ID tokens signed with its key. */
-async function startIssuer(): Promise<Issuer> {
-  const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
-  const jwk = { ...(await exportJWK(publicKey)), kid: "issuer-key", alg: "RS256", use: "sig" };
-  const requests: string[] = [];
-  const server = createServer((request, response) => {
-    requests.push(request.url ?? "");
-    response.setHeader("content-type", "application/json");
-    if (request.url === "/.well-known/openid-configuration") response.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/keys` }));
-    else if (request.url === "/keys") response.end(JSON.stringify({ keys: [jwk] }));
-    else response.writeHead(404).end("{}");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const sign = (claims: Record<string, unknown> = {}) => {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({
-      iss: url,
-      aud: AUDIENCE,
-      sub: "repo:acme/billing:ref:refs/heads/main",
-      jti: randomUUID(),
-      iat: now,
-      nbf: now,
-      exp: now + 300,
-      ...claims,
-    })
-      .setProtectedHeader({ alg: "RS256", kid: "issuer-key" })
-      .sign(privateKey);
-  };
-  return { url, sign, server, requests };
-}
 
 let server: TestServer;
 let strict: TestServer;
