@@ -15,8 +15,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAdmin } from "../support/admin-cli";
-import { freePort, startServer, type TestServer } from "../support/server";
+import { freePort, startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
 import { accessToken, eventually, newCredential, openDb, registerProxyApi } from "./gateway-support";
+import { signedIn } from "./portal-session";
 
 const ENV = "sso-qa";
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -336,5 +337,43 @@ describe("the portal names each MCP server", () => {
     const overview = await (await fetch(`${full.url}/apis/global-sso-token?tab=agents`)).text();
     expect(overview).not.toContain("mcpServers");
     expect(overview).not.toContain(">AI agents<");
+  });
+});
+
+describe("an API's MCP settings in the admin console", () => {
+  it("saves them from the API's page, audited, answers errors by field, and refuses a developer", async () => {
+    const admin = await signedIn(full, "admin@example.com", TEST_ADMIN_PASSWORD);
+    const before = await db.auditEvent.count({ where: { action: "api.mcp", targetId: "orders" } });
+    const wanted = { enabled: true, exclude: ["POST /v1/internal"], toolNames: { "GET /v1/old-orders": "old_orders" } };
+    const saved = await admin.put("/api/portal/admin/apis/orders/mcp", wanted);
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toEqual(wanted);
+    expect((await db.api.findUniqueOrThrow({ where: { slug: "orders" } })).mcp).toEqual(wanted);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "api.mcp", targetId: "orders" }, orderBy: { at: "desc" } });
+    expect(audit.actorLabel).toBe("admin@example.com");
+
+    const html = await (await admin.get("/admin/apis/orders")).text();
+    expect(html).toContain("MCP server");
+    expect(html).toContain("Save MCP settings");
+    expect(html).toContain("old_orders");
+
+    for (const [body, field] of [
+      [{ enabled: true, include: ["PATCH /v1/orders/{id}"] }, "include.PATCH /v1/orders/{id}"],
+      [{ enabled: true, toolNames: { "GET /v1/orders/{id}": "x".repeat(65) } }, "toolNames.GET /v1/orders/{id}"],
+      [{ enabled: true, extra: 1 }, "extra"],
+      [[wanted], ""],
+    ] as const) {
+      const refused = await admin.put("/api/portal/admin/apis/orders/mcp", body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.headers.get("content-type")).toBe("application/problem+json");
+      const problem = (await refused.json()) as { requestId: string; errors: { field: string }[] };
+      expect(problem.requestId).toEqual(expect.any(String));
+      if (field) expect(problem.errors.map((error) => error.field)).toContain(field);
+    }
+    expect((await admin.put("/api/portal/admin/apis/nowhere/mcp", { enabled: true })).status).toBe(404);
+    const developer = await signedIn(full, "developer@example.com", TEST_DEVELOPER_PASSWORD);
+    expect((await developer.put("/api/portal/admin/apis/orders/mcp", { enabled: false })).status).toBe(403);
+    expect((await db.api.findUniqueOrThrow({ where: { slug: "orders" } })).mcp).toEqual(wanted);
+    expect(await db.auditEvent.count({ where: { action: "api.mcp", targetId: "orders" } })).toBe(before + 1);
   });
 });

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { ApiAuthenticationSection } from "@/components/admin/api-authentication";
 import { ApiForm } from "@/components/admin/api-form";
+import { ApiMcpSection } from "@/components/admin/api-mcp";
 import { ApiPoliciesSection } from "@/components/admin/api-policies";
 import { ApiScopeGaps } from "@/components/admin/api-scope-gaps";
 import { ApiVersions } from "@/components/admin/api-versions";
@@ -9,7 +11,9 @@ import { UpstreamHealthTable } from "@/components/admin/upstream-health";
 import { requireAdmin } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { registeredApi } from "@/lib/api-registry/api-registry";
+import { storedAuthentication } from "@/lib/gateway/policies/authentication/schema";
 import { storedApiPolicies } from "@/lib/gateway/policies/set-api-policies";
+import { storedMcpSettings } from "@/lib/gateway/mcp/settings";
 import { upstreamPolicySchema } from "@/lib/upstreams/upstream-policy";
 import { readUpstreamHealth } from "@/lib/upstreams/health-board";
 import { targetsText } from "@/lib/upstreams/targets-text";
@@ -60,7 +64,9 @@ export default async function EditApiPage({ params }: { params: Promise<{ slug: 
         }}
       />
       <ApiVersions slug={api.slug} versions={versions} />
+      {api.kind === "TOKEN" ? null : <ApiAuthenticationSection slug={api.slug} initial={[...storedAuthentication(api.authentication)]} />}
       {api.kind === "PROXY" ? <ApiPoliciesSection slug={api.slug} policies={storedApiPolicies(api.policies)} /> : null}
+      {api.kind === "TOKEN" ? null : <ApiMcpSection slug={api.slug} settings={storedMcpSettings(api.mcp)} />}
       <ApiScopeGaps apiSlug={api.slug} />
       {api.kind === "PROXY" ? <UpstreamHealthTable health={health} environments={environments} /> : null}
     </div>
