@@ -6,6 +6,7 @@ const SECTIONS = [
   { href: "/settings/requests", label: "Requests" },
   { href: "/settings/usage", label: "Usage" },
   { href: "/settings/teams", label: "Teams" },
+  { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/tokens", label: "Access tokens" },
   { href: "/settings/email", label: "Email" },
   { href: "/settings/webhooks", label: "Webhooks" },
