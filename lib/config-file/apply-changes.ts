@@ -5,6 +5,8 @@ import { newId } from "../ids";
 import { announceDeprecations, documentLabel, firstVersion, replaceVersions, setCurrentDocument, type VersionSpec } from "../api-lifecycle/versions";
 import { trustIssuer } from "../credentials/credentials";
 import { setApiMcp } from "../gateway/mcp/set-api-mcp";
+import { setApiAuthentication } from "../gateway/policies/authentication/set-api-authentication";
+import { DEFAULT_AUTHENTICATION } from "../gateway/policies/authentication/schema";
 import { setApiPolicies } from "../gateway/policies/set-api-policies";
 import type { ApiState, GatewayState } from "./gateway-state";
 import type { ConfigChange } from "./plan";
@@ -37,7 +39,6 @@ function apiData(api: ApiState) {
     tags: api.tags,
     isPublic: api.visibility === "public",
     credentialType: api.credentialType,
-    authentication: api.authentication.join(" "),
     ...(api.openapiDocument === undefined ? {} : { openapiDocument: api.openapiDocument }),
     ...(api.changelog ? { changelog: api.changelog } : {}),
     ...(api.guides ? { guides: api.guides } : {}),
@@ -70,6 +71,12 @@ async function writeApiChildren(tx: Tx, apiId: string, api: ApiState, environmen
 function mcpChanged(change: ConfigChange, api: ApiState): boolean {
   if (change.action === "create") return api.mcp.enabled || Object.keys(api.mcp).length > 1;
   return change.action === "update" && change.fields.includes("mcp");
+}
+
+/** A new API that accepts more or other than OAuth tokens, or an API whose methods the plan changes. */
+function authenticationChanged(change: ConfigChange, api: ApiState): boolean {
+  if (change.action === "create") return api.authentication.join(" ") !== DEFAULT_AUTHENTICATION.join(" ");
+  return change.action === "update" && change.fields.includes("authentication");
 }
 
 /** A new API with policies, or an API whose policies or routes the plan changes: written after its versions, whose documents name the routes. */
@@ -134,6 +141,7 @@ export async function applyChanges(input: { db: Db; actor: Actor; desired: Gatew
         if (specs) deprecatedVersions.push(...(await replaceVersions(tx, saved.id, specs, now)));
         else if (change.action === "update") await setCurrentDocument(tx, saved.id, api.openapiDocument ?? null);
         await writeApiChildren(tx, saved.id, api, environmentIds);
+        if (authenticationChanged(change, api)) await setApiAuthentication({ db: tx, actor, slug: api.slug, input: { authentication: api.authentication } });
         if (mcpChanged(change, api)) await setApiMcp({ db: tx, actor, slug: api.slug, mcp: api.mcp });
         if (policiesChanged(change, api)) await setApiPolicies({ db: tx, actor, slug: api.slug, policies: { policies: api.policies, routes: api.routes } });
       }

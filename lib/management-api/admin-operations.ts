@@ -11,6 +11,7 @@ import { configApiEntry } from "../config-file/export-config";
 import { currentState, desiredState, type GatewayState } from "../config-file/gateway-state";
 import type { PlanProblem } from "../config-file/plan";
 import { apiMcp, setApiMcp } from "../gateway/mcp/set-api-mcp";
+import { apiAuthentication, apiAuthenticationSchema, setApiAuthentication } from "../gateway/policies/authentication/set-api-authentication";
 import { apiPolicies, setApiPolicies } from "../gateway/policies/set-api-policies";
 import { type FieldError, problem, validationProblem } from "../http/problem";
 import { setCredentialRateLimit, setEnvironmentRateLimit } from "../limiters/set-rate-limits";
@@ -76,6 +77,11 @@ const BUILT_IN_POLICIES = {
   code: "validation-failed",
   description: "The API is built in: policies apply to proxied APIs.",
   detail: 'path slug: "notifications" is a built-in API: policies apply to proxied APIs',
+} as const;
+const AUTHENTICATION_REFUSED = {
+  code: "validation-failed",
+  description: "A method is unknown or listed twice, none is listed, a field is unknown, or the API is the token service.",
+  detail: "body authentication: List at least one method: oauth2, apiKey",
 } as const;
 const MCP_REFUSED = {
   code: "validation-failed",
@@ -282,6 +288,34 @@ export const ADMIN_OPERATIONS = [
     responses: () => ({ "200": jsonAnswer("The API's policies as stored.", apiPoliciesBodySchema) }),
     problems: [POLICIES_REFUSED, NO_API],
     handle: async ({ db, caller, params, body }) => ok(await setApiPolicies({ db, actor: caller.actor, slug: params.slug ?? "", policies: body })),
+  }),
+  operation({
+    id: "getApiAuthentication",
+    method: "GET",
+    path: "/admin/apis/{slug}/authentication",
+    scope: "admin:read",
+    tags: ["Administration"],
+    summary: "Read the authentication methods an API accepts",
+    description: "As the API's configuration-file entry gives them: `oauth2`, `apiKey`, any of them, in the order the gateway's challenges list them.",
+    pathParameters: [API_SLUG],
+    responses: () => ({ "200": jsonAnswer("The API's methods.", apiAuthenticationSchema) }),
+    problems: [NO_API, AUTHENTICATION_REFUSED],
+    handle: async ({ db, params }) => ok(await apiAuthentication({ db, slug: params.slug ?? "" })),
+  }),
+  operation({
+    id: "setApiAuthentication",
+    method: "PUT",
+    path: "/admin/apis/{slug}/authentication",
+    scope: "admin:write",
+    tags: ["Administration"],
+    summary: "Set the authentication methods an API accepts",
+    description:
+      "Replaces the API's methods in one audited change (`api.authentication`): a call is accepted when any of them succeeds, and a refusal carries one `WWW-Authenticate` field per method, in this order. The gateway applies them within its cache's age.",
+    pathParameters: [API_SLUG],
+    requestBody: jsonBody(apiAuthenticationSchema),
+    responses: () => ({ "200": jsonAnswer("The API's methods as stored.", apiAuthenticationSchema) }),
+    problems: [AUTHENTICATION_REFUSED, NO_API],
+    handle: async ({ db, caller, params, body }) => ok(await setApiAuthentication({ db, actor: caller.actor, slug: params.slug ?? "", input: body })),
   }),
   operation({
     id: "getApiMcp",

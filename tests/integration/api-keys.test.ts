@@ -20,8 +20,9 @@ import { createCredential, ensureApplication } from "../../lib/credentials/crede
 import { DEMO_ADMIN_EMAIL, DEMO_DEVELOPER_EMAIL } from "../../prisma/seed-data";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { runAdmin } from "../support/admin-cli";
-import { freePort, startServer, type TestServer } from "../support/server";
+import { freePort, startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
 import { accessToken, eventually, newCredential, openDb, SERVER_AUTH_SECRET } from "./gateway-support";
+import { signedIn } from "./portal-session";
 
 const ENV = "sso-qa";
 const OTHER_ENV = "platform-dev";
@@ -153,18 +154,64 @@ describe("API keys", () => {
     expect(wrong.challenges[1]).toMatch(/^ApiKey realm="sso-qa", header="X-API-Key", error="invalid_key"/);
   });
 
-  it("are refused on an API whose methods are oauth2 alone", async () => {
-    const { key } = await createdKey();
-    await db.api.update({ where: { slug: "notifications" }, data: { authentication: "oauth2" } });
-    try {
-      expect(await eventually(async () => (await call(full, { "x-api-key": key })).status === 401)).toBe(true);
-      const refused = await rawCall(full, { "x-api-key": key });
-      expect(refused.challenges).toEqual([`Bearer realm="${ENV}"`]);
-    } finally {
-      await db.api.update({ where: { slug: "notifications" }, data: { authentication: "oauth2 apiKey" } });
-    }
-    expect(await eventually(async () => (await call(full, { "x-api-key": key })).status === 200)).toBe(true);
-  });
+  it(
+    "are refused on an API whose methods are set to oauth2 alone through /api/v1, and accepted again once the console adds apiKey, each change audited",
+    async () => {
+      const { key } = await createdKey();
+      const [adminPat, developerPat] = await Promise.all([patFor(DEMO_ADMIN_EMAIL, "admin:read admin:write"), patFor(DEMO_DEVELOPER_EMAIL)]);
+      const [admin, developer] = await Promise.all([
+        signedIn(full, DEMO_ADMIN_EMAIL, TEST_ADMIN_PASSWORD),
+        signedIn(full, DEMO_DEVELOPER_EMAIL, TEST_DEVELOPER_PASSWORD),
+      ]);
+      const path = "/admin/apis/notifications/authentication";
+      const read = await v1(adminPat, path);
+      expect(read.status).toBe(200);
+      expect(await read.json()).toEqual({ authentication: ["oauth2", "apiKey"] });
+      for (const body of [
+        { authentication: [] },
+        { authentication: ["basic"] },
+        { authentication: ["apiKey", "apiKey"] },
+        { authentication: ["oauth2"], routes: {} },
+        { authentication: Array.from({ length: 500 }, () => "oauth2") },
+        "oauth2",
+      ]) {
+        const refused = await v1(adminPat, path, { method: "PUT", body });
+        expect(refused.status, JSON.stringify(body).slice(0, 40)).toBe(400);
+        expect(await problemType(refused)).toBe("validation-failed");
+      }
+      expect(
+        await problemType(await v1(adminPat, "/admin/apis/global-sso-token/authentication", { method: "PUT", body: { authentication: ["apiKey"] } })),
+      ).toBe("validation-failed");
+      expect(await problemType(await v1(adminPat, "/admin/apis/nope/authentication"))).toBe("not-found");
+      expect((await v1(developerPat, path, { method: "PUT", body: { authentication: ["oauth2"] } })).status).toBe(403);
+      const developerConsole = await developer.put(`/api/portal${path}`, { authentication: ["oauth2"] });
+      expect(developerConsole.status).toBe(403);
+      expect(developerConsole.headers.get("content-type")).toBe("application/problem+json");
+
+      try {
+        const set = await v1(adminPat, path, { method: "PUT", body: { authentication: ["oauth2"] } });
+        expect(set.status).toBe(200);
+        expect(await set.json()).toEqual({ authentication: ["oauth2"] });
+        const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "api.authentication", targetId: "notifications" }, orderBy: { at: "desc" } });
+        expect(audit.details).toEqual({ from: ["oauth2", "apiKey"], to: ["oauth2"] });
+        expect(await eventually(async () => (await call(full, { "x-api-key": key })).status === 401)).toBe(true);
+        const refused = await rawCall(full, { "x-api-key": key });
+        expect(refused.challenges).toEqual([`Bearer realm="${ENV}"`]);
+
+        const page = await admin.get("/admin/apis/notifications");
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain("Save methods");
+        const fromConsole = await admin.put(`/api/portal${path}`, { authentication: ["apiKey", "oauth2"] });
+        expect(fromConsole.status).toBe(200);
+        expect(await eventually(async () => (await call(full, { "x-api-key": key })).status === 200)).toBe(true);
+        expect((await rawCall(gatewayOnly, {})).challenges).toEqual([`ApiKey realm="${ENV}", header="X-API-Key"`, `Bearer realm="${ENV}"`]);
+      } finally {
+        await db.api.update({ where: { slug: "notifications" }, data: { authentication: "oauth2 apiKey" } });
+      }
+      expect(await eventually(async () => (await call(full, { "x-api-key": key })).status === 200)).toBe(true);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
   it("with a bad checksum or shape are refused api-key-invalid before any lookup", async () => {
     const { key } = await createdKey();
@@ -287,6 +334,71 @@ describe("API keys", () => {
     CLI_TIMEOUT_MS,
   );
 
+  it(
+    "in the portal's Settings → API keys: created and shown once, rolled with an overlap, the last one revoked only when confirmed; another user's key id answers 404",
+    async () => {
+      const developerUser = await db.user.findUniqueOrThrow({ where: { email: DEMO_DEVELOPER_EMAIL } });
+      const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: developerUser.id, name: `Keys Portal ${Date.now()}` });
+      await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: ENV, authSecret: SERVER_AUTH_SECRET });
+      const [developer, admin] = await Promise.all([
+        signedIn(full, DEMO_DEVELOPER_EMAIL, TEST_DEVELOPER_PASSWORD),
+        signedIn(full, DEMO_ADMIN_EMAIL, TEST_ADMIN_PASSWORD),
+      ]);
+      const page = await developer.get("/settings/api-keys");
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(application.name);
+
+      for (const body of [
+        { application: application.name },
+        { application: "x".repeat(10_000), environment: ENV },
+        { ...{ application: application.name, environment: ENV }, hash: "x" },
+      ]) {
+        const refused = await developer.post("/api/portal/keys", body);
+        expect(refused.status).toBe(400);
+        expect(await problemType(refused)).toBe("validation-failed");
+      }
+      const crossSite = await developer.post("/api/portal/keys", { application: application.name, environment: ENV }, { origin: "https://evil.example" });
+      expect(await problemType(crossSite)).toBe("cross-site-request");
+      expect(await problemType(await admin.post("/api/portal/keys", { application: application.name, environment: ENV }))).toBe("not-found");
+
+      const created = await developer.post("/api/portal/keys", { application: application.name, environment: ENV });
+      expect(created.status).toBe(201);
+      expect(created.headers.get("cache-control")).toBe("no-store");
+      const { key, apiKey } = (await created.json()) as { key: string; apiKey: { id: string; hint: string } };
+      expect(key).toMatch(/^gk_[0-9A-Za-z]{38}$/);
+      expect((await call(full, { "x-api-key": key })).status).toBe(200);
+      const listed = await (await developer.get("/settings/api-keys")).text();
+      expect(listed).not.toContain(key);
+      expect(listed).toContain(`…${apiKey.hint}`);
+      const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "api-key.create", targetId: apiKey.id } });
+      expect(JSON.stringify(audit)).not.toContain(key);
+
+      for (const path of [`/api/portal/keys/${apiKey.id}/roll`, `/api/portal/keys/${apiKey.id}/revoke`, "/api/portal/keys/key_nope/revoke"]) {
+        const refused = await admin.post(path, path.endsWith("revoke") ? { last: true } : {});
+        expect(refused.status, path).toBe(404);
+        expect(await problemType(refused)).toBe("not-found");
+      }
+      expect(await problemType(await developer.post(`/api/portal/keys/${apiKey.id}/roll`, { overlap: "31d" }))).toBe("validation-failed");
+
+      const rolled = await developer.post(`/api/portal/keys/${apiKey.id}/roll`, { overlap: "1h" });
+      expect(rolled.status).toBe(201);
+      const next = (await rolled.json()) as { key: string; apiKey: { id: string }; previous: { expiresAt: string } };
+      expect(Math.abs(new Date(next.previous.expiresAt).getTime() - (Date.now() + 3_600_000))).toBeLessThan(60_000);
+      for (const working of [key, next.key]) expect((await call(full, { "x-api-key": working })).status).toBe(200);
+
+      expect((await developer.post(`/api/portal/keys/${apiKey.id}/revoke`, {})).status).toBe(200);
+      const last = await developer.post(`/api/portal/keys/${next.apiKey.id}/revoke`, {});
+      expect(last.status).toBe(409);
+      expect(await problemType(last)).toBe("api-key-last");
+      expect((await db.apiKey.findUniqueOrThrow({ where: { id: next.apiKey.id } })).revokedAt).toBeNull();
+      const confirmed = await developer.post(`/api/portal/keys/${next.apiKey.id}/revoke`, { last: true });
+      expect(confirmed.status).toBe(200);
+      expect(((await confirmed.json()) as { state: string }).state).toBe("revoked");
+      expect(await eventually(async () => (await call(full, { "x-api-key": next.key })).status === 401)).toBe(true);
+    },
+    CLI_TIMEOUT_MS,
+  );
+
   it("reported leaked by GitHub's secret scanning are revoked and recorded, after the report's signature checks", async () => {
     const leakedApp = `Keys Leaked ${Date.now()}`;
     await newCredential(db, ENV, { app: leakedApp });
@@ -325,19 +437,8 @@ describe("API keys", () => {
   });
 });
 
-async function patFor(email: string): Promise<string> {
-  const run = await runAdmin(
-    full.databaseUrl,
-    "token",
-    "create",
-    "--user",
-    email,
-    "--scopes",
-    "credentials:read credentials:write",
-    "--expires-in",
-    "1d",
-    "--json",
-  );
+async function patFor(email: string, scopes = "credentials:read credentials:write"): Promise<string> {
+  const run = await runAdmin(full.databaseUrl, "token", "create", "--user", email, "--scopes", scopes, "--expires-in", "1d", "--json");
   expect(run.code, run.stderr).toBe(0);
   return (JSON.parse(run.stdout) as { token: string }).token;
 }
