@@ -113,6 +113,17 @@ describe("config apply", { timeout: 120_000 }, () => {
     expect(await config("apply", "-f", file("printed.yaml", printed.stdout))).toMatchObject({ code: 0, stdout: "no changes\n" });
   });
 
+  it("sets an API's authentication methods through their audited service, and [oauth2] again when the file leaves them out", async () => {
+    const keyed = file("keyed.yaml", EXAMPLE.replace("    visibility: protected\n", "    visibility: protected\n    authentication: [apiKey, oauth2]\n"));
+    expect(await config("apply", "-f", keyed)).toMatchObject({ code: 0, stdout: "changed:\n  update api orders: authentication\n" });
+    expect((await db.api.findUniqueOrThrow({ where: { slug: "orders" } })).authentication).toBe("apiKey oauth2");
+    const audited = await db.auditEvent.findFirstOrThrow({ where: { action: "api.authentication", targetId: "orders" }, orderBy: { at: "desc" } });
+    expect(audited).toMatchObject({ actorLabel: "cli", details: { from: ["oauth2"], to: ["apiKey", "oauth2"] } });
+    expect(await config("apply", "-f", file("example.yaml", EXAMPLE))).toMatchObject({ code: 0, stdout: "changed:\n  update api orders: authentication\n" });
+    expect((await db.api.findUniqueOrThrow({ where: { slug: "orders" } })).authentication).toBe("oauth2");
+    expect(await db.auditEvent.count({ where: { action: "api.authentication", targetId: "orders" } })).toBe(2);
+  });
+
   it("brings the file back in line with export after a version added from the CLI, so diff finds no changes", async () => {
     const path = file(
       "books.yaml",
