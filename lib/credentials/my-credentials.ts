@@ -92,10 +92,10 @@ export async function revokeMyCredential({ db, user, clientId, actor = actorOf(u
 }
 
 /** Turns DPoP on or off for a credential of one of the user's teams, where they are an admin. */
-export async function setMyCredentialDpop({ db, user, clientId, input }: OwnCredentialAction & { input: unknown }) {
+export async function setMyCredentialDpop({ db, user, clientId, input, actor = actorOf(user) }: OwnCredentialAction & { input: unknown; actor?: Actor }) {
   const { requireDpop } = parseBody(credentialDpopSchema, input);
   await ownCredentialOrThrow({ db, user, clientId, needed: "admin" });
-  return setCredentialDpop({ db, actor: actorOf(user), clientId, requireDpop });
+  return setCredentialDpop({ db, actor, clientId, requireDpop });
 }
 
 /** Makes a credential of one of the user's teams, where they are an admin, trust an issuer; its secrets end. */

@@ -2,7 +2,14 @@ import "server-only";
 import { approveAccessRequest, rejectAccessRequest } from "../access-requests/decide-access-request";
 import { accessRequestQueue } from "../access-requests/list-access-requests";
 import { rotateSecret } from "../credentials/credentials";
-import { myApplications, ownCredentialOrThrow, revokeMyCredential, trustMyIssuer } from "../credentials/my-credentials";
+import {
+  credentialDpopSchema,
+  myApplications,
+  ownCredentialOrThrow,
+  revokeMyCredential,
+  setMyCredentialDpop,
+  trustMyIssuer,
+} from "../credentials/my-credentials";
 import { createNewCredential } from "../credentials/new-credential";
 import { newCredentialSchema } from "../credentials/new-credential-schema";
 import { listEnvironments } from "../environments/environments";
@@ -126,6 +133,30 @@ export const MANAGEMENT_OPERATIONS = [
     problems: [INVALID, NOT_FOUND, TEAM_ROLE],
     handle: async ({ db, caller, params, body }) =>
       ok(await trustMyIssuer({ db, user: caller.user, clientId: params.clientId ?? "", input: parse(trustBodySchema, body, "body"), actor: caller.actor })),
+  }),
+  operation({
+    id: "setCredentialDpop",
+    method: "PUT",
+    path: "/credentials/{clientId}/dpop",
+    scope: "credentials:write",
+    tags: ["Credentials"],
+    summary: "Require DPoP, or stop requiring it",
+    description:
+      "With `requireDpop: true` the token endpoint gives the credential tokens only with a DPoP proof (RFC 9449), bound to its key. Its environment may require DPoP anyway; tokens issued before keep working until they expire.",
+    pathParameters: [CLIENT_ID],
+    requestBody: jsonBody(credentialDpopSchema),
+    responses: () => ({ "200": jsonAnswer("The credential.", credentialSchema) }),
+    problems: [INVALID, NOT_FOUND, TEAM_ROLE],
+    handle: async ({ db, caller, params, body }) =>
+      ok(
+        await setMyCredentialDpop({
+          db,
+          user: caller.user,
+          clientId: params.clientId ?? "",
+          input: parse(credentialDpopSchema, body, "body"),
+          actor: caller.actor,
+        }),
+      ),
   }),
   operation({
     id: "revokeCredential",

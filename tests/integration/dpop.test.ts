@@ -279,6 +279,30 @@ describe("requiring DPoP", () => {
       expect(off.status).toBe(200);
       expect(await eventually(async () => (await bare()).status === 200)).toBe(true);
       expect(await fullDb.auditEvent.count({ where: { action: "credential.dpop", targetId: clientId } })).toBe(2);
+
+      // The same switch through /api/v1, with the owner's personal access token.
+      const created = await runAdmin(
+        full.databaseUrl,
+        "token",
+        "create",
+        "--user",
+        "developer@example.com",
+        "--scopes",
+        "credentials:write",
+        "--expires-in",
+        "1d",
+        "--json",
+      );
+      const pat = (JSON.parse(created.stdout) as { token: string }).token;
+      const viaApi = await fetch(`${full.url}/api/v1/credentials/${clientId}/dpop`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${pat}`, "content-type": "application/json" },
+        body: JSON.stringify({ requireDpop: true }),
+      });
+      expect(viaApi.status).toBe(200);
+      expect(await viaApi.json()).toMatchObject({ clientId, requireDpop: true });
+      expect(await fullDb.credential.findUniqueOrThrow({ where: { clientId } })).toMatchObject({ requireDpop: true });
+      expect(await fullDb.auditEvent.count({ where: { action: "credential.dpop", targetId: clientId } })).toBe(3);
     } finally {
       await fullDb.$disconnect();
     }
