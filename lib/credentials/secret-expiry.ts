@@ -5,11 +5,11 @@ import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
 import { recordAudit, SYSTEM_ACTOR } from "../audit/write-audit";
 import { recordEvent } from "../events/record-event";
+import { sendApiKeyExpiryNotices } from "./api-key-expiry";
 import { credentialEvent } from "./credentials";
+import { noticeClaim, noticeDue } from "./expiry-notices";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-type Notice = "week" | "day";
 
 /**
  * Notifies the owning client, through the Notifications API, a week and a day
@@ -41,14 +41,13 @@ export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date 
   const sent = { week: 0, day: 0 };
   for (const secret of candidates) {
     if (secret.credential.secrets.some((other) => other.createdAt > secret.createdAt)) continue;
-    const notice: Notice | null =
-      secret.expiresAt!.getTime() - now.getTime() <= DAY_MS ? (secret.dayNoticeSentAt ? null : "day") : secret.weekNoticeSentAt ? null : "week";
+    const notice = noticeDue(secret, now);
     if (!notice) continue;
     const expiresAt = secret.expiresAt!;
     const claimed = await inTransaction(db, async (tx) => {
       const claim = await tx.credentialSecret.updateMany({
         where: { id: secret.id, ...(notice === "day" ? { dayNoticeSentAt: null } : { weekNoticeSentAt: null }) },
-        data: notice === "day" ? { dayNoticeSentAt: now, weekNoticeSentAt: secret.weekNoticeSentAt ?? now } : { weekNoticeSentAt: now },
+        data: noticeClaim(secret, notice, now),
       });
       if (claim.count === 0) return false;
       const { clientId, environment } = secret.credential;
@@ -82,10 +81,11 @@ export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date 
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
-/** Sweeps now and every 10 minutes for as long as the process runs (server.ts starts it). */
+/** Sweeps secrets and API keys now and every 10 minutes for as long as the process runs (server.ts starts it). */
 export function startSecretExpirySweeps(db: DbClient): void {
   const sweep = () => {
     sendSecretExpiryNotices({ db }).catch((error: unknown) => log.error({ err: error }, "secret expiry sweep failed"));
+    sendApiKeyExpiryNotices({ db }).catch((error: unknown) => log.error({ err: error }, "API key expiry sweep failed"));
   };
   sweep();
   setInterval(sweep, SWEEP_INTERVAL_MS).unref();

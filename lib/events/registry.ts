@@ -106,6 +106,21 @@ export const EVENT_TYPES = {
       link: CREDENTIALS_PAGE,
     }),
   }),
+  "api_key.expiring": define({
+    description: "An API key of yours expires within a week",
+    payload: credential.extend({ keyId: z.string(), hint: z.string(), expiresAt: z.iso.datetime() }),
+    recipients: toOwner,
+    mutable: true,
+    subject: credentialSubject,
+    message: (p) => ({
+      subject: `API key ending in ${p.hint} expires ${p.expiresAt.slice(0, 10)}`,
+      paragraphs: [
+        `The API key ending in ${p.hint} of ${p.application} in ${p.environment} stops working at ${p.expiresAt}.`,
+        "Roll it or create a new key, and deploy the new key before then.",
+      ],
+      link: { path: "/settings/api-keys", label: "Open API keys" },
+    }),
+  }),
   "api_key.leaked": define({
     description: "An API key of yours was found in public and revoked",
     payload: credential.extend({ keyId: z.string(), hint: z.string(), url: z.string().nullable(), source: z.string().nullable() }),
