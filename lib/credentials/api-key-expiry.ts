@@ -1,13 +1,11 @@
 import "server-only";
 import { recordAudit, SYSTEM_ACTOR } from "../audit/write-audit";
 import { config } from "../config";
-import { type DbClient, inTransaction } from "../db";
+import type { DbClient } from "../db";
 import { recordEvent } from "../events/record-event";
 import { createNotifications } from "../notifications/create-notifications";
 import { credentialEvent } from "./credentials";
-import { noticeClaim, noticeDue } from "./expiry-notices";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { expiringWithinAWeek, sendExpiryNotices } from "./expiry-notices";
 
 /**
  * Notifies the key's client, through the Notifications API, a week and a day before one of its
@@ -20,12 +18,7 @@ export async function sendApiKeyExpiryNotices(input: { db: DbClient; now?: Date 
   const { db } = input;
   const now = input.now ?? new Date();
   const candidates = await db.apiKey.findMany({
-    where: {
-      revokedAt: null,
-      expiresAt: { gt: now, lte: new Date(now.getTime() + 7 * DAY_MS) },
-      OR: [{ weekNoticeSentAt: null }, { dayNoticeSentAt: null }],
-      credential: { status: "ACTIVE" },
-    },
+    where: expiringWithinAWeek(now),
     include: {
       credential: {
         include: {
@@ -36,18 +29,13 @@ export async function sendApiKeyExpiryNotices(input: { db: DbClient; now?: Date 
       },
     },
   });
-  const sent = { week: 0, day: 0 };
-  for (const key of candidates) {
-    if (key.credential.apiKeys.some((other) => other.createdAt > key.createdAt)) continue;
-    const notice = noticeDue(key, now);
-    if (!notice) continue;
-    const expiresAt = key.expiresAt!;
-    const claimed = await inTransaction(db, async (tx) => {
-      const claim = await tx.apiKey.updateMany({
-        where: { id: key.id, ...(notice === "day" ? { dayNoticeSentAt: null } : { weekNoticeSentAt: null }) },
-        data: noticeClaim(key, notice, now),
-      });
-      if (claim.count === 0) return false;
+  return sendExpiryNotices({
+    db,
+    now,
+    rows: candidates.filter((key) => !key.credential.apiKeys.some((other) => other.createdAt > key.createdAt)),
+    claim: (tx, where, data) => tx.apiKey.updateMany({ where, data }),
+    send: async (tx, key, notice) => {
+      const expiresAt = key.expiresAt!;
       const { clientId, environment, application } = key.credential;
       const when = expiresAt.toISOString().slice(0, 16).replace("T", " ");
       await createNotifications({
@@ -69,9 +57,6 @@ export async function sendApiKeyExpiryNotices(input: { db: DbClient; now?: Date 
       if (!key.weekNoticeSentAt) {
         await recordEvent(tx, "api_key.expiring", { ...credentialEvent(key.credential), keyId: key.id, hint: key.hint, expiresAt: expiresAt.toISOString() });
       }
-      return true;
-    });
-    if (claimed) sent[notice] += 1;
-  }
-  return sent;
+    },
+  });
 }

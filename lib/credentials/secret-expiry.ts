@@ -1,15 +1,13 @@
 import "server-only";
 import { config } from "../config";
-import { type DbClient, inTransaction } from "../db";
+import type { DbClient } from "../db";
 import { log } from "../log";
 import { createNotifications } from "../notifications/create-notifications";
 import { recordAudit, SYSTEM_ACTOR } from "../audit/write-audit";
 import { recordEvent } from "../events/record-event";
 import { sendApiKeyExpiryNotices } from "./api-key-expiry";
 import { credentialEvent } from "./credentials";
-import { noticeClaim, noticeDue } from "./expiry-notices";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { expiringWithinAWeek, sendExpiryNotices } from "./expiry-notices";
 
 /**
  * Notifies the owning client, through the Notifications API, a week and a day
@@ -22,12 +20,7 @@ export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date 
   const { db } = input;
   const now = input.now ?? new Date();
   const candidates = await db.credentialSecret.findMany({
-    where: {
-      revokedAt: null,
-      expiresAt: { gt: now, lte: new Date(now.getTime() + 7 * DAY_MS) },
-      OR: [{ weekNoticeSentAt: null }, { dayNoticeSentAt: null }],
-      credential: { status: "ACTIVE" },
-    },
+    where: expiringWithinAWeek(now),
     include: {
       credential: {
         include: {
@@ -38,18 +31,13 @@ export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date 
       },
     },
   });
-  const sent = { week: 0, day: 0 };
-  for (const secret of candidates) {
-    if (secret.credential.secrets.some((other) => other.createdAt > secret.createdAt)) continue;
-    const notice = noticeDue(secret, now);
-    if (!notice) continue;
-    const expiresAt = secret.expiresAt!;
-    const claimed = await inTransaction(db, async (tx) => {
-      const claim = await tx.credentialSecret.updateMany({
-        where: { id: secret.id, ...(notice === "day" ? { dayNoticeSentAt: null } : { weekNoticeSentAt: null }) },
-        data: noticeClaim(secret, notice, now),
-      });
-      if (claim.count === 0) return false;
+  return sendExpiryNotices({
+    db,
+    now,
+    rows: candidates.filter((secret) => !secret.credential.secrets.some((other) => other.createdAt > secret.createdAt)),
+    claim: (tx, where, data) => tx.credentialSecret.updateMany({ where, data }),
+    send: async (tx, secret, notice) => {
+      const expiresAt = secret.expiresAt!;
       const { clientId, environment } = secret.credential;
       const when = expiresAt.toISOString().slice(0, 16).replace("T", " ");
       await createNotifications({
@@ -71,12 +59,8 @@ export async function sendSecretExpiryNotices(input: { db: DbClient; now?: Date 
       if (!secret.weekNoticeSentAt) {
         await recordEvent(tx, "credential.secret_expiring", { ...credentialEvent(secret.credential), hint: secret.hint, expiresAt: expiresAt.toISOString() });
       }
-      return true;
-    });
-    if (!claimed) continue;
-    sent[notice] += 1;
-  }
-  return sent;
+    },
+  });
 }
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
