@@ -27,6 +27,7 @@ export const WEBHOOK_EVENT_TEAMS = {
   "credential.revoked": ofCredential,
   "credential.secret_expiring": ofCredential,
   "api_key.expiring": ofCredential,
+  "api_key.leaked": ofCredential,
   "access_request.decided": (db, payload) => credentialTeam(db, payload.clientId),
   "api.deprecated": async (db, payload) => {
     const teams = await db.team.findMany({

@@ -16,6 +16,7 @@ import { createKeyAuthenticator } from "../../lib/gateway/policies/authenticatio
 import { hashClientSecret } from "../../lib/oauth/client-secrets";
 import type { GatewayEnvironment } from "../../lib/gateway/directory";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { teamsOfEvent } from "../../lib/events/event-teams";
 import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import { DEMO_ADMIN_EMAIL, DEMO_DEVELOPER_EMAIL } from "../../prisma/seed-data";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
@@ -433,6 +434,8 @@ describe("API keys", () => {
     const event = await db.outboxEvent.findFirstOrThrow({ where: { type: "api_key.leaked" }, orderBy: { occurredAt: "desc" } });
     expect(JSON.stringify(event.payload)).toContain("https://github.com/octo/app/blob/main/.env");
     expect(JSON.stringify(event.payload)).not.toContain(key);
+    const { teamId } = await db.application.findFirstOrThrow({ where: { name: leakedApp }, select: { teamId: true } });
+    expect(await teamsOfEvent(db, "api_key.leaked", event.payload)).toEqual([teamId]);
     expect(await eventually(async () => (await call(gatewayOnly, { "x-api-key": key })).status === 401)).toBe(true);
   });
 });
