@@ -74,8 +74,13 @@ export function nodeRequest(req: IncomingMessage, origin: string): IncomingReque
   return new NodeRequest(req, origin);
 }
 
-/** What is read and dropped of a body after an early answer, at most, before its connection is closed. */
-const LINGER_BYTES = 1024 * 1024;
+/**
+ * What is read and dropped of a body after an early answer, at most, before its connection is
+ * closed. A client on loopback sends megabytes before it reads the answer, the more so on a busy
+ * machine; a close with its bytes unread resets the connection and the client loses the answer,
+ * so the time bound does the limiting and this one only stops a client that never reads.
+ */
+const LINGER_BYTES = 64 * 1024 * 1024;
 const LINGER_MS = 2_000;
 
 /**
