@@ -40,6 +40,8 @@ describe("the data plane's store, beside Prisma on one database", () => {
       tokenLifetimeSeconds: expected[0]!.tokenLifetimeSeconds,
       rateLimitBurst: expected[0]!.rateLimitBurst,
       rateLimitPerSecond: expected[0]!.rateLimitPerSecond,
+      requireDpop: expected[0]!.requireDpop,
+      dpopNonce: expected[0]!.dpopNonce,
     });
     const stored = await fixture.db.apiEnvironment.findMany({ include: { api: { include: { scopes: true } } } });
     expect(availability).toHaveLength(stored.length);
@@ -52,6 +54,8 @@ describe("the data plane's store, beside Prisma on one database", () => {
         kind: row.api.kind,
         isPublic: row.api.isPublic,
         policies: row.api.policies,
+        authentication: row.api.authentication,
+        mcp: row.api.mcp,
       });
       for (const scope of row.api.scopes) expect(scopes).toContainEqual({ apiId: row.apiId, name: scope.name });
     }
@@ -111,7 +115,8 @@ describe("the data plane's store, beside Prisma on one database", () => {
       rateLimitBurst: null,
       rateLimitPerSecond: null,
     });
-    expect(row!.grants).toEqual(stored.grants.map(({ apiId, scopes }) => ({ apiId, scopes })));
+    // A credential without subscriptions: its grants carry no plan.
+    expect(row!.grants).toEqual(stored.grants.map(({ apiId, scopes }) => ({ apiId, scopes, subscription: null })));
     const secretIds = row!.secrets.map((secret) => secret.id);
     expect(secretIds).toContain(live.id);
     expect(secretIds).not.toContain(expired.id);
