@@ -35,6 +35,7 @@ describe("admin command line", () => {
       authMethod: "client_secret",
       env: "platform-dev",
       scopes: ["notifications:read", "notifications:write"],
+      requireDpop: false,
     });
     const token = await accessToken(server, "platform-dev", output);
     expect(token.split(".")).toHaveLength(3);
