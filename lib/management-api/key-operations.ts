@@ -6,19 +6,19 @@ import { INVALID, jsonAnswer, jsonBody, ok, operation, parse } from "./operation
 // `/api/v1/keys`: the API keys of the applications of the caller's teams, as `key create|roll|revoke|list` manage them all.
 
 const apiKeySchema = z.object({
-  id: z.string(),
-  hint: z.string().meta({ description: "The key's last four characters." }),
-  application: z.string(),
-  environment: z.string(),
-  clientId: z.string(),
+  id: z.string().max(100),
+  hint: z.string().max(4).meta({ description: "The key's last four characters." }),
+  application: z.string().max(200),
+  environment: z.string().max(100),
+  clientId: z.string().max(100),
   state: z.enum(["active", "expired", "revoked"]),
   createdAt: z.date(),
   expiresAt: z.date().nullable(),
   revokedAt: z.date().nullable(),
   lastUsedAt: z.date().nullable(),
 });
-const keyListSchema = z.object({ keys: z.array(apiKeySchema) });
-const issuedKeySchema = z.object({ key: z.string().meta({ description: "The key, `gk_…`, shown this once." }), apiKey: apiKeySchema });
+const keyListSchema = z.object({ keys: z.array(apiKeySchema).max(100_000) });
+const issuedKeySchema = z.object({ key: z.string().max(41).meta({ description: "The key, `gk_…`, shown this once." }), apiKey: apiKeySchema });
 const rolledKeySchema = issuedKeySchema.extend({ previous: apiKeySchema });
 const keyQuerySchema = z.strictObject({ environment: z.string().max(100).optional(), application: z.string().max(100).optional() });
 const revokeQuerySchema = z.strictObject({

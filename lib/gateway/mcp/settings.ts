@@ -4,7 +4,7 @@ import { routeKeySchema } from "../policies/policy-set";
 /** What MCP clients accept as a tool's name (openapi-mcp-generator#4, microsoft/vscode#243602). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export const toolNameSchema = z.string().regex(TOOL_NAME, "A tool name is 1 to 64 letters, digits, '_' or '-'");
+export const toolNameSchema = z.string().max(64).regex(TOOL_NAME, "A tool name is 1 to 64 letters, digits, '_' or '-'");
 
 /**
  * An API's MCP server (`/mcp/{env}/{api}`): off unless `enabled`. `include` keeps only the

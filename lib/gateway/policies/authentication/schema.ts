@@ -8,6 +8,7 @@ export type AuthenticationMethod = (typeof AUTHENTICATION_METHODS)[number];
 export const authenticationMethodsSchema = z
   .array(z.enum(AUTHENTICATION_METHODS))
   .min(1, "List at least one method: oauth2, apiKey")
+  .max(AUTHENTICATION_METHODS.length, "List each method once")
   .refine((methods) => new Set(methods).size === methods.length, "List each method once")
   .meta({
     description: "The authentication methods a call may use, any of them: oauth2 (a token of the token endpoint), apiKey (a gk_ key). Left out, [oauth2].",
