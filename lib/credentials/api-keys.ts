@@ -47,7 +47,13 @@ export const newApiKeySchema = z.strictObject({
 
 /** `1h`, `30m`, `7d`, or a number of seconds. */
 export const overlapSchema = z
-  .union([z.int32().min(0).meta({ format: "int32" }), z.string().max(20).regex(/^\d+[smhd]?$/, "Give the overlap as 1h, 30m, 7d or seconds")])
+  .union([
+    z.int32().min(0).meta({ format: "int32" }),
+    z
+      .string()
+      .max(20)
+      .regex(/^\d+[smhd]?$/, "Give the overlap as 1h, 30m, 7d or seconds"),
+  ])
   .transform((value) => {
     if (typeof value === "number") return value * 1000;
     const amount = Number.parseInt(value, 10);
