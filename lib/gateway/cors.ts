@@ -2,7 +2,7 @@ import type { IncomingRequest, PlainResponse } from "../http/message";
 
 /** What the portal's "try it" sends: every method the gateway serves, and the request headers its APIs read. */
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
-const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, X-Request-Id, Traceparent, Tracestate";
+const ALLOWED_HEADERS = "Authorization, DPoP, X-API-Key, Content-Type, If-Match, If-None-Match, X-Request-Id, Traceparent, Tracestate";
 /** The answer's headers a client reads, beyond the ones every browser exposes. */
 const EXPOSED_HEADERS =
   "RateLimit, RateLimit-Policy, Retry-After, ETag, Deprecation, Sunset, Link, Location, WWW-Authenticate, DPoP-Nonce, X-Request-Id, Traceparent";

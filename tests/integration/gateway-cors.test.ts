@@ -68,7 +68,7 @@ describe.each(GATEWAY_PROCESSES)("CORS on $name with a gateway origin of its own
       expect(answer.headers.get("access-control-allow-origin")).toBe(portalOrigin);
       expect(answer.headers.get("access-control-allow-methods")).toContain(method);
       const allowed = answer.headers.get("access-control-allow-headers")?.toLowerCase().split(/,\s*/);
-      expect(allowed).toEqual(expect.arrayContaining(["authorization", "content-type", "if-match"]));
+      expect(allowed).toEqual(expect.arrayContaining(["authorization", "dpop", "x-api-key", "content-type", "if-match"]));
       expect(Number(answer.headers.get("access-control-max-age"))).toBeGreaterThan(0);
       expect(varies(answer)).toContain("origin");
       expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
