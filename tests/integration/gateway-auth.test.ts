@@ -149,7 +149,7 @@ describe("authentication failures (docs/DESIGN.md §6)", () => {
     const doomedToken = await accessToken(server, "sso-qa", doomed);
     expect((await call(`Bearer ${doomedToken}`)).status).toBe(200);
     await revokeCredential({ db, actor: CLI_ACTOR, clientId: doomed.clientId });
-    expect(await eventually(async () => (await call(`Bearer ${doomedToken}`)).status === 401, 6_000)).toBe(true);
+    expect(await eventually(async () => (await call(`Bearer ${doomedToken}`)).status === 401)).toBe(true);
     await expectProblem(await call(`Bearer ${doomedToken}`), 401, "token-revoked");
   });
 
@@ -205,10 +205,10 @@ describe("routing", () => {
     const user = await newCredential(db, "sso-qa");
     const userToken = await accessToken(server, "sso-qa", user);
     const lastUsed = async () => (await db.credential.findUniqueOrThrow({ where: { id: user.credentialId } })).lastUsedAt;
-    expect(await eventually(async () => (await lastUsed()) !== null, 8_000)).toBe(true);
+    expect(await eventually(async () => (await lastUsed()) !== null)).toBe(true);
     await db.credential.update({ where: { id: user.credentialId }, data: { lastUsedAt: null } });
     expect((await call(`Bearer ${userToken}`)).status).toBe(200);
-    expect(await eventually(async () => (await lastUsed()) !== null, 8_000)).toBe(true);
+    expect(await eventually(async () => (await lastUsed()) !== null)).toBe(true);
   }, 20_000);
 
   it("records each request with its route template, off the hot path", async () => {
@@ -216,7 +216,7 @@ describe("routing", () => {
     const sentAt = Date.now();
     await call(`Bearer ${token}`, `${LIST}/ntf_unknown`, { headers: { "x-request-id": requestId } });
     const answeredAt = Date.now();
-    expect(await eventually(async () => (await db.requestLog.count({ where: { requestId } })) === 1, 5_000)).toBe(true);
+    expect(await eventually(async () => (await db.requestLog.count({ where: { requestId } })) === 1)).toBe(true);
     const row = await db.requestLog.findFirstOrThrow({ where: { requestId } });
     expect(row).toMatchObject({
       environment: "sso-qa",

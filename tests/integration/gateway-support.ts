@@ -135,7 +135,7 @@ export function decodeJwtPart(token: string, index: 0 | 1): Record<string, unkno
 }
 
 /** Polls `check` until it returns true or `timeoutMs` passes (revocations take effect within seconds, not at once). */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 7_000): Promise<boolean> {
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return true;

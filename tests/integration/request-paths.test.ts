@@ -111,7 +111,7 @@ beforeAll(async () => {
   gatewayOnly = await startServer({ database, env: { ...env, ...GATEWAY_ENV }, nodeArgs: GATEWAY_NODE_ARGS });
   cleanups.push(() => gatewayOnly.stop());
   for (const server of [full, gatewayOnly]) {
-    expect(await eventually(async () => (await get(server, "/gw/sso-qa/ordersf/v2/orders")).status === 200, 10_000)).toBe(true);
+    expect(await eventually(async () => (await get(server, "/gw/sso-qa/ordersf/v2/orders")).status === 200)).toBe(true);
   }
 }, 180_000);
 

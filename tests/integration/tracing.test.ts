@@ -93,7 +93,7 @@ async function startGateway(upstreamUrl: string, slug: string, env: Record<strin
 }
 
 async function loggedTraceId(db: Db, requestId: string): Promise<string | null | undefined> {
-  await eventually(async () => (await db.requestLog.count({ where: { requestId } })) === 1, 5_000);
+  await eventually(async () => (await db.requestLog.count({ where: { requestId } })) === 1);
   return (await db.requestLog.findFirst({ where: { requestId } }))?.traceId;
 }
 
@@ -162,7 +162,7 @@ describe("with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     await traced.server.stop();
     tracedStopped = true;
     const called = () => collector.spans.find((span) => span.kind === SPAN_KIND.server && span.attributes["gatehouse.request_id"] === "traced-call");
-    expect(await eventually(async () => called() !== undefined, 10_000)).toBe(true);
+    expect(await eventually(async () => called() !== undefined)).toBe(true);
     expect(collector.contentTypes).toContain("application/json");
 
     const server = called()!;
