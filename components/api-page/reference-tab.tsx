@@ -60,7 +60,9 @@ export function ReferenceTab({ api, env, spec: fullSpec, serverUrl, tokenEndpoin
         expandOperation={tryIt && first?.operationId ? { tag: first.tag, operationId: first.operationId } : undefined}
       />
       <SpecLinks slug={api.slug} env={env} version={api.versionParam} />
-      {bearerScheme ? <OperationSamples operations={operations} tokenEndpoint={tokenEndpoint} serverUrl={serverUrl} envName={env.name} /> : null}
+      {bearerScheme ? (
+        <OperationSamples operations={operations} tokenEndpoint={tokenEndpoint} serverUrl={serverUrl} envName={env.name} acceptsApiKeys={api.acceptsApiKeys} />
+      ) : null}
     </div>
   );
 }

@@ -5,8 +5,11 @@ export type SampleLanguage = "curl" | "javascript" | "python";
 
 export type CodeSample = { language: SampleLanguage; label: string; code: string };
 
-/** How the sample authenticates at the token endpoint: with the client secret, or with a JWT signed by the client's private key. */
-export type SampleAuthentication = "client_secret" | "private_key_jwt";
+/**
+ * How the sample authenticates: at the token endpoint with the client secret or with a JWT signed by
+ * the client's private key, or at the API itself with an API key (for APIs whose authentication lists apiKey).
+ */
+export type SampleAuthentication = "client_secret" | "private_key_jwt" | "api_key";
 
 /** One call through the gateway: where the token comes from, and the operation to call with it. */
 export type SampleCall = {
@@ -27,6 +30,7 @@ export type SampleCall = {
 const CREDENTIAL_VARIABLES: Record<SampleAuthentication, string[]> = {
   client_secret: ["CLIENT_ID", "CLIENT_SECRET"],
   private_key_jwt: ["CLIENT_ID", "PRIVATE_KEY_FILE"],
+  api_key: ["API_KEY"],
 };
 
 /** A URL as literal text, path parameters each read from an environment variable of its own, and the origin read from GATEHOUSE_URL. */
@@ -102,7 +106,7 @@ function shellPreamble(required: string[], gatehouseUrl: string | undefined): st
  * The shell lines that set TOKEN_RESPONSE, or stop the sample when curl got no answer at all
  * (connection refused, unknown host), which curl has already explained on stderr.
  */
-function curlTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string[] {
+function curlTokenRequest(tokenEndpoint: string, authentication: Exclude<SampleAuthentication, "api_key">): string[] {
   if (authentication === "client_secret") {
     return [`TOKEN_RESPONSE=$(curl -sS -X POST ${tokenEndpoint} \\`, `  -u "$CLIENT_ID:$CLIENT_SECRET" \\`, `  -d grant_type=client_credentials) || exit 1`];
   }
@@ -125,17 +129,24 @@ function curlSample({ tokenEndpoint, serverUrl, operation, authentication = "cli
   const url = shellUrl(parts);
   const body =
     operation.bodyExample === undefined ? [] : [`  -H 'Content-Type: application/json'`, `  --data-raw ${shellQuote(JSON.stringify(operation.bodyExample))}`];
-  const call = [`curl -sS --fail-with-body -X ${operation.method} ${url}`, `  -H "Authorization: Bearer $ACCESS_TOKEN"`, ...body].join(" \\\n");
+  const credential = authentication === "api_key" ? `  -H "X-API-Key: $API_KEY"` : `  -H "Authorization: Bearer $ACCESS_TOKEN"`;
+  const call = [`curl -sS --fail-with-body -X ${operation.method} ${url}`, credential, ...body].join(" \\\n");
+  const token =
+    authentication === "api_key"
+      ? []
+      : [
+          ...curlTokenRequest(shellUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication),
+          `ACCESS_TOKEN=$(printf '%s' "$TOKEN_RESPONSE" | sed -n 's/.*"access_token":"\\([^"]*\\)".*/\\1/p')`,
+          // Without a token the sample stops with the token endpoint's answer instead of calling the API anonymously.
+          `if [ -z "$ACCESS_TOKEN" ]; then`,
+          `  printf 'The token endpoint refused: %s\\n' "$TOKEN_RESPONSE" >&2`,
+          `  exit 1`,
+          `fi`,
+        ];
   return [
     `# Needs ${needs(parts, authentication, gatehouseUrl)}.`,
     ...shellPreamble(requiredVariables(parts, authentication), gatehouseUrl),
-    ...curlTokenRequest(shellUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication),
-    `ACCESS_TOKEN=$(printf '%s' "$TOKEN_RESPONSE" | sed -n 's/.*"access_token":"\\([^"]*\\)".*/\\1/p')`,
-    // Without a token the sample stops with the token endpoint's answer instead of calling the API anonymously.
-    `if [ -z "$ACCESS_TOKEN" ]; then`,
-    `  printf 'The token endpoint refused: %s\\n' "$TOKEN_RESPONSE" >&2`,
-    `  exit 1`,
-    `fi`,
+    ...token,
     `if RESPONSE=$(${call}); then`,
     // printf, not echo: dash's echo would turn the backslashes of JSON escapes into control characters.
     `  printf '%s\\n' "$RESPONSE"`,
@@ -154,7 +165,7 @@ function javascriptUrl(parts: UrlPart[]): string {
 }
 
 /** The lines that post to the token endpoint, as `tokenResponse`. */
-function javascriptTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string {
+function javascriptTokenRequest(tokenEndpoint: string, authentication: Exclude<SampleAuthentication, "api_key">): string {
   if (authentication === "client_secret") {
     return `  const basic = Buffer.from(\`\${process.env.CLIENT_ID}:\${process.env.CLIENT_SECRET}\`).toString("base64");
   const tokenResponse = await fetch(${tokenEndpoint}, {
@@ -188,12 +199,21 @@ function javascriptSample({ tokenEndpoint, serverUrl, operation, authentication 
     authentication === "private_key_jwt"
       ? `const { createPrivateKey, randomUUID, sign } = require("node:crypto");\nconst { readFileSync } = require("node:fs");\n\n`
       : "";
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder belongs to the generated JavaScript, not to this file
+  const credential = authentication === "api_key" ? `"x-api-key": process.env.API_KEY` : "authorization: `Bearer ${access_token}`";
   const body =
     operation.bodyExample === undefined
       ? ""
-      : `\n    headers: { authorization: \`Bearer \${access_token}\`, "content-type": "application/json" },\n    body: JSON.stringify(${JSON.stringify(operation.bodyExample)}),`;
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder belongs to the generated JavaScript, not to this file
-  const headers = operation.bodyExample === undefined ? "\n    headers: { authorization: `Bearer ${access_token}` }," : "";
+      : `\n    headers: { ${credential}, "content-type": "application/json" },\n    body: JSON.stringify(${JSON.stringify(operation.bodyExample)}),`;
+  const headers = operation.bodyExample === undefined ? `\n    headers: { ${credential} },` : "";
+  const token =
+    authentication === "api_key"
+      ? ""
+      : `${javascriptTokenRequest(javascriptUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication)}
+  if (!tokenResponse.ok) fail(\`The token endpoint refused: \${await tokenResponse.text()}\`);
+  const { access_token } = await tokenResponse.json();
+
+`;
   return `// Runs with plain \`node\` 20+; needs ${needs(parts, authentication, gatehouseUrl)}.
 // Every failure ends in one line on stderr and exit code 1, without a stack trace.
 ${imports}function fail(message) {
@@ -206,11 +226,7 @@ for (const name of [${required}]) {
 }
 ${origin}
 async function main() {
-${javascriptTokenRequest(javascriptUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication)}
-  if (!tokenResponse.ok) fail(\`The token endpoint refused: \${await tokenResponse.text()}\`);
-  const { access_token } = await tokenResponse.json();
-
-  const response = await fetch(${url}, {
+${token}  const response = await fetch(${url}, {
     method: ${JSON.stringify(operation.method)},${headers}${body}
   });
   if (!response.ok) fail(\`The API refused: \${await response.text()}\`);
@@ -230,7 +246,7 @@ function pythonUrl(parts: UrlPart[]): string {
 }
 
 /** The lines that build `token_request`. */
-function pythonTokenRequest(tokenEndpoint: string, authentication: SampleAuthentication): string {
+function pythonTokenRequest(tokenEndpoint: string, authentication: Exclude<SampleAuthentication, "api_key">): string {
   if (authentication === "client_secret") {
     return `basic = base64.b64encode(f"{os.environ['CLIENT_ID']}:{os.environ['CLIENT_SECRET']}".encode()).decode()
 token_request = urllib.request.Request(
@@ -271,11 +287,17 @@ function pythonSample({ tokenEndpoint, serverUrl, operation, authentication = "c
   const origin = gatehouseUrl ? `\nGATEHOUSE_URL = os.environ.get("GATEHOUSE_URL") or ${JSON.stringify(gatehouseUrl)}\n` : "";
   const body = operation.bodyExample === undefined ? "" : `\n    data=${JSON.stringify(JSON.stringify(operation.bodyExample))}.encode(),`;
   const contentType = operation.bodyExample === undefined ? "" : `, "Content-Type": "application/json"`;
+  const credential = authentication === "api_key" ? `"X-API-Key": os.environ["API_KEY"]` : `"Authorization": f"Bearer {access_token}"`;
+  const token =
+    authentication === "api_key"
+      ? ""
+      : `${pythonTokenRequest(pythonUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication)}
+access_token = json.loads(answer(token_request, "The token endpoint"))["access_token"]
+
+`;
   return `# Python 3 standard library only; needs ${needs(parts, authentication, gatehouseUrl)}.
 # Every failure ends in one line on stderr and exit code 1, without a traceback.
-import base64
-import json
-import os${keyImports}
+${authentication === "api_key" ? "" : "import base64\nimport json\n"}import os${keyImports}
 import sys${keyModules}
 import urllib.error
 import urllib.parse
@@ -296,13 +318,10 @@ def answer(request, refuser):
         sys.exit(f"{request.full_url}: {error.reason}")
 
 
-${pythonTokenRequest(pythonUrl(urlParts(tokenEndpoint, "", gatehouseUrl)), authentication)}
-access_token = json.loads(answer(token_request, "The token endpoint"))["access_token"]
-
-request = urllib.request.Request(
+${token}request = urllib.request.Request(
     ${url},
     method=${JSON.stringify(operation.method)},${body}
-    headers={"Authorization": f"Bearer {access_token}"${contentType}},
+    headers={${credential}${contentType}},
 )
 print(answer(request, "The API"))`;
 }

@@ -9,10 +9,12 @@ import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeSamples, type SampleAuthentication, type SampleLanguage } from "../../lib/catalog/code-samples";
 import { listOperations, type Operation } from "../../lib/catalog/operations";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createApiKey } from "../../lib/credentials/api-keys";
 import type { Db } from "../../lib/db";
 import { createNotifications } from "../../lib/notifications/create-notifications";
 import { freePort, startServer, type TestServer } from "../support/server";
-import { newCredential, newKeyCredential, openDb } from "./gateway-support";
+import { eventually, newCredential, newKeyCredential, openDb } from "./gateway-support";
 
 const run = promisify(execFile);
 const LANGUAGES = ["curl", "javascript", "python"] as const;
@@ -203,6 +205,48 @@ describe("code samples", () => {
       const { code, stderr } = await runSample(language, sample.code, { CLIENT_ID: client.clientId, PRIVATE_KEY_FILE: keyClient.keyFile });
       expect(code).toBe(1);
       expect(stderr).toContain('"invalid_client"');
+      expect(stderr).not.toMatch(STACK_TRACE);
+    });
+  });
+
+  describe("with an API key, for an API whose authentication lists apiKey", () => {
+    let keyed: { key: string; notificationId: string };
+
+    beforeAll(async () => {
+      const app = `Samples Keys ${Date.now()}`;
+      const { clientId } = await newCredential(db, "sso-qa", { app });
+      const { key } = await createApiKey({ db, actor: CLI_ACTOR, viewer: "operator", input: { application: app, environment: "sso-qa" } });
+      const environment = await db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
+      const [id] = (await createNotifications({ db, environmentId: environment.id, recipients: { clientIds: [clientId] }, title: "Keyed" })) as [string];
+      keyed = { key, notificationId: id };
+      await db.api.update({ where: { slug: "notifications" }, data: { authentication: "oauth2 apiKey" } });
+      const accepted = () => fetch(`${server.url}/gw/sso-qa/notifications/v1/notifications`, { headers: { "x-api-key": key } });
+      expect(await eventually(async () => (await accepted()).status === 200)).toBe(true);
+    });
+
+    it("read API_KEY, never a client secret, and ask for no token", () => {
+      for (const sample of samplesFor("GET", "/v1/notifications", "api_key")) {
+        expect(sample.code).toContain("API_KEY");
+        expect(sample.code).not.toContain("CLIENT_SECRET");
+        expect(sample.code).not.toContain("oauth2/token");
+        expect(sample.code).not.toContain(keyed.key);
+      }
+    });
+
+    it.each(LANGUAGES)("%s sends the key as X-API-Key and lists the credential's notifications", async (language) => {
+      const sample = samplesFor("GET", "/v1/notifications", "api_key").find((item) => item.language === language)!;
+      const { code, stdout, stderr } = await runSample(language, sample.code, { API_KEY: keyed.key });
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      expect(JSON.parse(stdout).items.map((item: { id: string }) => item.id)).toEqual([keyed.notificationId]);
+    });
+
+    it.each(LANGUAGES)("%s prints the gateway's 401 problem on stderr for an unknown key and exits 1, without a stack trace", async (language) => {
+      const sample = samplesFor("GET", "/v1/notifications", "api_key").find((item) => item.language === language)!;
+      const { code, stdout, stderr } = await runSample(language, sample.code, { API_KEY: `${keyed.key.slice(0, -4)}zzzz` });
+      expect(code).toBe(1);
+      expect(stdout).toBe("");
+      expect(stderr).toContain("The API refused:");
+      expect(stderr).toContain('"status":401');
       expect(stderr).not.toMatch(STACK_TRACE);
     });
   });
