@@ -1,8 +1,8 @@
 // Every change reaches every instance within 1 s (DESIGN §6, "What the gateway keeps"). Two
 // instances on one PostgreSQL database and one Redis, the full server (A) and the gateway-only
 // process (B): a revocation, a grant and a configuration apply, each made 20 times through the
-// compiled admin CLI in its own process and 20 times through A, and a rate limit set 5 times from
-// the CLI, are seen by B within 1 s of the writer returning, B having served the state before each
+// compiled admin CLI in its own process and 20 times through A, and a rate limit set and an API
+// key revoked 5 times each from the CLI, are seen by B within 1 s of the writer returning, B having served the state before each
 // change; so is a change the database does not notify, published on Redis alone. One SQLite
 // server: a configuration apply (20 times) and a deprecation (5 times) from the CLI's process.
 // The bound on reads (GATEWAY_CACHE_MAX_AGE_MS, 4 s) is left as configured, so only the
@@ -177,6 +177,24 @@ describe("changes on two instances on PostgreSQL and Redis", () => {
       throughA.push(await delayUntil(async () => (await callProtected(b, token)) === 401));
     }
     expectAllWithinBound(throughA);
+  });
+
+  it("an API key revoked from the CLI is refused by B within 1 s, in each of 5 trials", { timeout: 120_000 }, async () => {
+    await db.api.update({ where: { slug: PROTECTED }, data: { authentication: "oauth2 apiKey" } });
+    const delays: number[] = [];
+    for (let trial = 0; trial < FEW_TRIALS; trial++) {
+      const app = `Propagation Keys ${trial} ${Date.now()}`;
+      const { clientId } = await newCredential(db, ENV, { app });
+      await grantApi({ db, actor: CLI_ACTOR, clientId, apiSlug: PROTECTED });
+      const created = await runAdmin(a.databaseUrl, "key", "create", "--app", app, "--env", ENV, "--json");
+      expect(created.code, created.stderr).toBe(0);
+      const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+      const callWithKey = async () => (await fetch(`${b.url}/gw/${ENV}/${PROTECTED}/items`, { headers: { "x-api-key": key } })).status;
+      await expect.poll(callWithKey, { timeout: 10_000, interval: 100 }).toBe(200);
+      expect(await runAdmin(a.databaseUrl, "key", "revoke", id, "--last")).toMatchObject({ code: 0 });
+      delays.push(await delayUntil(async () => (await callWithKey()) === 401));
+    }
+    expectAllWithinBound(delays, FEW_TRIALS);
   });
 
   it("a grant ended and given again (CLI, then /api/v1 on A) takes effect on B within 1 s", { timeout: 180_000 }, async () => {
