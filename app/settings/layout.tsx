@@ -8,6 +8,7 @@ const SECTIONS = [
   { href: "/settings/teams", label: "Teams" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/tokens", label: "Access tokens" },
+  { href: "/settings/agents", label: "Connected agents" },
   { href: "/settings/email", label: "Email" },
   { href: "/settings/webhooks", label: "Webhooks" },
 ];

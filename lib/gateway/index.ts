@@ -24,6 +24,9 @@ import { createApiKeyStates } from "../oauth/api-key-states";
 import { createCredentialStates } from "../oauth/credential-states";
 import { createRevocationList } from "../oauth/revoked-tokens";
 import { createTokenService } from "../oauth/token-service";
+import { createAgentGrants } from "../oauth/agent-grants";
+import { createAgentRegistration, REGISTRATION_WINDOW_SECONDS } from "../oauth/agent-registration";
+import { createAgentStore } from "../data-plane/agent-store";
 import { createTokenVerifier } from "../oauth/token-verifier";
 import { createLastUsedMarks } from "../oauth/last-used-marks";
 import { createOtlpTracer } from "../tracing/otlp-tracer";
@@ -113,6 +116,7 @@ function buildGateway(): ProcessGateway {
   const dpopNonces = createDpopNonces(deriveKey(authSecret, "dpop-nonce"));
   const gatewayBase = config().gatewayPublicUrl ?? publicUrl;
   const publicUrlOf = (request: IncomingRequest) => `${gatewayBase}${new URL(request.url).pathname}`;
+  const agentStore = createAgentStore(connection);
   const tokenService = createTokenService({
     directory,
     keys,
@@ -132,6 +136,8 @@ function buildGateway(): ProcessGateway {
     publicUrlOf,
     dpop,
     dpopNonces,
+    agentGrants: createAgentGrants({ store: agentStore, keys, publicUrl, revocations }),
+    registerAgent: createAgentRegistration({ store: agentStore, throttle: limits.failureCounter(REGISTRATION_WINDOW_SECONDS, "agent-registrations") }),
     log,
     metrics,
   });

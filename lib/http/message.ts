@@ -23,6 +23,8 @@ export type IncomingRequest = {
   bodyChunks?(): AsyncIterable<Uint8Array> | null;
   /** the socket's peer; absent behind Next, which reports it in X-Forwarded-For */
   readonly remoteAddress?: string;
+  /** the MCP server whose tool call this request is, set in process only (lib/gateway/mcp): where an agent's token for that server is accepted */
+  readonly mcpResource?: string;
   /** what the HTTP parser answered when it refused the rest of the request (broken chunked framing, a timeout); a Fetch `Request` cannot tell */
   bodyRefusal?(): ProblemError | undefined;
 };

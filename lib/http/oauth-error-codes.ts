@@ -17,6 +17,12 @@ export const OAUTH_ERROR_STATUS = {
   invalid_dpop_proof: 400,
   /** RFC 9449 §8: the proof must carry the nonce the DPoP-Nonce header gives */
   use_dpop_nonce: 400,
+  /** RFC 8707 §2: the resource asked for is not the one the grant is for */
+  invalid_target: 400,
+  /** RFC 7591 §3.2.2: a registration's redirect URI is not acceptable */
+  invalid_redirect_uri: 400,
+  /** RFC 7591 §3.2.2: another field of a registration is not acceptable */
+  invalid_client_metadata: 400,
 } as const;
 
 export type OAuthErrorCode = keyof typeof OAUTH_ERROR_STATUS;

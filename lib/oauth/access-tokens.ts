@@ -1,7 +1,7 @@
 import "server-only";
 import { hash, randomUUID } from "node:crypto";
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from "jose";
-import { audienceFor, issuerFor } from "./issuer";
+import { audienceFor, issuerFor, isMcpResourceOf } from "./issuer";
 import { type KeyStore, SIGNING_ALGORITHM } from "./signing-keys";
 
 export const ACCESS_TOKEN_TYPE = "at+jwt";
@@ -22,8 +22,10 @@ export async function issueAccessToken(input: {
   lifetimeSeconds: number;
   /** the RFC 7638 thumbprint of the DPoP key the token is bound to (RFC 9449 §6) */
   jkt?: string;
+  /** an agent's token: the MCP server it is for (RFC 8707), its `aud` in place of the environment's */
+  resource?: string;
 }): Promise<IssuedAccessToken> {
-  const { keys, publicUrl, env, clientId, lifetimeSeconds, jkt } = input;
+  const { keys, publicUrl, env, clientId, lifetimeSeconds, jkt, resource } = input;
   const signing = await keys.signingKey(env.id);
   const issuedAt = Math.floor(Date.now() / 1000);
   const jti = randomUUID();
@@ -31,7 +33,7 @@ export async function issueAccessToken(input: {
   const accessToken = await new SignJWT({ client_id: clientId, scope, env: env.slug, ...(jkt ? { cnf: { jkt } } : {}) })
     .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: signing.kid })
     .setIssuer(issuerFor(publicUrl, env.slug))
-    .setAudience(audienceFor(publicUrl, env.slug))
+    .setAudience(resource ?? audienceFor(publicUrl, env.slug))
     .setSubject(clientId)
     .setJti(jti)
     .setIssuedAt(issuedAt)
@@ -49,6 +51,8 @@ export type VerifiedAccessToken = {
   expiresAt: number;
   issuer: string;
   audience: string;
+  /** the MCP server an agent's token is for (its `aud`, RFC 8707); undefined for a token of the whole environment */
+  resource?: string;
   envSlug: string;
   /** the thumbprint of the DPoP key the token is bound to; undefined for a bearer token */
   jkt?: string;
@@ -73,13 +77,15 @@ function invalid(detail: string): TokenRejection {
   return new TokenRejection("token-invalid", detail);
 }
 
-function readClaims(payload: Record<string, unknown>, envSlug: string): VerifiedAccessToken {
+function readClaims(payload: Record<string, unknown>, publicUrl: string, envSlug: string): VerifiedAccessToken {
   const { client_id: clientId, sub, scope, jti, iat, exp, iss, aud, env, cnf } = payload;
   if (typeof clientId !== "string" || sub !== clientId) throw invalid("The token's client_id and sub claims are missing or differ.");
   if (typeof scope !== "string" || typeof jti !== "string" || typeof iat !== "number" || typeof exp !== "number") {
     throw invalid("The token lacks a scope, jti, iat or exp claim.");
   }
   if (env !== envSlug) throw invalid("The token's env claim does not name this environment.");
+  const resource = typeof aud === "string" && isMcpResourceOf(aud, publicUrl, envSlug) ? aud : undefined;
+  if (aud !== audienceFor(publicUrl, envSlug) && resource === undefined) throw invalid("The token's aud claim is not acceptable here.");
   const bound = typeof cnf === "object" && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
   if (cnf !== undefined && typeof bound !== "string") throw invalid("The token's cnf claim names no key thumbprint (jkt).");
   const jkt = bound as string | undefined;
@@ -93,6 +99,7 @@ function readClaims(payload: Record<string, unknown>, envSlug: string): Verified
     expiresAt: exp,
     issuer: String(iss),
     audience: String(aud),
+    resource,
     envSlug,
   };
 }
@@ -103,11 +110,10 @@ async function verifyWith(key: CryptoKey, token: string, publicUrl: string, envS
       algorithms: [SIGNING_ALGORITHM],
       typ: ACCESS_TOKEN_TYPE,
       issuer: issuerFor(publicUrl, envSlug),
-      audience: audienceFor(publicUrl, envSlug),
       clockTolerance: CLOCK_LEEWAY_SECONDS,
       requiredClaims: ["exp", "iat", "jti", "sub"],
     });
-    return readClaims(payload, envSlug);
+    return readClaims(payload, publicUrl, envSlug);
   } catch (error) {
     if (error instanceof TokenRejection) throw error;
     if (error instanceof errors.JWTExpired) {
@@ -125,7 +131,7 @@ async function verifyWith(key: CryptoKey, token: string, publicUrl: string, envS
 
 /**
  * Signature (RS256 only, this environment's published keys), `typ`, `iss`,
- * `aud`, `exp`/`nbf` with leeway. A token signed by another environment's key
+ * `aud` (the environment's, or one of its MCP servers'), `exp`/`nbf` with leeway. A token signed by another environment's key
  * is verified with that key so the answer can name both environments.
  */
 export async function verifyAccessToken(input: {

@@ -1,5 +1,6 @@
 import { jsonSchema, operationPaths } from "../built-in-apis/operation";
 import { CORS_NOTE } from "../http/cors-note";
+import { agentRegistrationResponseSchema, agentRegistrationSchema } from "./agent-schemas";
 import { TOKEN_OPERATIONS } from "./operations";
 import {
   introspectionRequestSchema,
@@ -47,6 +48,8 @@ export function tokenApiDocument({ api, env, gatewayUrl }: TokenApiDocumentInput
         IntrospectionRequest: jsonSchema(introspectionRequestSchema, "input"),
         IntrospectionResponse: jsonSchema(introspectionResponseSchema, "output"),
         JsonWebKeySet: jsonSchema(jsonWebKeySetSchema, "output"),
+        AgentRegistrationRequest: jsonSchema(agentRegistrationSchema, "input"),
+        AgentRegistrationResponse: jsonSchema(agentRegistrationResponseSchema, "output"),
       },
     },
   };

@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES } from "./request-body";
 type JsonObject = Record<string, unknown>;
 
 /** The token service's endpoints, each implemented once in token-service.ts. */
-export type TokenEndpoint = "token" | "revoke" | "introspect" | "jwks" | "metadata";
+export type TokenEndpoint = "token" | "revoke" | "introspect" | "jwks" | "metadata" | "register";
 
 const NO_STORE_HEADERS = {
   "Cache-Control": { description: "Always `no-store`: token responses are never cached.", schema: { type: "string", const: "no-store" } },
@@ -94,8 +94,8 @@ export const TOKEN_OPERATIONS = [
     method: "POST",
     path: "/oauth2/token",
     tags: OAUTH_TAGS,
-    summary: "Get an access token (client credentials)",
-    description: `RFC 6749 §4.4. ${CLIENT_AUTH_NOTE} Without \`scope\`, the token carries every scope granted to the client. With a \`DPoP\` header (RFC 9449), the token is bound to the proof's key: \`token_type\` is \`DPoP\`.`,
+    summary: "Get an access token (client credentials; an agent's authorization code or refresh token)",
+    description: `RFC 6749 §4.4. ${CLIENT_AUTH_NOTE} Without \`scope\`, the token carries every scope granted to the client. With a \`DPoP\` header (RFC 9449), the token is bound to the proof's key: \`token_type\` is \`DPoP\`. An agent registered at \`/oauth2/register\` sends \`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256), \`client_id\` and optionally \`resource\`, or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`: the answer adds a \`refresh_token\`, replaced at every use, and a reused one revokes every token of the grant.`,
     requestBody: formBody("#/components/schemas/TokenRequest", { grant_type: "client_credentials", scope: "notifications:read", ...EXAMPLE_CLIENT }),
     responses: ({ envSlug }) => ({
       "200": {
@@ -118,7 +118,10 @@ export const TOKEN_OPERATIONS = [
         "The request is malformed, the grant type is not client_credentials, or a scope is not granted to the client.",
         {
           ...MALFORMED_EXAMPLES,
-          unsupportedGrant: ["unsupported_grant_type", 'The grant type "password" is not supported; use client_credentials.'],
+          unsupportedGrant: [
+            "unsupported_grant_type",
+            'The grant type "password" is not supported; use client_credentials, authorization_code or refresh_token.',
+          ],
           invalidScope: ["invalid_scope", 'The client is not granted the scope "admin:all".'],
           invalidDpopProof: ["invalid_dpop_proof", "The DPoP proof's htu must be the URL called, without query or fragment."],
           useDpopNonce: ["use_dpop_nonce", "The DPoP proof must carry the server's current nonce, sent in the DPoP-Nonce header."],
@@ -155,6 +158,49 @@ export const TOKEN_OPERATIONS = [
       ...clientErrors(envSlug),
     }),
     handle: "introspect",
+  }),
+  defineOperation({
+    id: "registerAgentClient",
+    method: "POST",
+    path: "/oauth2/register",
+    tags: OAUTH_TAGS,
+    summary: "Register an AI agent as a public client (RFC 7591)",
+    description:
+      "JSON client metadata: `redirect_uris` (1 to 10, each `http://` on 127.0.0.1, localhost or [::1], any port, or `https://`), `client_name` (up to 100 characters, shown on the consent page as unverified), `token_endpoint_auth_method` `none` only. At most 20 registrations per address an hour; a registration unused for 30 days expires.",
+    requestBody: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: { $ref: "#/components/schemas/AgentRegistrationRequest" },
+          example: { client_name: "My agent", redirect_uris: ["http://127.0.0.1:33418/callback"], token_endpoint_auth_method: "none" },
+        },
+      },
+    },
+    responses: () => ({
+      "201": {
+        description: "The agent's client ID.",
+        headers: NO_STORE_HEADERS,
+        content: { "application/json": { schema: { $ref: "#/components/schemas/AgentRegistrationResponse" } } },
+      },
+      [OAUTH_ERROR_STATUS.invalid_client_metadata]: oauthError("A field is not acceptable.", {
+        redirectUri: ["invalid_redirect_uri", "The field redirect_uris.0 must be http:// on 127.0.0.1, localhost or [::1], or https://."],
+        metadata: ["invalid_client_metadata", 'The field token_endpoint_auth_method invalid input: expected "none".'],
+      }),
+      "405": oauthError(
+        "Only POST is accepted.",
+        { method: ["invalid_request", "This endpoint accepts POST only."] },
+        { Allow: { schema: { type: "string", const: "POST" } } },
+      ),
+      "413": oauthError(`The body is larger than ${MAX_BODY_BYTES} bytes.`, {
+        tooLarge: ["invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`],
+      }),
+      [OAUTH_ERROR_STATUS.temporarily_unavailable]: oauthError(
+        "Too many registrations from this address; wait as Retry-After says.",
+        { throttled: ["temporarily_unavailable", "Too many registrations from this address; try again later."] },
+        { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer", format: "int32", minimum: 1, maximum: 3600 } } },
+      ),
+    }),
+    handle: "register",
   }),
   defineOperation({
     id: "getJsonWebKeySet",

@@ -6,6 +6,8 @@ import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
 import { problem, toProblem } from "../http/problem";
 import { issueAccessToken, TokenRejection } from "./access-tokens";
+import type { AgentGrants } from "./agent-grants";
+import type { createAgentRegistration } from "./agent-registration";
 import type { TokenVerifier } from "./token-verifier";
 import type { ClientAuthenticationFields, ClientAuthenticator } from "./client-authentication";
 import { presentedClient } from "./client-authentication";
@@ -13,7 +15,7 @@ import { ASSERTION_ALGORITHMS } from "./assertion-rules";
 import { isClientIdShaped } from "./client-secrets";
 import { DPOP_ALGORITHMS, DpopRejection, type DpopNonces, type DpopVerifier } from "./dpop";
 import type { CredentialStates } from "./credential-states";
-import { issuerFor } from "./issuer";
+import { authorizationEndpointFor, issuerFor } from "./issuer";
 import { NO_STORE, OAuthError, oauthErrorResponse, oauthJson } from "./oauth-error";
 import { type TokenEndpoint, type TokenServicePath, tokenOperation } from "./operations";
 import { readOAuthFields } from "./request-body";
@@ -46,6 +48,9 @@ export type TokenServiceDeps = {
   /** DPoP proofs (RFC 9449), and the server nonces of environments that require them */
   dpop: DpopVerifier;
   dpopNonces: DpopNonces;
+  /** the authorization code and refresh token grants of agents, and their registration (RFC 7591) */
+  agentGrants: AgentGrants;
+  registerAgent: ReturnType<typeof createAgentRegistration>;
   log: Logger;
   metrics: Pick<GatewayMetrics, "tokenIssued" | "tokenRefused">;
 };
@@ -56,7 +61,10 @@ function invalidRequest(error: z.ZodError, fields: Record<string, string>): OAut
   const issue = error.issues[0]!;
   const field = String(issue.path[0] ?? "body");
   if (field === "grant_type" && fields.grant_type !== undefined) {
-    return new OAuthError("unsupported_grant_type", `The grant type "${fields.grant_type.slice(0, 50)}" is not supported; use client_credentials.`);
+    return new OAuthError(
+      "unsupported_grant_type",
+      `The grant type "${fields.grant_type.slice(0, 50)}" is not supported; use client_credentials, authorization_code or refresh_token.`,
+    );
   }
   if (fields[field] === undefined) return new OAuthError("invalid_request", `The parameter ${field} is missing.`);
   return new OAuthError("invalid_request", `The parameter ${field} ${issue.message.toLowerCase()}.`);
@@ -92,13 +100,20 @@ export function createTokenService(deps: TokenServiceDeps) {
     }
   }
 
-  async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
+  async function fieldsOf(request: IncomingRequest, url: URL): Promise<Record<string, string>> {
     refuseSecretsInUrl(url);
     // RFC 6749 §3.2: a parameter sent without a value is treated as omitted.
-    const fields = Object.fromEntries(Object.entries(await readOAuthFields(request)).filter(([, value]) => value !== ""));
+    return Object.fromEntries(Object.entries(await readOAuthFields(request)).filter(([, value]) => value !== ""));
+  }
+
+  function parse<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.infer<T> {
     const result = schema.safeParse(fields);
     if (!result.success) throw invalidRequest(result.error, fields);
     return result.data;
+  }
+
+  async function parsed<T extends z.ZodType>(request: IncomingRequest, url: URL, schema: T): Promise<z.infer<T>> {
+    return parse(schema, await fieldsOf(request, url));
   }
 
   /**
@@ -112,7 +127,10 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   async function token(request: IncomingRequest, url: URL, env: EnvironmentRow, attribution: Attribution): Promise<PlainResponse> {
-    const body = await parsed(request, url, tokenRequestSchema);
+    const fields = await fieldsOf(request, url);
+    if (fields.grant_type === "authorization_code") return deps.agentGrants.authorizationCode(fields, env, parse);
+    if (fields.grant_type === "refresh_token") return deps.agentGrants.refreshToken(fields, env, parse);
+    const body = parse(tokenRequestSchema, fields);
     const { credential, secretId } = await authenticateClient(request, env, body, attribution);
     const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));
     const requested = body.scope ? [...new Set(body.scope.split(" "))] : undefined;
@@ -192,9 +210,13 @@ export function createTokenService(deps: TokenServiceDeps) {
         jwks_uri: `${issuer}/.well-known/jwks.json`,
         revocation_endpoint: `${issuer}/oauth2/revoke`,
         introspection_endpoint: `${issuer}/oauth2/introspect`,
-        grant_types_supported: ["client_credentials"],
-        response_types_supported: [],
-        token_endpoint_auth_methods_supported: authMethods,
+        authorization_endpoint: authorizationEndpointFor(publicUrl, env.slug),
+        registration_endpoint: `${issuer}/oauth2/register`,
+        grant_types_supported: ["client_credentials", "authorization_code", "refresh_token"],
+        response_types_supported: ["code"],
+        response_modes_supported: ["query"],
+        code_challenge_methods_supported: ["S256"],
+        token_endpoint_auth_methods_supported: [...authMethods, "none"],
         revocation_endpoint_auth_methods_supported: authMethods,
         introspection_endpoint_auth_methods_supported: authMethods,
         scopes_supported: scopes,
@@ -206,6 +228,11 @@ export function createTokenService(deps: TokenServiceDeps) {
       },
       { "cache-control": "public, max-age=300" },
     );
+  }
+
+  function register(request: IncomingRequest, url: URL, env: EnvironmentRow): Promise<PlainResponse> {
+    refuseSecretsInUrl(url);
+    return deps.registerAgent(request, env, deps.addressOf(request));
   }
 
   async function jwks(_request: IncomingRequest, _url: URL, env: EnvironmentRow): Promise<PlainResponse> {
@@ -220,6 +247,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     introspect,
     jwks,
     metadata,
+    register,
   };
 
   /** Answers one token-service request of `env` by its declared operation; OAuth endpoints answer OAuth JSON, the rest problems. */

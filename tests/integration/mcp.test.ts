@@ -1,11 +1,23 @@
 // Each API's MCP server (issue 52) on both processes over one database, driven by the SDK's own
 // client: tools derived from the version's document, a tool call that is the gateway call it
-// stands for, and the refusals an agent meets before it has a token.
+// stands for, and the refusals an agent meets before it has a token; then OAuth for agents:
+// discovery from the 401, registration, the portal's consent, PKCE, refresh and revocation.
 import { createServer, type Server } from "node:http";
+import {
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
+  exchangeAuthorization,
+  extractResourceMetadataUrl,
+  refreshAuthorization,
+  registerClient,
+  startAuthorization,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_ACTOR } from "../../lib/audit/write-audit";
+import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
 import type { Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
 import { createNotifications } from "../../lib/notifications/create-notifications";
@@ -16,8 +28,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runAdmin } from "../support/admin-cli";
 import { freePort, startServer, TEST_ADMIN_PASSWORD, TEST_DEVELOPER_PASSWORD, type TestServer } from "../support/server";
-import { accessToken, eventually, newCredential, openDb, registerProxyApi } from "./gateway-support";
-import { signedIn } from "./portal-session";
+import { accessToken, decodeJwtPart, eventually, newCredential, openDb, registerProxyApi, SERVER_AUTH_SECRET } from "./gateway-support";
+import { type PortalClient, signedIn } from "./portal-session";
 
 const ENV = "sso-qa";
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -375,5 +387,330 @@ describe("an API's MCP settings in the admin console", () => {
     expect((await developer.put("/api/portal/admin/apis/orders/mcp", { enabled: false })).status).toBe(403);
     expect((await db.api.findUniqueOrThrow({ where: { slug: "orders" } })).mcp).toEqual(wanted);
     expect(await db.auditEvent.count({ where: { action: "api.mcp", targetId: "orders" } })).toBe(before + 1);
+  });
+});
+
+describe("OAuth for agents: an agent that knows only the MCP URL signs in as a developer's credential", () => {
+  const REDIRECT = "http://127.0.0.1:8976/callback";
+  const ordersPath = `/mcp/${ENV}/orders`;
+  let developer: PortalClient;
+  let mine: Awaited<ReturnType<typeof newCredential>>;
+  let server: Awaited<ReturnType<typeof discover>>;
+
+  const mcpCall = (path: string, bearer?: string) =>
+    fetch(`${full.url}${path}`, {
+      method: "POST",
+      headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+
+  /** What the SDK's client does on a 401: the resource's metadata, then its authorization server's. */
+  async function discover(path: string) {
+    const refused = await mcpCall(path);
+    expect(refused.status).toBe(401);
+    const resourceMetadataUrl = extractResourceMetadataUrl(refused);
+    expect(resourceMetadataUrl).toBeDefined();
+    const resource = await discoverOAuthProtectedResourceMetadata(new URL(`${full.url}${path}`), { resourceMetadataUrl });
+    const issuer = String(resource.authorization_servers![0]);
+    const metadata = (await discoverAuthorizationServerMetadata(issuer))!;
+    return { resource: new URL(resource.resource), issuer, metadata };
+  }
+
+  const register = (name: string, redirect = REDIRECT) =>
+    registerClient(server.issuer, {
+      metadata: server.metadata,
+      clientMetadata: {
+        client_name: name,
+        redirect_uris: [redirect],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+      },
+    });
+
+  /** The consent page as the developer sees it, and the code its approval sends back. */
+  async function authorize(agent: Awaited<ReturnType<typeof register>>, options: { resource?: URL; as?: PortalClient; credential?: string } = {}) {
+    const { authorizationUrl, codeVerifier } = await startAuthorization(server.issuer, {
+      metadata: server.metadata,
+      clientInformation: agent,
+      redirectUrl: REDIRECT,
+      state: "state-123",
+      resource: options.resource ?? server.resource,
+    });
+    const page = await (options.as ?? developer).get(`${authorizationUrl.pathname}${authorizationUrl.search}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const ticket = /name="ticket" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const answer = await (options.as ?? developer).form("/api/portal/agents/consent", {
+      ticket,
+      decision: "approve",
+      credential: options.credential ?? mine.clientId,
+    });
+    expect(answer.status, await answer.clone().text()).toBe(303);
+    const location = new URL(answer.headers.get("location")!);
+    return { html, ticket, codeVerifier, location, code: location.searchParams.get("code")! };
+  }
+
+  const exchange = (agent: Awaited<ReturnType<typeof register>>, code: string, codeVerifier: string, resource = server.resource) =>
+    exchangeAuthorization(server.issuer, {
+      metadata: server.metadata,
+      clientInformation: agent,
+      authorizationCode: code,
+      codeVerifier,
+      redirectUri: REDIRECT,
+      resource,
+    });
+
+  const refresh = (agent: Awaited<ReturnType<typeof register>>, refreshToken: string) =>
+    refreshAuthorization(server.issuer, { metadata: server.metadata, clientInformation: agent, refreshToken, resource: server.resource });
+
+  const tokenError = async (call: Promise<unknown>) => {
+    const error = await call.then(
+      () => undefined,
+      (thrown: Error & { errorCode?: string }) => thrown,
+    );
+    expect(error).toBeDefined();
+    return error!.errorCode ?? error!.message;
+  };
+
+  beforeAll(async () => {
+    const owner = await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } });
+    const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: owner.id, name: "Agent host" });
+    const { credential, secret } = await createCredential({
+      db,
+      actor: CLI_ACTOR,
+      applicationId: application.id,
+      envSlug: ENV,
+      authSecret: SERVER_AUTH_SECRET,
+    });
+    mine = { clientId: credential.clientId, clientSecret: secret!.clientSecret, credentialId: credential.id, applicationId: application.id };
+    developer = await signedIn(full, "developer@example.com", TEST_DEVELOPER_PASSWORD);
+    await db.api.update({ where: { slug: "orders" }, data: { mcp: { enabled: true } } });
+    expect(await eventually(async () => (await mcpCall(ordersPath)).status === 401)).toBe(true);
+    server = await discover(ordersPath);
+  });
+
+  it("discovers, registers, is approved on the consent page, exchanges the code with PKCE, lists and calls tools, and refreshes", async () => {
+    expect(server.resource.href).toBe(`${full.url}${ordersPath}`);
+    expect(server.metadata).toMatchObject({
+      issuer: `${full.url}/gw/${ENV}`,
+      authorization_endpoint: `${full.url}/oauth/${ENV}/authorize`,
+      registration_endpoint: `${full.url}/gw/${ENV}/oauth2/register`,
+      code_challenge_methods_supported: ["S256"],
+      response_types_supported: ["code"],
+      grant_types_supported: expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials"]),
+      token_endpoint_auth_methods_supported: expect.arrayContaining(["none"]),
+    });
+    const agent = await register("Helpful <b>agent</b>");
+    expect(agent.client_id).toMatch(/^agc_/);
+    expect(agent).toMatchObject({ token_endpoint_auth_method: "none", redirect_uris: [REDIRECT] });
+
+    const { html, location, code, codeVerifier } = await authorize(agent);
+    expect(html).toContain("Helpful &lt;b&gt;agent&lt;/b&gt;");
+    expect(html).toContain("unverified");
+    expect(html).toContain("<strong>Proxied orders</strong>");
+    expect(html).toContain("orders:read");
+    expect(html).toContain(mine.clientId);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(location.searchParams.get("state")).toBe("state-123");
+    expect(location.searchParams.get("iss")).toBe(server.issuer);
+    expect(await db.agentAuthorizationCode.count({ where: { hash: code } })).toBe(0);
+
+    const tokens = await exchange(agent, code, codeVerifier);
+    expect(tokens).toMatchObject({ token_type: "Bearer", scope: "orders:read", refresh_token: expect.stringMatching(/^grt_/) });
+    expect(decodeJwtPart(tokens.access_token, 1)).toMatchObject({ aud: server.resource.href, client_id: mine.clientId, sub: mine.clientId });
+    expect(await db.agentRefreshToken.count({ where: { hash: tokens.refresh_token! } })).toBe(0);
+
+    const mcp = await connect(full, ordersPath, tokens.access_token);
+    expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain("getOrder");
+    const before = upstreamCalls.length;
+    const result = await mcp.callTool({ name: "getOrder", arguments: { id: "agent-1" } });
+    expect(result.isError, textOf(result)).toBeUndefined();
+    expect(JSON.parse(textOf(result))).toMatchObject({ method: "GET", url: "/v1/orders/agent-1" });
+    expect(upstreamCalls.length).toBe(before + 1);
+    // The call is the chosen credential's: the request log names it.
+    const requestId = String((result._meta as Record<string, unknown>)["gatehouse/requestId"]);
+    expect(await eventually(async () => (await db.requestLog.findFirst({ where: { requestId, clientId: mine.clientId } })) !== null)).toBe(true);
+
+    const refreshed = await refresh(agent, tokens.refresh_token!);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await mcpCall(ordersPath, refreshed.access_token)).status).toBe(200);
+    // Reusing the spent refresh token revokes the whole family: the new refresh token and the access tokens.
+    expect(await tokenError(refresh(agent, tokens.refresh_token!))).toBe("invalid_grant");
+    expect(await tokenError(refresh(agent, refreshed.refresh_token!))).toBe("invalid_grant");
+    expect(await eventually(async () => (await mcpCall(ordersPath, refreshed.access_token)).status === 401)).toBe(true);
+    expect(await eventually(async () => (await mcpCall(ordersPath, tokens.access_token)).status === 401)).toBe(true);
+  });
+
+  it("revokes an agent from Settings → Connected agents, which ends its refresh and access tokens", async () => {
+    const agent = await register("Revocable agent");
+    const { code, codeVerifier } = await authorize(agent);
+    const tokens = await exchange(agent, code, codeVerifier);
+    expect((await mcpCall(ordersPath, tokens.access_token)).status).toBe(200);
+    const page = await (await developer.get("/settings/agents")).text();
+    expect(page).toContain("Revocable agent");
+    expect(page).toContain("Connected agents");
+    const consent = await db.agentConsent.findFirstOrThrow({ where: { agent: { name: "Revocable agent" } } });
+    expect(consent.lastUsedAt).not.toBeNull();
+    const admin = await signedIn(full, "admin@example.com", TEST_ADMIN_PASSWORD);
+    expect((await admin.post(`/api/portal/agents/${consent.id}/revoke`, {})).status).toBe(404);
+    expect((await developer.post(`/api/portal/agents/nope/revoke`, {})).status).toBe(404);
+    const revoked = await developer.post(`/api/portal/agents/${consent.id}/revoke`, {});
+    expect(revoked.status).toBe(200);
+    expect(await db.auditEvent.count({ where: { action: "agent-consent.revoke", targetId: consent.id } })).toBe(1);
+    expect(await tokenError(refresh(agent, tokens.refresh_token!))).toBe("invalid_grant");
+    expect(await eventually(async () => (await mcpCall(ordersPath, tokens.access_token)).status === 401)).toBe(true);
+    expect(await (await developer.get("/settings/agents")).text()).not.toContain("Revocable agent");
+  });
+
+  it("refuses a wrong verifier, a code used twice, another client's code and a redirect URI changed at the token endpoint", async () => {
+    const agent = await register("Careful agent");
+    const first = await authorize(agent);
+    expect(await tokenError(exchange(agent, first.code, "x".repeat(43)))).toBe("invalid_grant");
+    const second = await authorize(agent);
+    const other = await register("Other agent");
+    expect(await tokenError(exchange(other, second.code, second.codeVerifier))).toBe("invalid_grant");
+    const third = await authorize(agent);
+    const changed = await fetch(server.metadata.token_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: third.code,
+        code_verifier: third.codeVerifier,
+        redirect_uri: "http://127.0.0.1:8976/other",
+        client_id: agent.client_id,
+      }),
+    });
+    expect(changed.status).toBe(400);
+    expect(await changed.json()).toMatchObject({ error: "invalid_grant" });
+    const fourth = await authorize(agent);
+    const tokens = await exchange(agent, fourth.code, fourth.codeVerifier);
+    expect(await tokenError(exchange(agent, fourth.code, fourth.codeVerifier))).toBe("invalid_grant");
+    // A code used twice revokes what it was exchanged for.
+    expect(await tokenError(refresh(agent, tokens.refresh_token!))).toBe("invalid_grant");
+    const unknownClient = await fetch(server.metadata.token_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "grt_x", client_id: "agc_nobody" }),
+    });
+    expect(unknownClient.status).toBe(401);
+    expect(await unknownClient.json()).toMatchObject({ error: "invalid_client" });
+  });
+
+  it("refuses a token issued for another MCP server, at that server and at the gateway; ordinary tokens still work there", async () => {
+    const agent = await register("Scoped agent");
+    const { code, codeVerifier } = await authorize(agent);
+    const tokens = await exchange(agent, code, codeVerifier);
+    const elsewhere = await mcpCall(`/mcp/${ENV}/notifications`, tokens.access_token);
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.headers.get("www-authenticate")).toMatch(/error="invalid_token".*resource_metadata=/);
+    expect(((await elsewhere.json()) as { type: string; requestId: string }).type).toContain("token-invalid");
+    const direct = await fetch(`${full.url}/gw/${ENV}/orders/v1/orders/agent-2`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(direct.status).toBe(401);
+    expect((await mcpCall(`${ordersPath}/v1`, tokens.access_token)).status).toBe(401);
+    expect((await mcpCall(`/mcp/${ENV}/notifications`, token)).status).toBe(200);
+    expect((await fetch(`${full.url}/gw/${ENV}/orders/v1/orders/agent-3`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // A resource the grant is not for is refused at the token endpoint too (RFC 8707).
+    const again = await authorize(agent);
+    expect(await tokenError(exchange(agent, again.code, again.codeVerifier, new URL(`${full.url}/mcp/${ENV}/notifications`)))).toBe("invalid_target");
+  });
+
+  it("refuses authorization requests without PKCE S256, for other grants, resources or redirect URIs, and forged or foreign consent", async () => {
+    const agent = await register("Strict agent");
+    const base = {
+      client_id: agent.client_id,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+      resource: server.resource.href,
+      state: "s",
+    };
+    const ask = (change: Record<string, string | undefined>) => {
+      const query = Object.fromEntries(Object.entries({ ...base, ...change }).filter(([, value]) => value !== undefined)) as Record<string, string>;
+      return developer.get(`/oauth/${ENV}/authorize?${new URLSearchParams(query)}`);
+    };
+    for (const [change, error] of [
+      [{ code_challenge_method: "plain" }, "invalid_request"],
+      [{ code_challenge: undefined }, "invalid_request"],
+      [{ code_challenge_method: undefined }, "invalid_request"],
+      [{ response_type: "token" }, "unsupported_response_type"],
+      [{ resource: `${full.url}/mcp/nosuchenv/orders` }, "invalid_target"],
+      [{ resource: `${full.url}/mcp/${ENV}/global-sso-token` }, "invalid_target"],
+      [{ resource: undefined }, "invalid_target"],
+      [{ scope: "admin:all" }, "invalid_scope"],
+    ] as const) {
+      const answer = await ask(change);
+      expect(answer.status, JSON.stringify(change)).toBe(307);
+      const location = new URL(answer.headers.get("location")!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get("error"), JSON.stringify(change)).toBe(error);
+      expect(location.searchParams.get("state")).toBe("s");
+    }
+    // An unregistered redirect URI or client is never redirected to.
+    for (const change of [{ redirect_uri: "https://evil.example/callback" }, { client_id: "agc_nobody" }, { redirect_uri: "http://127.0.0.1:8976/other" }]) {
+      const answer = await ask(change);
+      expect(answer.status, JSON.stringify(change)).toBe(200);
+      expect(answer.headers.get("location")).toBeNull();
+      expect(await answer.text()).toContain("This agent cannot sign in");
+    }
+    // A loopback redirect URI may change its port (RFC 8252 §7.3).
+    const port = await ask({ redirect_uri: "http://127.0.0.1:9999/callback" });
+    expect(port.status).toBe(200);
+    expect(await port.text()).toContain("Strict agent");
+
+    const { ticket } = await authorize(agent);
+    const deny = await developer.form("/api/portal/agents/consent", { ticket, decision: "deny" });
+    expect(deny.status).toBe(303);
+    expect(new URL(deny.headers.get("location")!).searchParams.get("error")).toBe("access_denied");
+    const admin = await signedIn(full, "admin@example.com", TEST_ADMIN_PASSWORD);
+    for (const [who, fields] of [
+      [admin, { ticket, decision: "approve", credential: mine.clientId }],
+      [developer, { ticket: `${ticket}x`, decision: "approve", credential: mine.clientId }],
+      [developer, { ticket, decision: "approve", credential: client.clientId }],
+      [developer, { ticket, decision: "maybe" }],
+    ] as const) {
+      const refused = await who.form("/api/portal/agents/consent", fields);
+      expect(refused.status, JSON.stringify(fields)).toBe(400);
+      expect(refused.headers.get("content-type")).toBe("application/problem+json");
+      expect(((await refused.json()) as { requestId: string }).requestId).toEqual(expect.any(String));
+    }
+    const crossSite = await fetch(`${full.url}/api/portal/agents/consent`, {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ticket, decision: "approve" }),
+    });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it("registers only public clients with loopback or https redirect URIs, bounded, and counts registrations per address", async () => {
+    const registration = (body: unknown) =>
+      fetch(server.metadata.registration_endpoint!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    for (const [body, error] of [
+      [{ redirect_uris: ["http://evil.example/callback"] }, "invalid_redirect_uri"],
+      [{ redirect_uris: ["javascript:alert(1)"] }, "invalid_redirect_uri"],
+      [{ redirect_uris: ["https://example.com/cb#frag"] }, "invalid_redirect_uri"],
+      [{ redirect_uris: [] }, "invalid_redirect_uri"],
+      [{ redirect_uris: Array.from({ length: 11 }, (_, index) => `http://127.0.0.1/${index}`) }, "invalid_redirect_uri"],
+      [{ redirect_uris: [`https://example.com/${"x".repeat(2100)}`] }, "invalid_redirect_uri"],
+      [{ redirect_uris: [REDIRECT], client_name: "x".repeat(101) }, "invalid_client_metadata"],
+      [{ redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic" }, "invalid_client_metadata"],
+      [{ redirect_uris: [REDIRECT], grant_types: ["implicit"] }, "invalid_client_metadata"],
+      [[REDIRECT], "invalid_client_metadata"],
+    ] as const) {
+      const refused = await registration(body);
+      expect(refused.status, JSON.stringify(body).slice(0, 100)).toBe(400);
+      expect(((await refused.json()) as { error: string }).error, JSON.stringify(body).slice(0, 100)).toBe(error);
+    }
+    const huge = await registration({ redirect_uris: [REDIRECT], client_name: "x".repeat(40_000) });
+    expect(huge.status).toBe(413);
+    for (const redirect of ["http://localhost:1234/cb", "http://[::1]/cb", "https://agent.example/cb"]) {
+      expect((await registration({ redirect_uris: [redirect] })).status, redirect).toBe(201);
+    }
+    let last: Response | undefined;
+    for (let attempt = 0; attempt < 25 && last?.status !== 429; attempt++) last = await registration({ redirect_uris: [REDIRECT] });
+    expect(last?.status).toBe(429);
+    expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await last!.json()) as { error: string }).error).toBe("temporarily_unavailable");
   });
 });

@@ -71,7 +71,7 @@ describe("served documents and the gateway's routing agree", () => {
   it("token service: every documented endpoint is served, other methods are refused with Allow", async () => {
     const document = await servedDocument("global-sso-token");
     const base = document.servers[0]!.url;
-    expect(Object.keys(document.paths).length).toBe(5);
+    expect(Object.keys(document.paths).length).toBe(6);
     for (const path of Object.keys(document.paths)) {
       const allowed = declared(document, path);
       for (const method of ["GET", "POST", "DELETE"]) {

@@ -7,6 +7,8 @@ export type PortalClient = {
   put(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   /** Any other method, sent like `post` */
   send(method: string, path: string, body?: unknown): Promise<Response>;
+  /** An HTML form's POST (application/x-www-form-urlencoded), as a browser sends it from our own page */
+  form(path: string, fields: Record<string, string>): Promise<Response>;
 };
 
 function cookiesFrom(response: Response): string[] {
@@ -38,6 +40,13 @@ export async function signIn(server: TestServer, email: string, password: string
     post: (path, body, headers = {}) => send("POST", path, body, headers),
     put: (path, body, headers = {}) => send("PUT", path, body, headers),
     send: (method, path, body) => send(method, path, body),
+    form: (path, fields) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields),
+      }),
   };
   function send(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
     return fetch(`${server.url}${path}`, {

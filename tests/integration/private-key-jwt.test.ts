@@ -88,7 +88,7 @@ async function expectInvalidClient(response: Response) {
 describe("private_key_jwt", () => {
   it("is listed in the metadata, with the algorithms allowed", async () => {
     const metadata = await (await fetch(`${server.url}/.well-known/oauth-authorization-server/gw/sso-qa`)).json();
-    expect(metadata.token_endpoint_auth_methods_supported).toEqual(["client_secret_basic", "client_secret_post", "private_key_jwt"]);
+    expect(metadata.token_endpoint_auth_methods_supported).toEqual(["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]);
     expect(metadata.token_endpoint_auth_signing_alg_values_supported).toEqual(["RS256", "PS256", "ES256", "EdDSA"]);
   });
 

@@ -35,8 +35,12 @@ describe("discovery documents", () => {
       jwks_uri: `${issuer}/.well-known/jwks.json`,
       revocation_endpoint: `${issuer}/oauth2/revoke`,
       introspection_endpoint: `${issuer}/oauth2/introspect`,
-      grant_types_supported: ["client_credentials"],
-      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+      authorization_endpoint: `${server.url}/oauth/sso-qa/authorize`,
+      registration_endpoint: `${issuer}/oauth2/register`,
+      grant_types_supported: ["client_credentials", "authorization_code", "refresh_token"],
+      response_types_supported: ["code"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"],
       scopes_supported: ["notifications:read", "notifications:write"],
     });
     const underGateway = await fetch(`${issuer}/.well-known/oauth-authorization-server`);

@@ -25,6 +25,8 @@ export function toolRequest(input: {
   origin: string;
   env: string;
   api: string;
+  /** the MCP server called, where an agent's token is accepted */
+  resource: string;
   mcpRequest: IncomingRequest;
 }): IncomingRequest | string {
   const { tool, args, mcpRequest } = input;
@@ -58,6 +60,7 @@ export function toolRequest(input: {
     body: bytes === null ? null : new Blob([bytes]).stream(),
     bodyChunks: () => (bytes === null ? null : toAsync(bytes)),
     remoteAddress: mcpRequest.remoteAddress,
+    mcpResource: input.resource,
   };
 }
 

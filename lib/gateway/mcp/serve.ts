@@ -95,7 +95,7 @@ export function createMcpService(deps: McpServiceDeps): McpService {
   /** The caller, unless the API is public; a refusal's challenge names the resource's metadata (RFC 9728 §5.1). */
   async function admitted(request: IncomingRequest, at: Served): Promise<string | undefined> {
     if (at.api.kind === "PROXY" && at.api.isPublic) return undefined;
-    const verdict = await deps.authenticate(request, at.env);
+    const verdict = await deps.authenticate(request, at.env, undefined, at.resource);
     if ("refusal" in verdict) throw withResourceMetadata(verdict.refusal, at);
     if (!verdict.caller.credential.grants.has(at.api.id)) {
       throw problem("api-not-granted", {
@@ -157,7 +157,10 @@ export function createMcpService(deps: McpServiceDeps): McpService {
       const tool = (await toolsOf(at)).find((each) => each.name === params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       const origin = new URL(request.url).origin;
-      return callTool(deps.gateway, toolRequest({ tool, args: params.arguments ?? {}, origin, env: at.env.slug, api: at.api.slug, mcpRequest: request }));
+      return callTool(
+        deps.gateway,
+        toolRequest({ tool, args: params.arguments ?? {}, origin, env: at.env.slug, api: at.api.slug, resource: at.resource, mcpRequest: request }),
+      );
     });
     return server;
   }

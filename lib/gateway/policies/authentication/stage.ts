@@ -32,7 +32,13 @@ function invalidToken(env: GatewayEnvironment, code: InvalidTokenCode, detail: s
 /** The caller, or the refusal naming the check the token failed; the client a verified signature names either way. */
 export type AuthenticationVerdict = { caller: Authenticated; clientId: string } | { refusal: ProblemError; clientId?: string };
 
-export type Authenticator = (request: IncomingRequest, env: GatewayEnvironment, methods?: readonly AuthenticationMethod[]) => Promise<AuthenticationVerdict>;
+/** `resource`: the MCP server called, or whose tool call this is; an agent's token is accepted there only (RFC 8707). */
+export type Authenticator = (
+  request: IncomingRequest,
+  env: GatewayEnvironment,
+  methods?: readonly AuthenticationMethod[],
+  resource?: string,
+) => Promise<AuthenticationVerdict>;
 
 /**
  * Authentication's checks, any of the API's methods (decision 064): a call is let through when one
@@ -53,7 +59,7 @@ export function createAuthenticator(deps: {
   hashKey: (key: string) => string;
 }): Authenticator {
   const byKey = createKeyAuthenticator(deps);
-  const byToken = async (request: IncomingRequest, env: GatewayEnvironment, header: string): Promise<AuthenticationVerdict> => {
+  const byToken = async (request: IncomingRequest, env: GatewayEnvironment, header: string, resource: string | undefined): Promise<AuthenticationVerdict> => {
     const dpopMatch = DPOP.exec(header);
     const match = dpopMatch ?? BEARER.exec(header);
     if (!match) {
@@ -73,6 +79,9 @@ export function createAuthenticator(deps: {
       return { clientId: error.clientId, refusal: invalidToken(env, error.code, error.detail, error.extensions) };
     }
     const { clientId } = token;
+    if (token.resource !== undefined && token.resource !== resource) {
+      return { clientId, refusal: invalidToken(env, "token-invalid", `The token was issued for the MCP server ${token.resource} and is accepted there only.`) };
+    }
     if (await deps.revocations.isRevoked(token.jti)) {
       return { clientId, refusal: invalidToken(env, "token-revoked", "The token has been revoked.") };
     }
@@ -85,13 +94,13 @@ export function createAuthenticator(deps: {
     deps.lastUsed.mark(credential.id);
     return { clientId, caller: { token, credential } };
   };
-  return async (request, env, methods = DEFAULT_AUTHENTICATION) => {
+  return async (request, env, methods = DEFAULT_AUTHENTICATION, resource) => {
     const header = request.headers.get("authorization");
     let refused: { verdict: AuthenticationVerdict; method: AuthenticationMethod } | undefined;
     for (const method of methods) {
       const presented = method === "apiKey" ? presentedKey(request, header) : header !== null && !isKeyBearer(header) ? header : undefined;
       if (presented === undefined) continue;
-      const verdict = method === "apiKey" ? await byKey(presented, env) : await byToken(request, env, presented);
+      const verdict = method === "apiKey" ? await byKey(presented, env) : await byToken(request, env, presented, resource);
       if (!("refusal" in verdict)) return verdict;
       refused ??= { verdict, method };
     }
@@ -133,7 +142,7 @@ export function createAuthenticationStage(authenticate: Authenticator): Stage {
     if (at.kind === "token-service" || (at.kind === "proxied" && at.api.isPublic)) return PASS;
     const span = trace.span?.stage("authenticate");
     try {
-      const verdict = await authenticate(request, at.env, at.api.authentication);
+      const verdict = await authenticate(request, at.env, at.api.authentication, request.mcpResource);
       span?.end("refusal" in verdict ? verdict.refusal.code : undefined);
       return verdict;
     } catch (error) {

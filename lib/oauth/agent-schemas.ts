@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { isAcceptableRedirectUri, MAX_REDIRECT_URI_LENGTH } from "./agent-redirect-uris";
+
+/** RFC 7591 bounds: a handful of redirect URIs, a name a consent page can show. */
+export const MAX_REDIRECT_URIS = 10;
+export const MAX_CLIENT_NAME_LENGTH = 100;
+const MAX_CODE_LENGTH = 200;
+const MAX_AGENT_ID_LENGTH = 100;
+
+const agentId = z.string().min(1).max(MAX_AGENT_ID_LENGTH).meta({ description: "The agent's client ID (`agc_…`) from registration." });
+const resource = z.url().max(2048).meta({ description: "RFC 8707: the MCP server's URL; when sent, it must be the one the code or refresh token is for." });
+
+/** An agent's registration (RFC 7591): a public client, authenticating with nothing but PKCE. */
+export const agentRegistrationSchema = z.object({
+  redirect_uris: z
+    .array(z.string().max(MAX_REDIRECT_URI_LENGTH).refine(isAcceptableRedirectUri, "must be http:// on 127.0.0.1, localhost or [::1], or https://"))
+    .min(1)
+    .max(MAX_REDIRECT_URIS),
+  client_name: z.string().trim().min(1).max(MAX_CLIENT_NAME_LENGTH).optional(),
+  token_endpoint_auth_method: z.literal("none").optional(),
+  grant_types: z
+    .array(z.enum(["authorization_code", "refresh_token"]))
+    .max(2)
+    .optional(),
+  response_types: z.array(z.literal("code")).max(1).optional(),
+  scope: z.string().max(2000).optional(),
+});
+
+export const agentRegistrationResponseSchema = z.object({
+  client_id: agentId,
+  client_id_issued_at: z.int().min(0).meta({ format: "int64" }),
+  client_name: z.string().max(MAX_CLIENT_NAME_LENGTH),
+  redirect_uris: z.array(z.string().max(MAX_REDIRECT_URI_LENGTH)).max(MAX_REDIRECT_URIS),
+  grant_types: z.array(z.enum(["authorization_code", "refresh_token"])).max(2),
+  response_types: z.array(z.literal("code")).max(1),
+  token_endpoint_auth_method: z.literal("none"),
+});
+
+/** The authorization code grant of an agent (RFC 6749 §4.1.3 with PKCE, RFC 7636 §4.5). */
+export const authorizationCodeRequestSchema = z.object({
+  grant_type: z.literal("authorization_code"),
+  code: z.string().min(1).max(MAX_CODE_LENGTH),
+  redirect_uri: z.string().min(1).max(MAX_REDIRECT_URI_LENGTH),
+  // RFC 7636 §4.1: 43 to 128 unreserved characters.
+  code_verifier: z.string().regex(/^[A-Za-z0-9\-._~]{43,128}$/, "must be 43 to 128 unreserved characters (RFC 7636)"),
+  client_id: agentId,
+  resource: resource.optional(),
+});
+
+/** An agent's refresh (RFC 6749 §6); the refresh token is replaced on every use. */
+export const refreshTokenRequestSchema = z.object({
+  grant_type: z.literal("refresh_token"),
+  refresh_token: z.string().min(1).max(MAX_CODE_LENGTH),
+  client_id: agentId,
+  resource: resource.optional(),
+  scope: z.string().max(2000).optional(),
+});
