@@ -5,6 +5,7 @@ import { brandImageOrigin } from "./lib/brand-image";
 import { separateGatewayOrigin } from "./lib/catalog/environment-urls";
 import { config as appConfig } from "./lib/config";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "./lib/http/security-headers";
+import { consentRedirectOrigin } from "./lib/oauth/agent-redirect-uris";
 
 const SIGNED_IN_AREAS = /^\/(admin|settings)(\/|$)/;
 
@@ -62,11 +63,13 @@ export async function proxy(request: NextRequest) {
   const { brand } = appConfig();
   const imageOrigins = [brandImageOrigin(brand.logo), brandImageOrigin(brand.favicon)].filter((origin) => origin !== undefined);
   const gatewayOrigin = separateGatewayOrigin(appConfig().publicUrl);
+  const agentOrigin = consentRedirectOrigin(request.nextUrl.pathname, request.nextUrl.searchParams);
   const csp = contentSecurityPolicy(newNonce(), {
     development: process.env.NODE_ENV === "development",
     https,
     imageOrigins,
     connectOrigins: gatewayOrigin ? [gatewayOrigin] : [],
+    formOrigins: agentOrigin ? [agentOrigin] : [],
   });
   const rewrite = request.nextUrl.pathname.startsWith("/api/auth/") ? repairCallbackUrls(request) : undefined;
   const requestHeaders = new Headers(request.headers);

@@ -32,4 +32,10 @@ describe("security headers", () => {
     expect(newNonce()).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(newNonce()).not.toBe(newNonce());
   });
+
+  it("let forms post to the portal, and their answers redirect to an agent's origin only where one is given", () => {
+    expect(contentSecurityPolicy("abc", { development: false, https: true })).toContain("form-action 'self';");
+    const csp = contentSecurityPolicy("abc", { development: false, https: true, formOrigins: ["http://127.0.0.1:8976"] });
+    expect(csp).toContain("form-action 'self' http://127.0.0.1:8976;");
+  });
 });

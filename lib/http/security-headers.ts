@@ -6,11 +6,18 @@
  * for its refresh runtime; production never does. Images load from the portal itself, or
  * from `imageOrigins`: those of a logo or favicon its operators gave as a URL. Scripts connect
  * to the portal itself, or to `connectOrigins`: the gateway's, when it has one of its own, for
- * the Reference's "try it".
+ * the Reference's "try it". Forms post to the portal itself, and the redirect that answers them
+ * may lead to `formOrigins`: the agent's, on the consent page of an agent's authorization request.
  */
 export function contentSecurityPolicy(
   nonce: string,
-  options: { development: boolean; https: boolean; imageOrigins?: readonly string[]; connectOrigins?: readonly string[] },
+  options: {
+    development: boolean;
+    https: boolean;
+    imageOrigins?: readonly string[];
+    connectOrigins?: readonly string[];
+    formOrigins?: readonly string[];
+  },
 ): string {
   return [
     "default-src 'self'",
@@ -22,7 +29,7 @@ export function contentSecurityPolicy(
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...(options.formOrigins ?? [])].join(" "),
     "frame-ancestors 'none'",
     ...(options.https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");

@@ -27,3 +27,16 @@ export function isRegisteredRedirectUri(asked: string, registered: readonly stri
     return known.href === url.href;
   });
 }
+
+const AUTHORIZATION_PAGE = /^\/oauth\/[^/]+\/authorize$/;
+
+/**
+ * The origin the consent form's answer redirects to, for the page's CSP `form-action`, which
+ * browsers apply to a form's redirects too: the asked redirect URI's, on the authorization page
+ * only, when it is one an agent may register. The page checks that the agent registered it.
+ */
+export function consentRedirectOrigin(pathname: string, search: URLSearchParams): string | undefined {
+  const asked = search.get("redirect_uri");
+  if (!AUTHORIZATION_PAGE.test(pathname) || asked === null || !isAcceptableRedirectUri(asked)) return undefined;
+  return new URL(asked).origin;
+}
