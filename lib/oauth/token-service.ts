@@ -128,8 +128,12 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function token(request: IncomingRequest, url: URL, env: EnvironmentRow, attribution: Attribution): Promise<PlainResponse> {
     const fields = await fieldsOf(request, url);
-    if (fields.grant_type === "authorization_code") return deps.agentGrants.authorizationCode(fields, env, parse);
-    if (fields.grant_type === "refresh_token") return deps.agentGrants.refreshToken(fields, env, parse);
+    if (fields.grant_type === "authorization_code" || fields.grant_type === "refresh_token") {
+      const grant = fields.grant_type === "authorization_code" ? deps.agentGrants.authorizationCode : deps.agentGrants.refreshToken;
+      const answer = await grant(fields, env, parse);
+      metrics.tokenIssued(env.slug);
+      return answer;
+    }
     const body = parse(tokenRequestSchema, fields);
     const { credential, secretId } = await authenticateClient(request, env, body, attribution);
     const granted = new Set([...credential.grants.values()].flatMap((scopes) => [...scopes]));

@@ -17,7 +17,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../../lib/audit/write-audit";
-import { createCredential, ensureApplication } from "../../lib/credentials/credentials";
+import { createCredential, ensureApplication, revokeCredential } from "../../lib/credentials/credentials";
 import type { Db } from "../../lib/db";
 import { newId } from "../../lib/ids";
 import { createNotifications } from "../../lib/notifications/create-notifications";
@@ -394,6 +394,7 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
   const REDIRECT = "http://127.0.0.1:8976/callback";
   const ordersPath = `/mcp/${ENV}/orders`;
   let developer: PortalClient;
+  let ownerId: string;
   let mine: Awaited<ReturnType<typeof newCredential>>;
   let server: Awaited<ReturnType<typeof discover>>;
 
@@ -473,8 +474,8 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
   };
 
   beforeAll(async () => {
-    const owner = await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } });
-    const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId: owner.id, name: "Agent host" });
+    ownerId = (await db.user.findUniqueOrThrow({ where: { email: "developer@example.com" } })).id;
+    const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId, name: "Agent host" });
     const { credential, secret } = await createCredential({
       db,
       actor: CLI_ACTOR,
@@ -541,6 +542,36 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
     expect(await eventually(async () => (await mcpCall(ordersPath, tokens.access_token)).status === 401)).toBe(true);
   });
 
+  it("registers, exchanges, refreshes and serves the agent on the gateway-only process too", async () => {
+    const registered = await fetch(`${gatewayOnly.url}/gw/${ENV}/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "Gateway-only agent", redirect_uris: [REDIRECT] }),
+    });
+    expect(registered.status).toBe(201);
+    const agent = (await registered.json()) as Awaited<ReturnType<typeof register>>;
+    const { code, codeVerifier } = await authorize(agent);
+    const grant = (fields: Record<string, string>) =>
+      fetch(`${gatewayOnly.url}/gw/${ENV}/oauth2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ client_id: agent.client_id, ...fields }),
+      });
+    const exchanged = await grant({ grant_type: "authorization_code", code, code_verifier: codeVerifier, redirect_uri: REDIRECT });
+    expect(exchanged.status).toBe(200);
+    const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
+    const refreshed = await grant({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, scope: "orders:read" });
+    expect(refreshed.status).toBe(200);
+    const widened = await grant({
+      grant_type: "refresh_token",
+      refresh_token: ((await refreshed.json()) as { refresh_token: string }).refresh_token,
+      scope: "notifications:read",
+    });
+    expect(await widened.json()).toMatchObject({ error: "invalid_scope" });
+    const mcp = await connect(gatewayOnly, ordersPath, tokens.access_token);
+    expect((await mcp.callTool({ name: "getOrder", arguments: { id: "gateway-only" } })).isError).toBeUndefined();
+  });
+
   it("revokes an agent from Settings → Connected agents, which ends its refresh and access tokens", async () => {
     const agent = await register("Revocable agent");
     const { code, codeVerifier } = await authorize(agent);
@@ -595,6 +626,35 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
     });
     expect(unknownClient.status).toBe(401);
     expect(await unknownClient.json()).toMatchObject({ error: "invalid_client" });
+  });
+
+  it("ends the agent's access when the credential it acts as is revoked", async () => {
+    const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId, name: "Short-lived host" });
+    const { credential } = await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: ENV, authSecret: SERVER_AUTH_SECRET });
+    const agent = await register("Agent of a revoked credential");
+    const { code, codeVerifier } = await authorize(agent, { credential: credential.clientId });
+    const tokens = await exchange(agent, code, codeVerifier);
+    expect(decodeJwtPart(tokens.access_token, 1).client_id).toBe(credential.clientId);
+    expect((await mcpCall(ordersPath, tokens.access_token)).status).toBe(200);
+    await revokeCredential({ db, actor: CLI_ACTOR, clientId: credential.clientId });
+    expect(await eventually(async () => (await mcpCall(ordersPath, tokens.access_token)).status === 401)).toBe(true);
+    expect(await tokenError(refresh(agent, tokens.refresh_token!))).toBe("invalid_grant");
+  });
+
+  it("offers no credential held to DPoP-bound tokens, and stops refreshing for one that becomes so", async () => {
+    const application = await ensureApplication({ db, actor: CLI_ACTOR, ownerId, name: "DPoP host" });
+    const { credential } = await createCredential({ db, actor: CLI_ACTOR, applicationId: application.id, envSlug: ENV, authSecret: SERVER_AUTH_SECRET });
+    await db.credential.update({ where: { id: credential.id }, data: { requireDpop: true } });
+    const agent = await register("Bearer agent");
+    const { html, code, codeVerifier } = await authorize(agent);
+    expect(html).not.toContain(credential.clientId);
+    const tokens = await exchange(agent, code, codeVerifier);
+    await db.credential.update({ where: { id: mine.credentialId }, data: { requireDpop: true } });
+    try {
+      expect(await tokenError(refresh(agent, tokens.refresh_token!))).toBe("invalid_grant");
+    } finally {
+      await db.credential.update({ where: { id: mine.credentialId }, data: { requireDpop: false } });
+    }
   });
 
   it("refuses a token issued for another MCP server, at that server and at the gateway; ordinary tokens still work there", async () => {
