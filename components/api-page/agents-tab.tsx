@@ -10,19 +10,10 @@ type Props = { api: CatalogApi; env: CatalogEnvironment; publicUrl: string; tool
 /** The API's MCP server: its URL per environment, configuration to paste into common clients, and its tools (docs/mcp.md). */
 export function AgentsTab({ api, env, publicUrl, tools }: Props) {
   const url = mcpUrl(publicUrl, env.slug, api.slug);
-  // VS Code's input variable and an environment variable, written literally for the client to fill in.
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the client's placeholder, not a template
-  const server = { type: "http", url, headers: { Authorization: "Bearer ${input:gatehouse-token}" } };
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the client's placeholder, not a template
-  const mcpServers = JSON.stringify({ mcpServers: { [api.slug]: { ...server, headers: { Authorization: "Bearer ${GATEHOUSE_TOKEN}" } } } }, null, 2);
-  const vscode = JSON.stringify(
-    {
-      inputs: [{ type: "promptString", id: "gatehouse-token", description: `An access token of ${env.name}`, password: true }],
-      servers: { [api.slug]: server },
-    },
-    null,
-    2,
-  );
+  // The client signs in by itself (OAuth for agents, decision 067): the URL is all it needs.
+  const server = { type: "http", url };
+  const mcpServers = JSON.stringify({ mcpServers: { [api.slug]: server } }, null, 2);
+  const vscode = JSON.stringify({ servers: { [api.slug]: server } }, null, 2);
   return (
     <div className="space-y-8">
       <section aria-labelledby="agents-urls" className="space-y-3">
@@ -30,7 +21,12 @@ export function AgentsTab({ api, env, publicUrl, tools }: Props) {
           MCP server
         </h2>
         <p className="max-w-prose text-slate-700">
-          {`AI agents call ${api.name} as the tools of a Model Context Protocol server (Streamable HTTP). Each tool call is a gateway call: it takes an access token of the environment, counts against your credential's rate limit and usage, and is refused as a call would be.`}
+          {`AI agents call ${api.name} as the tools of a Model Context Protocol server (Streamable HTTP). Each tool call is a gateway call: it counts against your credential's rate limit and usage, and is refused as a call would be.`}
+        </p>
+        <p className="max-w-prose text-slate-700">
+          The agent signs in by itself: on its first call, this portal asks you to approve it and to choose which of your credentials it acts as. Settings →
+          Connected agents lists the agents you approved and revokes them. A client that cannot sign in may send an access token of the environment as{" "}
+          <code className="font-mono">Authorization: Bearer</code> instead.
         </p>
         <dl className="space-y-2 text-sm">
           {api.environments.map((item) => (
