@@ -708,7 +708,12 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
       expect(location.searchParams.get("state")).toBe("s");
     }
     // An unregistered redirect URI or client is never redirected to.
-    for (const change of [{ redirect_uri: "https://evil.example/callback" }, { client_id: "agc_nobody" }, { redirect_uri: "http://127.0.0.1:8976/other" }]) {
+    for (const change of [
+      { redirect_uri: "https://evil.example/callback" },
+      { client_id: "agc_nobody" },
+      { redirect_uri: "http://127.0.0.1:8976/other" },
+      { state: "x".repeat(3000) },
+    ]) {
       const answer = await ask(change);
       expect(answer.status, JSON.stringify(change)).toBe(200);
       expect(answer.headers.get("location")).toBeNull();
