@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, type KeyObject, randomUUID, sign } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMemorySeenOnce } from "../limiters/seen-once";
@@ -21,6 +21,13 @@ function proof({ claims = {}, header = {}, key = pair.privateKey, alg = "ES256" 
   return new SignJWT({ jti: randomUUID(), htm: "GET", htu: URL_CALLED, iat: Math.floor(Date.now() / 1000), ...claims })
     .setProtectedHeader({ alg, typ: "dpop+jwt", jwk, ...header })
     .sign(key);
+}
+
+/** A proof signed with node:crypto, RS256, for what jose refuses to sign. */
+function handMade(header: object, privateKey: KeyObject): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const input = `${part(header)}.${part({ jti: randomUUID(), htm: "GET", htu: URL_CALLED, iat: Math.floor(Date.now() / 1000) })}`;
+  return `${input}.${sign("sha256", Buffer.from(input), privateKey).toString("base64url")}`;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -79,6 +86,25 @@ describe("DPoP proofs", () => {
       const result = await at(await proof({ key: keys.privateKey, alg, header: { jwk: publicJwk } }));
       expect(result.jkt).toBe(await calculateJwkThumbprint(publicJwk, "sha256"));
     }
+  });
+
+  it("refuses a key that does not fit its algorithm, a short RSA key, crit extensions and an exp or nbf that does not hold", async () => {
+    const p384 = await generateKeyPair("ES384", { extractable: true });
+    expect(await refusal(at(await proof({ header: { jwk: await exportJWK(p384.publicKey) } })))).toBe("jwk");
+    expect(await refusal(at(await proof({ header: { jwk: { ...jwk, alg: "ES384" } } })))).toBe("jwk");
+    // jose signs neither with an RSA key under 2048 bits nor with a crit it does not know, so these are put together by hand.
+    const short = generateKeyPairSync("rsa", { modulusLength: 1024 });
+    const shortJwk = short.publicKey.export({ format: "jwk" });
+    expect(await refusal(at(handMade({ alg: "RS256", typ: "dpop+jwt", jwk: shortJwk }, short.privateKey)))).toBe("jwk");
+    const full = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const fullJwk = full.publicKey.export({ format: "jwk" });
+    await at(handMade({ alg: "RS256", typ: "dpop+jwt", jwk: fullJwk }, full.privateKey));
+    expect(await refusal(at(handMade({ alg: "RS256", typ: "dpop+jwt", jwk: fullJwk, crit: ["urn:x"], "urn:x": 1 }, full.privateKey)))).toBe("header");
+    const seconds = Math.floor(Date.now() / 1000);
+    expect(await refusal(at(await proof({ claims: { exp: seconds - 1 } })))).toBe("claims");
+    expect(await refusal(at(await proof({ claims: { nbf: seconds + 30 } })))).toBe("claims");
+    expect(await refusal(at(await proof({ claims: { exp: "later" } })))).toBe("claims");
+    await at(await proof({ claims: { exp: seconds + 30, nbf: seconds - 1 } }));
   });
 
   it("keeps a bounded number of imported keys", async () => {

@@ -74,14 +74,25 @@ export type DpopNonces = ReturnType<typeof createDpopNonces>;
 
 type ImportedKey = { key: CryptoKey | Uint8Array; jkt: string };
 
-function jwkOf(header: Record<string, unknown>): JWK {
+function jwkOf(header: Record<string, unknown>, alg: string): JWK {
   const { jwk } = header;
   if (typeof jwk !== "object" || jwk === null || Array.isArray(jwk)) throw new DpopRejection("jwk", "The proof's header carries no jwk.");
   const members = jwk as Record<string, unknown>;
   if (PRIVATE_MEMBERS.some((member) => member in members))
     throw new DpopRejection("jwk", "The proof's jwk must be a public key; it carries private key material.");
   if (!KEY_TYPES.has(String(members.kty))) throw new DpopRejection("jwk", "The proof's jwk must be an EC, RSA or OKP public key.");
+  if (members.alg !== undefined && members.alg !== alg)
+    throw new DpopRejection("jwk", `The proof's jwk is meant for ${String(members.alg).slice(0, 20)}, not ${alg}.`);
   return members as JWK;
+}
+
+/** What jose's refusal of a proof says in the proof's terms; jose refuses a key it will not verify with (an RSA key under 2048 bits) with a TypeError. */
+function rejectionOf(error: unknown, alg: string): DpopRejection {
+  if (error instanceof errors.JWSSignatureVerificationFailed) return new DpopRejection("signature", "The DPoP proof's signature does not verify with its jwk.");
+  if (error instanceof errors.JOSENotSupported)
+    return new DpopRejection("header", "The DPoP proof's header asks for an extension (crit) that is not supported.");
+  if (error instanceof errors.JOSEError) return new DpopRejection("claims", "The DPoP proof's claims are not a valid JWT claims set.");
+  return new DpopRejection("jwk", `The proof's jwk is not a usable ${alg} public key.`);
 }
 
 export type ProofExpectations = {
@@ -116,7 +127,7 @@ export function createDpopVerifier(deps: { seen: SeenOnce; maxKeys?: number; now
       keys.set(segment, kept);
       return kept;
     }
-    const jwk = jwkOf(header);
+    const jwk = jwkOf(header, alg);
     const imported = Promise.all([importJWK(jwk, alg), calculateJwkThumbprint(jwk, "sha256")]).then(([key, jkt]) => ({ key, jkt }));
     imported.catch(() => keys.delete(segment));
     if (keys.size >= maxKeys) keys.delete(keys.keys().next().value!);
@@ -150,9 +161,7 @@ export function createDpopVerifier(deps: { seen: SeenOnce; maxKeys?: number; now
       // jose judges an exp or nbf a proof may carry; the iat window is checked below, both ways.
       payload = (await jwtVerify(proof, key, { algorithms: [alg], typ: DPOP_PROOF_TYPE, currentDate: new Date(now()) })).payload;
     } catch (error) {
-      if (error instanceof errors.JWSSignatureVerificationFailed)
-        throw new DpopRejection("signature", "The DPoP proof's signature does not verify with its jwk.");
-      throw new DpopRejection("claims", "The DPoP proof's claims are not a valid JWT claims set.");
+      throw rejectionOf(error, alg);
     }
     const { jti, htm, htu, iat, ath, nonce } = payload;
     if (typeof jti !== "string" || jti.length === 0 || jti.length > 256) throw new DpopRejection("jti", "The DPoP proof needs a jti of 1 to 256 characters.");
