@@ -42,7 +42,10 @@ export const authorizationCodeRequestSchema = z.object({
   code: z.string().min(1).max(MAX_CODE_LENGTH),
   redirect_uri: z.string().min(1).max(MAX_REDIRECT_URI_LENGTH),
   // RFC 7636 §4.1: 43 to 128 unreserved characters.
-  code_verifier: z.string().regex(/^[A-Za-z0-9\-._~]{43,128}$/, "must be 43 to 128 unreserved characters (RFC 7636)"),
+  code_verifier: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z0-9\-._~]{43,128}$/, "must be 43 to 128 unreserved characters (RFC 7636)"),
   client_id: agentId,
   resource: resource.optional(),
 });

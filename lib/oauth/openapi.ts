@@ -1,6 +1,6 @@
 import { jsonSchema, operationPaths } from "../built-in-apis/operation";
 import { CORS_NOTE } from "../http/cors-note";
-import { agentRegistrationResponseSchema, agentRegistrationSchema } from "./agent-schemas";
+import { agentRegistrationResponseSchema, agentRegistrationSchema, authorizationCodeRequestSchema, refreshTokenRequestSchema } from "./agent-schemas";
 import { TOKEN_OPERATIONS } from "./operations";
 import {
   introspectionRequestSchema,
@@ -42,6 +42,8 @@ export function tokenApiDocument({ api, env, gatewayUrl }: TokenApiDocumentInput
     components: {
       schemas: {
         TokenRequest: jsonSchema(tokenRequestSchema, "input"),
+        AuthorizationCodeRequest: jsonSchema(authorizationCodeRequestSchema, "input"),
+        RefreshTokenRequest: jsonSchema(refreshTokenRequestSchema, "input"),
         TokenResponse: jsonSchema(tokenResponseSchema, "output"),
         OAuthError: jsonSchema(oauthErrorSchema, "output"),
         RevocationRequest: jsonSchema(revocationRequestSchema, "input"),

@@ -30,12 +30,14 @@ function oauthError(description: string, examples: Record<string, [string, strin
 const EXAMPLE_CLIENT = { client_id: "gci_0123456789abcdef01234567", client_secret: "gsk_…" };
 
 /** A body schema for both media types RFC 6749 requests may use here. */
-function formBody(schemaRef: string, example: JsonObject): JsonObject {
+/** A form body (or its JSON twin) of one schema, or of any of several told apart by a field. */
+function formBody(schemaRefs: string | string[], example: JsonObject): JsonObject {
+  const schema = Array.isArray(schemaRefs) ? { oneOf: schemaRefs.map(($ref) => ({ $ref })) } : { $ref: schemaRefs };
   return {
     required: true,
     content: {
-      "application/x-www-form-urlencoded": { schema: { $ref: schemaRef }, example },
-      "application/json": { schema: { $ref: schemaRef }, example },
+      "application/x-www-form-urlencoded": { schema, example },
+      "application/json": { schema, example },
     },
   };
 }
@@ -96,7 +98,11 @@ export const TOKEN_OPERATIONS = [
     tags: OAUTH_TAGS,
     summary: "Get an access token (client credentials; an agent's authorization code or refresh token)",
     description: `RFC 6749 §4.4. ${CLIENT_AUTH_NOTE} Without \`scope\`, the token carries every scope granted to the client. With a \`DPoP\` header (RFC 9449), the token is bound to the proof's key: \`token_type\` is \`DPoP\`. An agent registered at \`/oauth2/register\` sends \`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256), \`client_id\` and optionally \`resource\`, or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`: the answer adds a \`refresh_token\`, replaced at every use, and a reused one revokes every token of the grant.`,
-    requestBody: formBody("#/components/schemas/TokenRequest", { grant_type: "client_credentials", scope: "notifications:read", ...EXAMPLE_CLIENT }),
+    requestBody: formBody(["#/components/schemas/TokenRequest", "#/components/schemas/AuthorizationCodeRequest", "#/components/schemas/RefreshTokenRequest"], {
+      grant_type: "client_credentials",
+      scope: "notifications:read",
+      ...EXAMPLE_CLIENT,
+    }),
     responses: ({ envSlug }) => ({
       "200": {
         description: "A signed access token.",

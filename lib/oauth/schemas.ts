@@ -49,7 +49,7 @@ const clientAuthentication = {
 };
 
 export const tokenRequestSchema = z.object({
-  grant_type: z.enum(["client_credentials"]).meta({ description: "Always `client_credentials` (RFC 6749 §4.4)." }),
+  grant_type: z.enum(["client_credentials"]).meta({ description: "`client_credentials` (RFC 6749 §4.4), for a client of its own; agents send the `authorization_code` and `refresh_token` grants." }),
   scope: z
     .string()
     .max(MAX_SCOPE_LENGTH)
@@ -73,6 +73,10 @@ export const tokenResponseSchema = z.object({
     .string()
     .max(MAX_SCOPE_LENGTH)
     .meta({ description: "The scopes the token carries, space-separated.", example: "notifications:read notifications:write" }),
+  refresh_token: z.string().max(MAX_TOKEN_LENGTH).optional().meta({
+    description:
+      "Only for an agent's `authorization_code` or `refresh_token` grant: the token to refresh with, replaced at every use (RFC 9700 §4.14); presenting a spent one revokes every token of the grant.",
+  }),
 });
 
 export const oauthErrorSchema = z.object({
