@@ -14,9 +14,18 @@ export function ConsentForm({ authorization, credentials, ticket }: Props) {
       <h1 className="text-2xl font-bold">Sign in an AI agent</h1>
       <p className="text-slate-700">
         <strong>{authorization.agentName}</strong>{" "}
-        <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold uppercase text-amber-900">unverified</span> asks to call{" "}
-        <strong>{authorization.apiName}</strong> in <code className="font-mono">{authorization.envSlug}</code> through its MCP server{" "}
-        <code className="font-mono break-all">{authorization.resource}</code>. Its name is the one it registered itself with: Gatehouse has not checked it.
+        <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold uppercase text-amber-900">unverified</span>
+        {authorization.agentHost ? (
+          <>
+            {" "}
+            from <code className="font-mono break-all">{authorization.agentHost}</code>
+          </>
+        ) : null}{" "}
+        asks to call <strong>{authorization.apiName}</strong> in <code className="font-mono">{authorization.envSlug}</code> through its MCP server{" "}
+        <code className="font-mono break-all">{authorization.resource}</code>.{" "}
+        {authorization.agentHost
+          ? "Its name is the one its metadata document on that host gives: Gatehouse has not checked it."
+          : "Its name is the one it registered itself with: Gatehouse has not checked it."}
       </p>
       <div>
         <h2 className="font-semibold">Scopes</h2>

@@ -1,15 +1,16 @@
 import "server-only";
 import { z } from "zod";
 import type { DbClient } from "../db";
-import { isRegisteredRedirectUri } from "../oauth/agent-redirect-uris";
+import { type AgentClientDocuments, agentRowIdOf, isClientDocumentUrl } from "../oauth/agent-client-documents";
 import { AGENT_REGISTRATION_LIFETIME_MS } from "../oauth/agent-grants";
-import { MAX_CLIENT_NAME_LENGTH } from "../oauth/agent-schemas";
+import { isRegisteredRedirectUri } from "../oauth/agent-redirect-uris";
+import { MAX_AGENT_ID_LENGTH, MAX_CLIENT_NAME_LENGTH } from "../oauth/agent-schemas";
 
 const MAX_PARAMETER_LENGTH = 2000;
 
 /** The authorization request's query (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2.1); each field once. */
 export const authorizationQuerySchema = z.object({
-  client_id: z.string().min(1).max(100),
+  client_id: z.string().min(1).max(MAX_AGENT_ID_LENGTH),
   redirect_uri: z.string().min(1).max(MAX_PARAMETER_LENGTH),
   response_type: z.string().max(100).optional(),
   code_challenge: z.string().max(200).optional(),
@@ -21,8 +22,11 @@ export const authorizationQuerySchema = z.object({
 
 /** What the developer is asked to consent to, once every check passed. */
 export type AgentAuthorization = {
+  /** the stored agent's id; for a client ID metadata document, derived from its URL and the environment */
   agentId: string;
   agentName: string;
+  /** the host of the agent's client ID metadata document, shown beside its name; absent for a registered agent */
+  agentHost?: string;
   environmentId: string;
   envSlug: string;
   apiId: string;
@@ -67,6 +71,28 @@ async function mcpApiOf(db: DbClient, publicUrl: string, envSlug: string, enviro
   return api;
 }
 
+type Client = { agentId: string; name: string; host?: string; redirectUris: string[] };
+
+/** The agent a client_id names: a registration of this environment unused for less than 30 days, or a client ID metadata document. */
+async function clientOf(
+  db: DbClient,
+  clientId: string,
+  environmentId: string,
+  documents: { fetch: AgentClientDocuments; allowPrivate: boolean },
+): Promise<Client | string> {
+  if (isClientDocumentUrl(clientId, documents.allowPrivate)) {
+    const document = await documents.fetch(clientId);
+    if (!document.ok) return document.detail;
+    return { agentId: agentRowIdOf(clientId, environmentId), name: document.name, host: document.host, redirectUris: document.redirectUris };
+  }
+  if (URL.canParse(clientId)) return "A client_id that is a URL must be the https URL, with a path, of the agent's client ID metadata document.";
+  const agent = await db.agentClient.findFirst({
+    where: { id: clientId, environmentId, lastUsedAt: { gt: new Date(Date.now() - AGENT_REGISTRATION_LIFETIME_MS) } },
+  });
+  if (!agent) return "No agent is registered with this client_id in this environment.";
+  return { agentId: agent.id, name: agent.name, redirectUris: JSON.parse(agent.redirectUris) as string[] };
+}
+
 /**
  * Checks an agent's authorization request against its registration and this environment:
  * the authorization code grant only, PKCE with S256 only, a `resource` that is one of the
@@ -78,6 +104,7 @@ export async function readAuthorizationRequest(input: {
   issuer: string;
   envSlug: string;
   query: Record<string, string | string[] | undefined>;
+  clientDocuments: { fetch: AgentClientDocuments; allowPrivate: boolean };
 }): Promise<AuthorizationOutcome> {
   const { db, publicUrl, envSlug } = input;
   if (Object.values(input.query).some(Array.isArray)) return { kind: "refused", detail: "A parameter of the authorization request is repeated." };
@@ -85,13 +112,10 @@ export async function readAuthorizationRequest(input: {
   if (!parsed.success) return { kind: "refused", detail: "The authorization request lacks a valid client_id or redirect_uri." };
   const query = parsed.data;
   const environment = await db.environment.findUnique({ where: { slug: envSlug }, select: { id: true } });
-  const agent =
-    environment &&
-    (await db.agentClient.findFirst({
-      where: { id: query.client_id, environmentId: environment.id, lastUsedAt: { gt: new Date(Date.now() - AGENT_REGISTRATION_LIFETIME_MS) } },
-    }));
-  if (!environment || !agent) return { kind: "refused", detail: "No agent is registered with this client_id in this environment." };
-  if (!isRegisteredRedirectUri(query.redirect_uri, JSON.parse(agent.redirectUris) as string[])) {
+  if (!environment) return { kind: "refused", detail: "No agent is registered with this client_id in this environment." };
+  const agent = await clientOf(db, query.client_id, environment.id, input.clientDocuments);
+  if (typeof agent === "string") return { kind: "refused", detail: agent };
+  if (!isRegisteredRedirectUri(query.redirect_uri, agent.redirectUris)) {
     return { kind: "refused", detail: "The redirect_uri is not one the agent registered." };
   }
   const error = (code: string, description: string): AuthorizationOutcome => ({
@@ -112,8 +136,9 @@ export async function readAuthorizationRequest(input: {
   return {
     kind: "consent",
     authorization: {
-      agentId: agent.id,
+      agentId: agent.agentId,
       agentName: agent.name.slice(0, MAX_CLIENT_NAME_LENGTH),
+      ...(agent.host ? { agentHost: agent.host } : {}),
       environmentId: environment.id,
       envSlug,
       apiId: api.id,

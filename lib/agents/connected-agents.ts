@@ -13,7 +13,7 @@ export type ConnectedAgent = {
   applicationName: string;
   scopes: string[];
   createdAt: Date;
-  /** when the agent last got a token under this consent */
+  /** when the agent last got a token under this consent or last called its MCP server with one */
   lastUsedAt: Date | null;
 };
 

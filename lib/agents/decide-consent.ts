@@ -66,6 +66,20 @@ export async function decideConsent(input: { db: DbClient; userId: string; authS
   if (scopes.length === 0) throw validationProblem([{ in: "body", field: "credential", message: "is granted none of the scopes the agent asks for" }]);
   const code = randomBytes(32).toString("base64url");
   const now = new Date();
+  if (authorization.agentHost) {
+    // An agent known by its client ID metadata document is stored at its first consent; its later ones keep it in use.
+    await db.agentClient.upsert({
+      where: { id: authorization.agentId },
+      create: {
+        id: authorization.agentId,
+        environmentId: authorization.environmentId,
+        name: authorization.agentName,
+        redirectUris: JSON.stringify([redirectUri]),
+        lastUsedAt: now,
+      },
+      update: { name: authorization.agentName, redirectUris: JSON.stringify([redirectUri]), lastUsedAt: now },
+    });
+  }
   await db.agentConsent.create({
     data: {
       id: newId("agt"),

@@ -34,6 +34,8 @@ export type AgentStore = {
   addRefreshToken(token: { hash: string; consentId: string; accessJti: string; accessExpiresAt: Date; expiresAt: Date }, now: Date): Promise<void>;
   /** Marks the refresh token used: its consent and whether it was live (unused, unexpired) until then. Undefined for an unknown token. */
   useRefreshToken(hash: string, now: Date): Promise<{ consentId: string; live: boolean } | undefined>;
+  /** The consent a refresh token, used or not, belongs to. */
+  refreshTokenConsent(hash: string): Promise<string | undefined>;
   /** Revokes the consent, the family of its refresh tokens: the jtis of its access tokens still live, to be revoked too. */
   revokeConsent(id: string, now: Date): Promise<{ jti: string; expiresAt: Date }[]>;
   /** Sets the last use of the consent and its agent. */
@@ -97,6 +99,9 @@ export function createAgentStore(connection: DriverConnection): AgentStore {
       if (used) return { consentId: used.consentId, live: true };
       const known = await get<{ consentId: string }>(SQL.refresh, [hash]);
       return known && { consentId: known.consentId, live: false };
+    },
+    async refreshTokenConsent(hash) {
+      return (await get<{ consentId: string }>(SQL.refresh, [hash]))?.consentId;
     },
     async revokeConsent(id, now) {
       await run(SQL.revokeConsent, [time(now), id]);

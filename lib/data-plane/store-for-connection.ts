@@ -111,10 +111,11 @@ export function createDataPlaneStore(connection: DriverConnection): DataPlaneSto
       ]);
       return (retired as { id: string }[]).map((row) => row.id);
     },
-    async markUsed({ credentialIds, secretIds, now }) {
+    async markUsed({ credentialIds, secretIds, consentIds = [], now }) {
       const at = time(now);
       if (credentialIds.length > 0) await run(SQL.markCredentialsUsed, [at, at, list(credentialIds)]);
       if (secretIds.length > 0) await run(SQL.markSecretsUsed, [at, list(secretIds)]);
+      if (consentIds.length > 0) await run(SQL.markConsentsUsed, [at, list(consentIds)]);
     },
     async takeQuota(subscriptionId, periodStart, limit) {
       const row = await get<{ used: number }>(SQL.takeQuota, [subscriptionId, time(periodStart), limit]);

@@ -23,6 +23,7 @@ export function storeQueries({ param: p, inList, text }: Pick<Dialect, "param" |
     retireSigningKeys: `UPDATE "SigningKey" SET "retiredAt" = ${p(1)}, "publishedUntil" = ${p(2)} WHERE "environmentId" = ${p(3)} AND "retiredAt" IS NULL AND "id" <> ${p(4)} RETURNING "id"`,
     markCredentialsUsed: `UPDATE "Credential" SET "lastUsedAt" = ${p(1)}, "updatedAt" = ${p(2)} WHERE ${inList(`"id"`, 3)}`,
     markSecretsUsed: `UPDATE "CredentialSecret" SET "lastUsedAt" = ${p(1)} WHERE ${inList(`"id"`, 2)}`,
+    markConsentsUsed: `UPDATE "AgentConsent" SET "lastUsedAt" = ${p(1)} WHERE ${inList(`"id"`, 2)}`,
     apiKeys: `SELECT "ApiKey"."id", "ApiKey"."hash", "ApiKey"."expiresAt", "Credential"."clientId" FROM "ApiKey" JOIN "Credential" ON "Credential"."id" = "ApiKey"."credentialId" WHERE ${inList(`"ApiKey"."hash"`, 1)} AND "ApiKey"."revokedAt" IS NULL`,
     // One statement that refuses past the quota: the row's lock (PostgreSQL) or the one writer (SQLite) makes every instance's count exact.
     takeQuota: `INSERT INTO "QuotaUsage" ("subscriptionId", "periodStart", "used") VALUES (${p(1)}, ${p(2)}, 1) ON CONFLICT ("subscriptionId", "periodStart") DO UPDATE SET "used" = "QuotaUsage"."used" + 1 WHERE "QuotaUsage"."used" < ${p(3)} RETURNING "used"`,

@@ -156,8 +156,8 @@ export type DataPlaneStore = {
   addSigningKey(key: NewSigningKey, now: Date): Promise<void>;
   /** Adds `key` and retires the environment's other keys, as one transaction; the ids retired. */
   replaceSigningKeys(key: NewSigningKey, retirement: { now: Date; publishedUntil: Date }): Promise<string[]>;
-  /** Sets `lastUsedAt` of the credentials and secrets named. */
-  markUsed(input: { credentialIds: readonly string[]; secretIds: readonly string[]; now: Date }): Promise<void>;
+  /** Sets `lastUsedAt` of the credentials, secrets and agents' consents named. */
+  markUsed(input: { credentialIds: readonly string[]; secretIds: readonly string[]; consentIds?: readonly string[]; now: Date }): Promise<void>;
   /**
    * Counts one call of the subscription in the period starting at `periodStart` unless `limit`
    * calls were counted already: the count after it, or undefined when the quota is used up.

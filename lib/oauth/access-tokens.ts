@@ -5,6 +5,8 @@ import { audienceFor, issuerFor, isMcpResourceOf } from "./issuer";
 import { type KeyStore, SIGNING_ALGORITHM } from "./signing-keys";
 
 export const ACCESS_TOKEN_TYPE = "at+jwt";
+/** The private claim naming the consent an agent's token is issued under. */
+export const CONSENT_CLAIM = "gh_consent";
 /** Clock skew tolerated on `exp`, `nbf` and `iat`. */
 export const CLOCK_LEEWAY_SECONDS = 30;
 
@@ -24,13 +26,21 @@ export async function issueAccessToken(input: {
   jkt?: string;
   /** an agent's token: the MCP server it is for (RFC 8707), its `aud` in place of the environment's */
   resource?: string;
+  /** an agent's token: the developer's consent it is issued under, whose last use its calls mark */
+  consentId?: string;
 }): Promise<IssuedAccessToken> {
-  const { keys, publicUrl, env, clientId, lifetimeSeconds, jkt, resource } = input;
+  const { keys, publicUrl, env, clientId, lifetimeSeconds, jkt, resource, consentId } = input;
   const signing = await keys.signingKey(env.id);
   const issuedAt = Math.floor(Date.now() / 1000);
   const jti = randomUUID();
   const scope = input.scopes.join(" ");
-  const accessToken = await new SignJWT({ client_id: clientId, scope, env: env.slug, ...(jkt ? { cnf: { jkt } } : {}) })
+  const accessToken = await new SignJWT({
+    client_id: clientId,
+    scope,
+    env: env.slug,
+    ...(jkt ? { cnf: { jkt } } : {}),
+    ...(consentId ? { [CONSENT_CLAIM]: consentId } : {}),
+  })
     .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: signing.kid })
     .setIssuer(issuerFor(publicUrl, env.slug))
     .setAudience(resource ?? audienceFor(publicUrl, env.slug))
@@ -56,6 +66,8 @@ export type VerifiedAccessToken = {
   envSlug: string;
   /** the thumbprint of the DPoP key the token is bound to; undefined for a bearer token */
   jkt?: string;
+  /** the consent an agent's token is issued under; undefined for other tokens */
+  consentId?: string;
 };
 
 /** Why a token was refused; `code` is the problem type the gateway answers with. */
@@ -89,8 +101,10 @@ function readClaims(payload: Record<string, unknown>, publicUrl: string, envSlug
   const bound = typeof cnf === "object" && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
   if (cnf !== undefined && typeof bound !== "string") throw invalid("The token's cnf claim names no key thumbprint (jkt).");
   const jkt = bound as string | undefined;
+  const consent = payload[CONSENT_CLAIM];
   return {
     jkt,
+    ...(typeof consent === "string" && resource !== undefined ? { consentId: consent } : {}),
     clientId,
     scope,
     scopes: new Set(scope.split(" ").filter(Boolean)),

@@ -5,7 +5,8 @@ import type { AgentConsentRow, AgentStore } from "../data-plane/agent-store";
 import type { EnvironmentRow } from "../data-plane/store";
 import type { PlainResponse } from "../http/message";
 import { issueAccessToken, tokenHash } from "./access-tokens";
-import { authorizationCodeRequestSchema, refreshTokenRequestSchema } from "./agent-schemas";
+import { agentRowIdOf } from "./agent-client-documents";
+import { agentRevocationRequestSchema, authorizationCodeRequestSchema, refreshTokenRequestSchema } from "./agent-schemas";
 import { OAuthError, oauthJson } from "./oauth-error";
 import type { RevocationList } from "./revoked-tokens";
 import type { KeyStore } from "./signing-keys";
@@ -34,7 +35,7 @@ export function createAgentGrants(deps: { store: AgentStore; keys: KeyStore; pub
   }
 
   async function agentOf(clientId: string, env: EnvironmentRow, now: Date) {
-    const agent = await store.agent(clientId);
+    const agent = await store.agent(agentRowIdOf(clientId, env.id));
     if (!agent || agent.environmentId !== env.id || now.getTime() - agent.lastUsedAt.getTime() > AGENT_REGISTRATION_LIFETIME_MS) {
       throw new OAuthError("invalid_client", "Client authentication failed.");
     }
@@ -63,6 +64,7 @@ export function createAgentGrants(deps: { store: AgentStore; keys: KeyStore; pub
       scopes,
       lifetimeSeconds: env.tokenLifetimeSeconds,
       resource: consent.resource,
+      consentId: consent.id,
     });
     const refreshToken = `grt_${randomBytes(32).toString("base64url")}`;
     await store.addRefreshToken(
@@ -121,7 +123,33 @@ export function createAgentGrants(deps: { store: AgentStore; keys: KeyStore; pub
     return issue(env, consent, now, asked);
   }
 
-  return { authorizationCode, refreshToken };
+  /**
+   * RFC 7009 for agents: a refresh token revokes its consent's family and the access tokens
+   * issued under it; an access token, itself. A token of another agent, or none known, changes
+   * nothing and is answered as a revocation (§2.2), so the answer tells no one whose it is.
+   */
+  async function revoke(
+    fields: Record<string, string>,
+    env: EnvironmentRow,
+    parse: Parse,
+    verifyAccess: (token: string) => Promise<{ jti: string; expiresAt: number; consentId?: string } | undefined>,
+  ): Promise<void> {
+    const body = parse(agentRevocationRequestSchema, fields);
+    const now = new Date();
+    const agent = await agentOf(body.client_id, env, now);
+    const isAgents = async (consentId: string | undefined) => consentId !== undefined && (await store.consent(consentId))?.agentId === agent.id;
+    if (body.token.startsWith("grt_")) {
+      const consentId = await store.refreshTokenConsent(tokenHash(body.token));
+      if (await isAgents(consentId)) await revokeFamily(consentId!, env, now);
+      return;
+    }
+    const access = await verifyAccess(body.token);
+    if (access && (await isAgents(access.consentId))) {
+      await revocations.revoke({ jti: access.jti, environmentId: env.id, expiresAt: new Date(access.expiresAt * 1000) });
+    }
+  }
+
+  return { authorizationCode, refreshToken, revoke };
 }
 
 export type AgentGrants = ReturnType<typeof createAgentGrants>;

@@ -1,13 +1,19 @@
 import { z } from "zod";
 import { isAcceptableRedirectUri, MAX_REDIRECT_URI_LENGTH } from "./agent-redirect-uris";
+import { MAX_TOKEN_LENGTH } from "./schemas";
 
 /** RFC 7591 bounds: a handful of redirect URIs, a name a consent page can show. */
 export const MAX_REDIRECT_URIS = 10;
 export const MAX_CLIENT_NAME_LENGTH = 100;
 const MAX_CODE_LENGTH = 200;
-const MAX_AGENT_ID_LENGTH = 100;
+/** A client ID is `agc_…` from registration, or the URL of a client ID metadata document. */
+export const MAX_AGENT_ID_LENGTH = 2000;
 
-const agentId = z.string().min(1).max(MAX_AGENT_ID_LENGTH).meta({ description: "The agent's client ID (`agc_…`) from registration." });
+const agentId = z
+  .string()
+  .min(1)
+  .max(MAX_AGENT_ID_LENGTH)
+  .meta({ description: "The agent's client ID: `agc_…` from registration, or the https URL of its client ID metadata document." });
 const resource = z.url().max(2048).meta({ description: "RFC 8707: the MCP server's URL; when sent, it must be the one the code or refresh token is for." });
 
 /** An agent's registration (RFC 7591): a public client, authenticating with nothing but PKCE. */
@@ -25,6 +31,12 @@ export const agentRegistrationSchema = z.object({
   response_types: z.array(z.literal("code")).max(1).optional(),
   scope: z.string().max(2000).optional(),
 });
+
+/**
+ * A client ID metadata document (draft-ietf-oauth-client-id-metadata-document): a registration
+ * the agent publishes at its client_id, which it must name; public clients only.
+ */
+export const agentClientDocumentSchema = agentRegistrationSchema.extend({ client_id: z.string().max(MAX_AGENT_ID_LENGTH) });
 
 export const agentRegistrationResponseSchema = z.object({
   client_id: agentId,
@@ -57,4 +69,15 @@ export const refreshTokenRequestSchema = z.object({
   client_id: agentId,
   resource: resource.optional(),
   scope: z.string().max(2000).optional(),
+});
+
+/** An agent's revocation (RFC 7009): its public client_id and no secret, as at the token endpoint. */
+export const agentRevocationRequestSchema = z.object({
+  token: z.string().min(1).max(MAX_TOKEN_LENGTH).meta({
+    description:
+      "One of the agent's refresh tokens (`grt_…`), which revokes its whole grant and the access tokens issued under it, or one of its access tokens.",
+  }),
+  token_type_hint: z.enum(["refresh_token", "access_token"]).optional().meta({ description: "Ignored: a refresh token is told apart by its `grt_` prefix." }),
+  // An agent's client_id, never a credential's, which authenticates as RevocationRequest says.
+  client_id: agentId.regex(/^(agc_|https?:\/\/)/, "must be an agent's client ID"),
 });

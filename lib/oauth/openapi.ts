@@ -1,6 +1,12 @@
 import { jsonSchema, operationPaths } from "../built-in-apis/operation";
 import { CORS_NOTE } from "../http/cors-note";
-import { agentRegistrationResponseSchema, agentRegistrationSchema, authorizationCodeRequestSchema, refreshTokenRequestSchema } from "./agent-schemas";
+import {
+  agentRegistrationResponseSchema,
+  agentRegistrationSchema,
+  agentRevocationRequestSchema,
+  authorizationCodeRequestSchema,
+  refreshTokenRequestSchema,
+} from "./agent-schemas";
 import { TOKEN_OPERATIONS } from "./operations";
 import {
   introspectionRequestSchema,
@@ -47,6 +53,7 @@ export function tokenApiDocument({ api, env, gatewayUrl }: TokenApiDocumentInput
         TokenResponse: jsonSchema(tokenResponseSchema, "output"),
         OAuthError: jsonSchema(oauthErrorSchema, "output"),
         RevocationRequest: jsonSchema(revocationRequestSchema, "input"),
+        AgentRevocationRequest: jsonSchema(agentRevocationRequestSchema, "input"),
         IntrospectionRequest: jsonSchema(introspectionRequestSchema, "input"),
         IntrospectionResponse: jsonSchema(introspectionResponseSchema, "output"),
         JsonWebKeySet: jsonSchema(jsonWebKeySetSchema, "output"),

@@ -7,7 +7,7 @@ const SCOPE_LIST = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
 /** RFC 6749 §3.3 scope lists and token lengths: the same bounds for what clients send and what they get back. */
 const MAX_SCOPE_LENGTH = 2000;
-const MAX_TOKEN_LENGTH = 8192;
+export const MAX_TOKEN_LENGTH = 8192;
 const MAX_CLIENT_ID_LENGTH = 200;
 
 /** An environment's token lifetime is at most a day (lib/environments/environments.ts). */
@@ -49,7 +49,9 @@ const clientAuthentication = {
 };
 
 export const tokenRequestSchema = z.object({
-  grant_type: z.enum(["client_credentials"]).meta({ description: "`client_credentials` (RFC 6749 §4.4), for a client of its own; agents send the `authorization_code` and `refresh_token` grants." }),
+  grant_type: z
+    .enum(["client_credentials"])
+    .meta({ description: "`client_credentials` (RFC 6749 §4.4), for a client of its own; agents send the `authorization_code` and `refresh_token` grants." }),
   scope: z
     .string()
     .max(MAX_SCOPE_LENGTH)
@@ -88,7 +90,11 @@ const tokenToInspect = z.string().min(1).max(MAX_TOKEN_LENGTH).meta({ descriptio
 
 export const revocationRequestSchema = z.object({
   token: tokenToInspect,
-  token_type_hint: z.string().max(100).optional().meta({ description: "Ignored: only access tokens exist here." }),
+  token_type_hint: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: "Ignored: a client with a secret or assertion holds only access tokens; an agent's refresh token starts `grt_`." }),
   ...clientAuthentication,
 });
 

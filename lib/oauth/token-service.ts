@@ -6,6 +6,7 @@ import type { GatewayMetrics } from "../metrics/gateway-metrics";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../http/message";
 import { problem, toProblem } from "../http/problem";
 import { issueAccessToken, TokenRejection } from "./access-tokens";
+import { isAgentClientId } from "./agent-client-documents";
 import type { AgentGrants } from "./agent-grants";
 import type { createAgentRegistration } from "./agent-registration";
 import type { TokenVerifier } from "./token-verifier";
@@ -166,9 +167,17 @@ export function createTokenService(deps: TokenServiceDeps) {
     }
   }
 
-  /** RFC 7009: a client revokes one of its own tokens; unknown or foreign tokens still answer 200. */
+  /**
+   * RFC 7009: a client revokes one of its own tokens; unknown or foreign tokens still answer 200.
+   * An agent, a public client, names itself by its client_id alone, as at the token endpoint.
+   */
   async function revoke(request: IncomingRequest, url: URL, env: EnvironmentRow, attribution: Attribution): Promise<PlainResponse> {
-    const body = await parsed(request, url, revocationRequestSchema);
+    const fields = await fieldsOf(request, url);
+    if (isAgentClientId(fields.client_id) && request.headers.get("authorization") === null) {
+      await deps.agentGrants.revoke(fields, env, parse, (token) => verifiedOrUndefined(env, token));
+      return { status: 200, headers: { ...NO_STORE }, body: null };
+    }
+    const body = parse(revocationRequestSchema, fields);
     const { credential } = await authenticateClient(request, env, body, attribution);
     const verified = await verifiedOrUndefined(env, body.token);
     if (verified && verified.clientId === credential.clientId) {
@@ -216,12 +225,13 @@ export function createTokenService(deps: TokenServiceDeps) {
         introspection_endpoint: `${issuer}/oauth2/introspect`,
         authorization_endpoint: authorizationEndpointFor(publicUrl, env.slug),
         registration_endpoint: `${issuer}/oauth2/register`,
+        client_id_metadata_document_supported: true,
         grant_types_supported: ["client_credentials", "authorization_code", "refresh_token"],
         response_types_supported: ["code"],
         response_modes_supported: ["query"],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: [...authMethods, "none"],
-        revocation_endpoint_auth_methods_supported: authMethods,
+        revocation_endpoint_auth_methods_supported: [...authMethods, "none"],
         introspection_endpoint_auth_methods_supported: authMethods,
         scopes_supported: scopes,
         token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,

@@ -231,7 +231,7 @@ describe("API keys", () => {
         apiKeys: createApiKeyStates({ store }),
         hashKey: (presented) => hashClientSecret(presented, SERVER_AUTH_SECRET),
         states: createCredentialStates({ store }),
-        lastUsed: { mark: () => undefined, flush: async () => undefined },
+        lastUsed: { mark: () => undefined, markConsent: () => undefined, flush: async () => undefined },
       });
       const env = { id: (await db.environment.findUniqueOrThrow({ where: { slug: ENV } })).id, slug: ENV } as GatewayEnvironment;
       expect("refusal" in (await authenticate(flipped, env))).toBe(true);

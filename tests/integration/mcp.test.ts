@@ -104,7 +104,8 @@ beforeAll(async () => {
   cleanups.push(() => database.drop());
   const port = await freePort();
   const env = { PUBLIC_URL: `http://127.0.0.1:${port}` };
-  full = await startServer({ database, env, port });
+  // Agents' client ID metadata documents are served from loopback here, which the outbound rule allows only with OUTBOUND_ALLOW_PRIVATE.
+  full = await startServer({ database, env: { ...env, OUTBOUND_ALLOW_PRIVATE: "1" }, port });
   cleanups.push(() => full.stop());
   db = openDb(full);
   cleanups.push(() => db.$disconnect());
@@ -428,8 +429,11 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
       },
     });
 
+  /** A registered agent, or one known by its client ID metadata document. */
+  type Agent = { client_id: string; redirect_uris: string[] };
+
   /** The consent page as the developer sees it, and the code its approval sends back. */
-  async function authorize(agent: Awaited<ReturnType<typeof register>>, options: { resource?: URL; as?: PortalClient; credential?: string } = {}) {
+  async function authorize(agent: Agent, options: { resource?: URL; as?: PortalClient; credential?: string } = {}) {
     const { authorizationUrl, codeVerifier } = await startAuthorization(server.issuer, {
       metadata: server.metadata,
       clientInformation: agent,
@@ -451,7 +455,7 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
     return { html, ticket, codeVerifier, location, code: location.searchParams.get("code")! };
   }
 
-  const exchange = (agent: Awaited<ReturnType<typeof register>>, code: string, codeVerifier: string, resource = server.resource) =>
+  const exchange = (agent: Agent, code: string, codeVerifier: string, resource = server.resource) =>
     exchangeAuthorization(server.issuer, {
       metadata: server.metadata,
       clientInformation: agent,
@@ -461,7 +465,7 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
       resource,
     });
 
-  const refresh = (agent: Awaited<ReturnType<typeof register>>, refreshToken: string) =>
+  const refresh = (agent: Agent, refreshToken: string) =>
     refreshAuthorization(server.issuer, { metadata: server.metadata, clientInformation: agent, refreshToken, resource: server.resource });
 
   const tokenError = async (call: Promise<unknown>) => {
@@ -591,6 +595,62 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
     expect(await tokenError(refresh(agent, tokens.refresh_token!))).toBe("invalid_grant");
     expect(await eventually(async () => (await mcpCall(ordersPath, tokens.access_token)).status === 401)).toBe(true);
     expect(await (await developer.get("/settings/agents")).text()).not.toContain("Revocable agent");
+  });
+
+  it("marks a consent used by the agent's calls, the token naming its consent", async () => {
+    const agent = await register("Busy agent");
+    const { code, codeVerifier } = await authorize(agent);
+    const tokens = await exchange(agent, code, codeVerifier);
+    const consentId = String(decodeJwtPart(tokens.access_token, 1).gh_consent);
+    expect(await db.agentConsent.count({ where: { id: consentId, agent: { name: "Busy agent" } } })).toBe(1);
+    const long = new Date("2026-01-01T00:00:00Z");
+    await db.agentConsent.update({ where: { id: consentId }, data: { lastUsedAt: long } });
+    const mcp = await connect(full, ordersPath, tokens.access_token);
+    expect((await mcp.callTool({ name: "getOrder", arguments: { id: "busy" } })).isError).toBeUndefined();
+    const usedAt = async () => (await db.agentConsent.findUniqueOrThrow({ where: { id: consentId } })).lastUsedAt!;
+    expect(await eventually(async () => (await usedAt()) > long)).toBe(true);
+    // An ordinary token of the credential carries no consent.
+    expect(decodeJwtPart(token, 1).gh_consent).toBeUndefined();
+  });
+
+  it("revokes an agent's grant at the revocation endpoint with its refresh token and client_id alone; another agent's changes nothing", async () => {
+    const revoke = (fields: Record<string, string>) =>
+      fetch(`${server.issuer}/oauth2/revoke`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields),
+      });
+    const agent = await register("Self-revoking agent");
+    const other = await register("Meddling agent");
+    const { code, codeVerifier } = await authorize(agent);
+    const tokens = await exchange(agent, code, codeVerifier);
+    const foreign = await revoke({ token: tokens.refresh_token!, token_type_hint: "refresh_token", client_id: other.client_id });
+    expect(foreign.status).toBe(200);
+    const foreignAccess = await revoke({ token: tokens.access_token, client_id: other.client_id });
+    expect(foreignAccess.status).toBe(200);
+    expect((await mcpCall(ordersPath, tokens.access_token)).status).toBe(200);
+    const refreshed = await refresh(agent, tokens.refresh_token!);
+    const unknownClient = await revoke({ token: refreshed.refresh_token!, client_id: "agc_nobody" });
+    expect(unknownClient.status).toBe(401);
+    expect(await unknownClient.json()).toMatchObject({ error: "invalid_client" });
+    expect((await revoke({ token: "grt_unknown", client_id: agent.client_id })).status).toBe(200);
+    expect((await revoke({ token: refreshed.refresh_token!, client_id: agent.client_id, token_type_hint: "bogus" })).status).toBe(400);
+    expect((await mcpCall(ordersPath, refreshed.access_token)).status).toBe(200);
+
+    const revoked = await revoke({ token: refreshed.refresh_token!, client_id: agent.client_id });
+    expect(revoked.status).toBe(200);
+    expect(revoked.headers.get("cache-control")).toBe("no-store");
+    expect(await tokenError(refresh(agent, refreshed.refresh_token!))).toBe("invalid_grant");
+    expect(await eventually(async () => (await mcpCall(ordersPath, refreshed.access_token)).status === 401)).toBe(true);
+    const consentId = String(decodeJwtPart(refreshed.access_token, 1).gh_consent);
+    expect((await db.agentConsent.findUniqueOrThrow({ where: { id: consentId } })).revokedAt).not.toBeNull();
+
+    // An access token alone is revoked by its agent, and the grant lives on.
+    const again = await authorize(agent);
+    const second = await exchange(agent, again.code, again.codeVerifier);
+    expect((await revoke({ token: second.access_token, client_id: agent.client_id })).status).toBe(200);
+    expect(await eventually(async () => (await mcpCall(ordersPath, second.access_token)).status === 401)).toBe(true);
+    expect((await mcpCall(ordersPath, (await refresh(agent, second.refresh_token!)).access_token)).status).toBe(200);
   });
 
   it("refuses a wrong verifier, a code used twice, another client's code and a redirect URI changed at the token endpoint", async () => {
@@ -746,6 +806,69 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
       body: new URLSearchParams({ ticket, decision: "approve" }),
     });
     expect(crossSite.status).toBe(403);
+  });
+
+  it("signs in an agent known by its client ID metadata document, and refuses documents that do not describe it", async () => {
+    const documents = createServer((req, res) => {
+      const self = `${documentsBase}${req.url}`;
+      const document = { client_id: self, client_name: "Document agent", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" };
+      res.setHeader("content-type", "application/json");
+      if (req.url === "/other.json") res.end(JSON.stringify({ ...document, client_id: `${documentsBase}/agent.json` }));
+      else if (req.url === "/unlisted.json") res.end(JSON.stringify({ ...document, redirect_uris: ["https://agent.example/callback"] }));
+      else if (req.url === "/huge.json") res.end(JSON.stringify({ ...document, padding: "x".repeat(6000) }));
+      else if (req.url === "/not-json") res.end("<html>agent</html>");
+      else res.end(JSON.stringify(document));
+    });
+    await new Promise<void>((resolve) => documents.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => documents.close(resolve)));
+    const documentsBase = `http://127.0.0.1:${(documents.address() as { port: number }).port}`;
+    expect(server.metadata).toMatchObject({ client_id_metadata_document_supported: true });
+
+    const agent = { client_id: `${documentsBase}/agent.json`, redirect_uris: [REDIRECT] };
+    const { html, code, codeVerifier } = await authorize(agent);
+    expect(html).toContain("Document agent");
+    expect(html).toContain("unverified");
+    expect(html).toContain(new URL(documentsBase).host);
+    const tokens = await exchange(agent, code, codeVerifier);
+    expect(decodeJwtPart(tokens.access_token, 1)).toMatchObject({ aud: server.resource.href, client_id: mine.clientId });
+    const mcp = await connect(full, ordersPath, tokens.access_token);
+    expect((await mcp.callTool({ name: "getOrder", arguments: { id: "document-agent" } })).isError).toBeUndefined();
+    const refreshed = await refresh(agent, tokens.refresh_token!);
+    expect((await mcpCall(ordersPath, refreshed.access_token)).status).toBe(200);
+    // The token endpoint knows the client from its consent, in this environment only.
+    const stranger = await fetch(server.metadata.token_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshed.refresh_token!, client_id: `${documentsBase}/other.json` }),
+    });
+    expect(await stranger.json()).toMatchObject({ error: "invalid_client" });
+
+    const ask = (clientId: string) =>
+      developer.get(
+        `/oauth/${ENV}/authorize?${new URLSearchParams({
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          response_type: "code",
+          code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+          code_challenge_method: "S256",
+          resource: server.resource.href,
+        })}`,
+      );
+    for (const [clientId, detail] of [
+      [`${documentsBase}/other.json`, "names another client_id"],
+      [`${documentsBase}/unlisted.json`, "not one the agent registered"],
+      [`${documentsBase}/huge.json`, "more than 5120 bytes"],
+      [`${documentsBase}/not-json`, "not JSON"],
+      [`${documentsBase}/`, "with a path"],
+      [`${documentsBase}/agent.json#x`, "with a path"],
+    ] as const) {
+      const refused = await ask(clientId);
+      expect(refused.status, clientId).toBe(200);
+      expect(refused.headers.get("location")).toBeNull();
+      const page = await refused.text();
+      expect(page, clientId).toContain("This agent cannot sign in");
+      expect(page, clientId).toContain(detail);
+    }
   });
 
   it("registers only public clients with loopback or https redirect URIs, bounded, and counts registrations per address", async () => {

@@ -7,10 +7,13 @@ import { eligibleCredentials } from "@/lib/agents/decide-consent";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { type AgentClientDocuments, createAgentClientDocuments } from "@/lib/oauth/agent-client-documents";
 import { issuerFor } from "@/lib/oauth/issuer";
 
 export const metadata: Metadata = { title: "Sign in an AI agent" };
 export const dynamic = "force-dynamic";
+
+let documents: AgentClientDocuments | undefined;
 
 type Props = { params: Promise<{ env: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -18,8 +21,10 @@ type Props = { params: Promise<{ env: string }>; searchParams: Promise<Record<st
 export default async function AuthorizeAgentPage({ params, searchParams }: Props) {
   const { env } = await params;
   const query = await searchParams;
-  const { publicUrl, authSecret } = config();
-  const outcome = await readAuthorizationRequest({ db: db(), publicUrl, issuer: issuerFor(publicUrl, env), envSlug: env, query });
+  const { publicUrl, authSecret, outboundAllowPrivate: allowPrivate } = config();
+  documents ??= createAgentClientDocuments({ policy: { allowPrivate } });
+  const clientDocuments = { fetch: documents, allowPrivate };
+  const outcome = await readAuthorizationRequest({ db: db(), publicUrl, issuer: issuerFor(publicUrl, env), envSlug: env, query, clientDocuments });
   if (outcome.kind === "error") redirect(outcome.redirect);
   if (outcome.kind === "refused") {
     return (

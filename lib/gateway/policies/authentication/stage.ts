@@ -92,6 +92,7 @@ export function createAuthenticator(deps: {
     const unbound = await deps.dpop({ request, env, token: match[1]!, verified: token, scheme: dpopMatch ? "DPoP" : "Bearer" });
     if (unbound) return { clientId, refusal: unbound };
     deps.lastUsed.mark(credential.id);
+    if (token.consentId) deps.lastUsed.markConsent(token.consentId);
     return { clientId, caller: { token, credential } };
   };
   return async (request, env, methods = DEFAULT_AUTHENTICATION, resource) => {
