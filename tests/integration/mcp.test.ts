@@ -809,7 +809,9 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
   });
 
   it("signs in an agent known by its client ID metadata document, and refuses documents that do not describe it", async () => {
+    const fetched: string[] = [];
     const documents = createServer((req, res) => {
+      fetched.push(req.url ?? "");
       const self = `${documentsBase}${req.url}`;
       const document = { client_id: self, client_name: "Document agent", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" };
       res.setHeader("content-type", "application/json");
@@ -869,6 +871,14 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
       expect(page, clientId).toContain("This agent cannot sign in");
       expect(page, clientId).toContain(detail);
     }
+
+    // An anonymous visitor is sent to sign in before the portal fetches anything.
+    const anonymous = await fetch(
+      `${full.url}/oauth/${ENV}/authorize?${new URLSearchParams({ client_id: `${documentsBase}/anonymous.json`, redirect_uri: REDIRECT, response_type: "code" })}`,
+      { redirect: "manual" },
+    );
+    expect(anonymous.headers.get("location")).toContain("/login");
+    expect(fetched).not.toContain("/anonymous.json");
   });
 
   it("registers only public clients with loopback or https redirect URIs, bounded, and counts registrations per address", async () => {

@@ -7,7 +7,7 @@ import { eligibleCredentials } from "@/lib/agents/decide-consent";
 import { requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { type AgentClientDocuments, createAgentClientDocuments } from "@/lib/oauth/agent-client-documents";
+import { type AgentClientDocuments, createAgentClientDocuments, isClientDocumentUrl } from "@/lib/oauth/agent-client-documents";
 import { issuerFor } from "@/lib/oauth/issuer";
 
 export const metadata: Metadata = { title: "Sign in an AI agent" };
@@ -24,6 +24,10 @@ export default async function AuthorizeAgentPage({ params, searchParams }: Props
   const { publicUrl, authSecret, outboundAllowPrivate: allowPrivate } = config();
   documents ??= createAgentClientDocuments({ policy: { allowPrivate } });
   const clientDocuments = { fetch: documents, allowPrivate };
+  const search = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
+  const signIn = () => requireUser(`/oauth/${encodeURIComponent(env)}/authorize?${search}`);
+  // A client ID metadata document is fetched for a signed-in developer only, so that no anonymous visitor makes the portal fetch URLs.
+  const signedInFirst = typeof query.client_id === "string" && isClientDocumentUrl(query.client_id, allowPrivate) ? await signIn() : undefined;
   const outcome = await readAuthorizationRequest({ db: db(), publicUrl, issuer: issuerFor(publicUrl, env), envSlug: env, query, clientDocuments });
   if (outcome.kind === "error") redirect(outcome.redirect);
   if (outcome.kind === "refused") {
@@ -36,8 +40,7 @@ export default async function AuthorizeAgentPage({ params, searchParams }: Props
       </div>
     );
   }
-  const search = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
-  const user = await requireUser(`/oauth/${encodeURIComponent(env)}/authorize?${search}`);
+  const user = signedInFirst ?? (await signIn());
   const { authorization } = outcome;
   const credentials = await eligibleCredentials(db(), user.id, authorization);
   return (
