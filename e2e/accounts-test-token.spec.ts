@@ -3,6 +3,9 @@ import { expect, test } from "./fixtures";
 test("a signed-in developer hands a test token to Swagger UI in one click, and it calls the API", async ({ signInAs }) => {
   const developer = await signInAs("developer");
   await developer.goto("/apis/notifications?env=sso-qa&tab=reference");
+  // The reference loads once the visitor scrolls towards it: the notes above it can leave it near the fold.
+  await developer.getByText("The interactive reference loads when you scroll to it.").hover();
+  await developer.mouse.wheel(0, 300);
   await expect(developer.locator(".swagger-ui .opblock").first()).toBeVisible();
   await developer.getByRole("button", { name: "Use a test token" }).click();
   await expect(developer.getByRole("status").filter({ hasText: "Test token applied" })).toContainText("expires in 15 minutes");

@@ -29,15 +29,17 @@ function oauthError(description: string, examples: Record<string, [string, strin
 
 const EXAMPLE_CLIENT = { client_id: "gci_0123456789abcdef01234567", client_secret: "gsk_…" };
 
-/** A body schema for both media types RFC 6749 requests may use here. */
-/** A form body (or its JSON twin) of one schema, or of any of several told apart by a field. */
-function formBody(schemaRefs: string | string[], example: JsonObject): JsonObject {
-  const schema = Array.isArray(schemaRefs) ? { oneOf: schemaRefs.map(($ref) => ({ $ref })) } : { $ref: schemaRefs };
+/**
+ * A body schema for both media types RFC 6749 requests may use here: one object schema, which
+ * Swagger UI turns into a form (it renders a oneOf as a bare text box). An agent's requests are
+ * published as schemas of their own, which the operation's description names.
+ */
+function formBody(schemaRef: string, example: JsonObject): JsonObject {
   return {
     required: true,
     content: {
-      "application/x-www-form-urlencoded": { schema, example },
-      "application/json": { schema, example },
+      "application/x-www-form-urlencoded": { schema: { $ref: schemaRef }, example },
+      "application/json": { schema: { $ref: schemaRef }, example },
     },
   };
 }
@@ -97,12 +99,8 @@ export const TOKEN_OPERATIONS = [
     path: "/oauth2/token",
     tags: OAUTH_TAGS,
     summary: "Get an access token (client credentials; an agent's authorization code or refresh token)",
-    description: `RFC 6749 §4.4. ${CLIENT_AUTH_NOTE} Without \`scope\`, the token carries every scope granted to the client. With a \`DPoP\` header (RFC 9449), the token is bound to the proof's key: \`token_type\` is \`DPoP\`. An agent registered at \`/oauth2/register\` sends \`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256), \`client_id\` and optionally \`resource\`, or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`: the answer adds a \`refresh_token\`, replaced at every use, and a reused one revokes every token of the grant.`,
-    requestBody: formBody(["#/components/schemas/TokenRequest", "#/components/schemas/AuthorizationCodeRequest", "#/components/schemas/RefreshTokenRequest"], {
-      grant_type: "client_credentials",
-      scope: "notifications:read",
-      ...EXAMPLE_CLIENT,
-    }),
+    description: `RFC 6749 §4.4. ${CLIENT_AUTH_NOTE} Without \`scope\`, the token carries every scope granted to the client. With a \`DPoP\` header (RFC 9449), the token is bound to the proof's key: \`token_type\` is \`DPoP\`. An agent registered at \`/oauth2/register\` sends \`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256), \`client_id\` and optionally \`resource\`, or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`: the answer adds a \`refresh_token\`, replaced at every use, and a reused one revokes every token of the grant. Their bodies are the \`AuthorizationCodeRequest\` and \`RefreshTokenRequest\` schemas.`,
+    requestBody: formBody("#/components/schemas/TokenRequest", { grant_type: "client_credentials", scope: "notifications:read", ...EXAMPLE_CLIENT }),
     responses: ({ envSlug }) => ({
       "200": {
         description: "A signed access token.",
@@ -142,8 +140,8 @@ export const TOKEN_OPERATIONS = [
     path: "/oauth2/revoke",
     tags: OAUTH_TAGS,
     summary: "Revoke one of your access tokens, or an agent's refresh token (RFC 7009)",
-    description: `${CLIENT_AUTH_NOTE} The token stops working at the gateway within seconds. An agent, a public client, sends its \`client_id\` alone: its refresh token (\`grt_…\`) revokes its whole grant, every refresh token and the access tokens issued under it; its access token, that token. Unknown tokens, and another client's or agent's, answer 200 too and change nothing.`,
-    requestBody: formBody(["#/components/schemas/RevocationRequest", "#/components/schemas/AgentRevocationRequest"], { token: "eyJ…", ...EXAMPLE_CLIENT }),
+    description: `${CLIENT_AUTH_NOTE} The token stops working at the gateway within seconds. An agent, a public client, sends its \`client_id\` alone: its refresh token (\`grt_…\`) revokes its whole grant, every refresh token and the access tokens issued under it; its access token, that token. Unknown tokens, and another client's or agent's, answer 200 too and change nothing. An agent's body is the \`AgentRevocationRequest\` schema.`,
+    requestBody: formBody("#/components/schemas/RevocationRequest", { token: "eyJ…", ...EXAMPLE_CLIENT }),
     responses: ({ envSlug }) => ({ "200": { description: "Revoked, or nothing to revoke.", headers: NO_STORE_HEADERS }, ...clientErrors(envSlug) }),
     handle: "revoke",
   }),
