@@ -37,6 +37,7 @@ import { deriveKey } from "../oauth/derived-keys";
 import { watchGatewayChanges } from "./change-watch";
 import { createGatewayDirectory } from "./directory";
 import { createMcpService, type McpService } from "./mcp/serve";
+import { createMcpSessions } from "./mcp/sessions";
 import { createGateway, createGatewayAdmission, type Gateway, type GatewayDeps } from "./handler";
 import { createResponseCacheStore } from "./policies/response-cache/create-store";
 import { createResponseCacheMetrics } from "./policies/response-cache/metrics";
@@ -193,7 +194,15 @@ function buildGateway(): ProcessGateway {
   const serve = createGateway(deps);
   return {
     serve,
-    mcp: createMcpService({ directory, documents: store, authenticate: deps.authenticate, gateway: serve, publicUrl, log }),
+    mcp: createMcpService({
+      directory,
+      documents: store,
+      authenticate: deps.authenticate,
+      gateway: serve,
+      sessions: createMcpSessions(authSecret),
+      publicUrl,
+      log,
+    }),
     upgrade,
     ready: tracer?.ready ?? Promise.resolve(),
     closeConnections: () => connections.closeAll(CLOSE_CODES.goingAway, "server shutting down"),

@@ -1,7 +1,14 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
-type Purpose = "client-secret-pepper" | "signing-key-encryption" | "webhook-secret-encryption" | "invitation-link-encryption" | "dpop-nonce" | "agent-consent";
+type Purpose =
+  | "client-secret-pepper"
+  | "signing-key-encryption"
+  | "webhook-secret-encryption"
+  | "invitation-link-encryption"
+  | "dpop-nonce"
+  | "agent-consent"
+  | "mcp-session";
 
 /**
  * Keys Gatehouse needs at rest (the client-secret pepper, the keys that

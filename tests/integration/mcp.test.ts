@@ -160,21 +160,41 @@ describe("the MCP server of the built-in Notifications API, on both processes", 
     });
   }
 
-  it("negotiates the newest protocol version the SDK knows", async () => {
-    const response = await fetch(`${full.url}/mcp/${ENV}/notifications`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-      }),
+  it("negotiates the newest protocol version the SDK knows, and starts a session every process honours for its client", async () => {
+    const post = (server: TestServer, body: unknown, headers: Record<string, string> = {}, bearer = token) =>
+      fetch(`${server.url}/mcp/${ENV}/notifications`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify(body),
+      });
+    const response = await post(full, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
     });
     expect(response.status).toBe(200);
-    // Stateless (decision 066): no session to keep, so none is named.
-    expect(response.headers.get("mcp-session-id")).toBeNull();
     expect(((await response.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    // A signed session (decision 069): any process answers it, with nothing stored.
+    const session = response.headers.get("mcp-session-id")!;
+    expect(session).toMatch(/^[\x21-\x7e]+$/);
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
+    for (const server of [full, gatewayOnly]) {
+      const listed = await post(server, list, { "mcp-session-id": session });
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get("mcp-session-id")).toBeNull();
+    }
+    const other = await newCredential(db, ENV);
+    const refusals = [
+      await post(full, list, { "mcp-session-id": `${session.slice(0, -2)}xx` }),
+      await post(gatewayOnly, list, { "mcp-session-id": "made-up" }),
+      await post(full, list, { "mcp-session-id": session }, await accessToken(full, ENV, other)),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(404);
+      expect(refused.headers.get("content-type")).toBe("application/problem+json");
+      expect(await refused.json()).toMatchObject({ detail: expect.stringContaining("send initialize again"), requestId: expect.any(String) });
+    }
   });
 
   it("answers a refused call as a tool error carrying the problem: a missing scope, an unknown id", async () => {
@@ -216,7 +236,7 @@ describe("the MCP server of the built-in Notifications API, on both processes", 
     expect(badToken.headers.get("www-authenticate")).toMatch(/error="invalid_token".*resource_metadata=/);
   });
 
-  it("refuses what is not an MCP server, and what stateless MCP does not do", async () => {
+  it("refuses what is not an MCP server, and what a server without messages of its own does not do", async () => {
     for (const path of [
       `/mcp/${ENV}/nosuchapi`,
       `/mcp/nosuchenv/notifications`,

@@ -15,6 +15,7 @@ import type { Gateway } from "../handler";
 import type { Authenticator } from "../policies/authentication/stage";
 import type { GatewayVersion } from "../versions";
 import { callTool, toolRequest } from "./call-tool";
+import type { McpSessions } from "./sessions";
 import { deriveTools, type McpTool } from "./tools";
 
 /** `/mcp/{env}/{api}` and `/mcp/{env}/{api}/{version}`, and their RFC 9728 metadata under `/.well-known/oauth-protected-resource`. */
@@ -23,6 +24,8 @@ const ENDPOINT = /^\/mcp\/([^/]+)\/([^/]+)(?:\/([^/]+))?\/?$/;
 const METADATA_PREFIX = "/.well-known/oauth-protected-resource";
 /** A page of `tools/list`: a large document (Stripe's has 452 operations) is listed in pages. */
 export const TOOLS_PAGE_SIZE = 100;
+/** An answer this short may be `initialize`'s, which starts a session; a longer one is not read for it. */
+const MAX_INITIALIZE_ANSWER_BYTES = 4096;
 /** Of an MCP request's JSON-RPC body: a tool's arguments included, it is a gateway request's body at most. */
 const MAX_MCP_BODY_BYTES = 1024 * 1024;
 /** Derived tool lists kept, by version and settings: a handful of APIs are served by MCP at once. */
@@ -34,6 +37,7 @@ export type McpServiceDeps = {
   authenticate: Authenticator;
   /** the gateway every tool call goes through */
   gateway: Gateway;
+  sessions: McpSessions;
   publicUrl: string;
   log: Pick<Logger, "warn" | "error">;
 };
@@ -47,7 +51,7 @@ const notFound = (detail: string) => problem("not-found", { detail });
 /**
  * Each API's MCP server: `/mcp/{env}/{api}` serves the current version's operations as tools,
  * `/mcp/{env}/{api}/{version}` a given version's, over MCP's Streamable HTTP transport
- * (the SDK's, stateless: decision 066); `/.well-known/oauth-protected-resource/mcp/...`
+ * (the SDK's, stateless: decision 066, with signed sessions: decision 069); `/.well-known/oauth-protected-resource/mcp/...`
  * describes each as an OAuth protected resource (RFC 9728).
  */
 export function createMcpService(deps: McpServiceDeps): McpService {
@@ -167,13 +171,18 @@ export function createMcpService(deps: McpServiceDeps): McpService {
 
   async function serveEndpoint(request: IncomingRequest, at: Served): Promise<PlainResponse> {
     if (request.method !== "POST") {
-      // Stateless: no stream of the server's own messages to open (GET) and no session to end (DELETE).
+      // No stream of the server's own messages to open (GET); a session ends when it expires, not on DELETE (decision 069).
       throw problem("method-not-allowed", {
-        detail: "This MCP server answers POST; it keeps no sessions and sends no messages of its own.",
+        detail: "This MCP server answers POST; it sends no messages of its own, and its sessions end by themselves.",
         headers: { allow: "POST" },
       });
     }
     const clientId = await admitted(request, at);
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId !== null && !deps.sessions.valid(sessionId, at.resource, clientId ?? "")) {
+      // The transport's answer to a session it does not know: the client initializes again.
+      throw problem("not-found", { detail: "This MCP session is unknown or has ended: send initialize again, without Mcp-Session-Id." });
+    }
     const server = mcpServer(at, request);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -183,8 +192,9 @@ export function createMcpService(deps: McpServiceDeps): McpService {
     await server.connect(transport);
     try {
       const token = request.headers.get("authorization")?.replace(/^Bearer +/i, "") ?? "";
-      const response = await transport.handleRequest(fetchRequest(request), { authInfo: { token, clientId: clientId ?? "", scopes: [] } });
-      return await plainResponse(response);
+      const response = await plainResponse(await transport.handleRequest(fetchRequest(request), { authInfo: { token, clientId: clientId ?? "", scopes: [] } }));
+      if (sessionId === null && initialized(response)) response.headers["mcp-session-id"] = deps.sessions.issue(at.resource, clientId ?? "");
+      return response;
     } finally {
       await server.close();
     }
@@ -207,6 +217,17 @@ export function createMcpService(deps: McpServiceDeps): McpService {
       return problemPlainResponse(refusal, { instance: path, requestId });
     }
   };
+}
+
+/** Whether an answer is `initialize`'s: a JSON-RPC result naming the server, which starts a session. */
+function initialized(response: PlainResponse): boolean {
+  if (response.status !== 200 || !(response.body instanceof Uint8Array) || response.body.byteLength > MAX_INITIALIZE_ANSWER_BYTES) return false;
+  try {
+    const message = JSON.parse(Buffer.from(response.body).toString("utf8")) as { result?: { serverInfo?: unknown; protocolVersion?: unknown } };
+    return typeof message.result?.protocolVersion === "string" && message.result.serverInfo !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The Fetch request the SDK's transport reads. */
