@@ -4,7 +4,6 @@ test("a signed-in developer hands a test token to Swagger UI in one click, and i
   const developer = await signInAs("developer");
   await developer.goto("/apis/notifications?env=sso-qa&tab=reference");
   // The reference loads once the visitor scrolls towards it: the notes above it can leave it near the fold.
-  await developer.getByText("The interactive reference loads when you scroll to it.").hover();
   await developer.mouse.wheel(0, 300);
   await expect(developer.locator(".swagger-ui .opblock").first()).toBeVisible();
   await developer.getByRole("button", { name: "Use a test token" }).click();

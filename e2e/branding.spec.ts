@@ -26,7 +26,11 @@ function isDark(locator: Locator, property: "backgroundColor" | "color"): Promis
 
 const darkPage = (page: Page) => isDark(page.locator("body"), "backgroundColor");
 
-const referenceReady = (page: Page) => expect(page.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 30_000 });
+/** The reference loads once the visitor scrolls towards it (a signed-in developer's notes above it leave it near the fold); then its first operation shows. */
+async function referenceReady(page: Page) {
+  await page.mouse.wheel(0, 300);
+  await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 30_000 });
+}
 
 test.describe("a portal its operators branded with PORTAL_*", () => {
   let server: TestServer;
