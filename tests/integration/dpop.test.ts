@@ -206,8 +206,9 @@ describe("the token endpoint", () => {
         headers: { authorization: basic(credential.clientId, credential.clientSecret) },
         body: "grant_type=client_credentials",
       });
-    expect(await eventually(async () => (await bare()).status === 400)).toBe(true);
-    await expectOAuthError(await bare(), "invalid_dpop_proof");
+    let refused: Response | undefined;
+    expect(await eventually(async () => (refused = await bare()).status === 400)).toBe(true);
+    await expectOAuthError(refused!, "invalid_dpop_proof");
     expect(decodeJwtPart(await boundToken(gatewayOnly, credential), 1).cnf).toEqual({ jkt });
   });
 });
@@ -253,8 +254,9 @@ describe("requiring DPoP", () => {
       expect(await fullDb.credential.findUniqueOrThrow({ where: { clientId } })).toMatchObject({ requireDpop: true });
       const audit = await fullDb.auditEvent.findFirstOrThrow({ where: { action: "credential.dpop", targetId: clientId } });
       expect(audit).toMatchObject({ actorLabel: "developer@example.com", details: { requireDpop: true } });
-      expect(await eventually(async () => (await bare()).status === 400)).toBe(true);
-      await expectOAuthError(await bare(), "invalid_dpop_proof");
+      let refused: Response | undefined;
+      expect(await eventually(async () => (refused = await bare()).status === 400)).toBe(true);
+      await expectOAuthError(refused!, "invalid_dpop_proof");
       expect(await (await developer.get("/settings/credentials")).text()).toContain("Stop requiring DPoP");
 
       // Another user's credential answers as a missing one; bad bodies name their field.
@@ -338,8 +340,9 @@ describe("requiring DPoP", () => {
         headers: { authorization: basic(credential.clientId, credential.clientSecret) },
         body: "grant_type=client_credentials",
       });
-    expect(await eventually(async () => (await bare()).status === 400)).toBe(true);
-    await expectOAuthError(await bare(), "invalid_dpop_proof");
+    let refused: Response | undefined;
+    expect(await eventually(async () => (refused = await bare()).status === 400)).toBe(true);
+    await expectOAuthError(refused!, "invalid_dpop_proof");
     const exported = await runAdmin(gatewayOnly.databaseUrl, "config", "export");
     expect(exported.stdout).toContain("requireDpop: true");
   });
