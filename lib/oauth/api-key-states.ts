@@ -1,26 +1,31 @@
 import "server-only";
+import { hash } from "node:crypto";
 import type { Logger } from "pino";
 import type { ChangeSignal } from "../caching/change-signal";
 import { refusedWhileDatabaseAway } from "../caching/database-away";
 import type { ApiKeyRow, DataPlaneStore } from "../data-plane/store";
 
 export type ApiKeyStates = {
-  /** the key stored under `hash`, at most `maxAgeMs` old; undefined for a hash no unrevoked key has */
-  get(hash: string): Promise<ApiKeyRow | undefined>;
+  /** the stored key `key` is, at most `maxAgeMs` old; undefined for a key no unrevoked key matches */
+  get(key: string): Promise<ApiKeyRow | undefined>;
 };
 
 type Entry = { row: Promise<ApiKeyRow | undefined>; loadedAt: number };
 
 /**
- * Which credential a key hash names, kept as credential states are and with the same bound
+ * Which credential a key names, kept as credential states are and with the same bound
  * (`GATEWAY_CACHE_MAX_AGE_MS`): a key call then costs a hash and two map reads, as a token call
  * costs a verified-token hit and the credential's state, which the key's call reads from the
- * same credential states. A change of the gateway's tables drops what is kept, so a revoked key
+ * same credential states. What is kept is found by the key's SHA-256, as verified tokens are,
+ * so the keyed hash keys are stored under (`hashKey`, an HMAC several times its cost) runs only
+ * when the key is read from the database. A change of the gateway's tables drops what is kept, so a revoked key
  * stops within the second changes take (decision 060); unknown hashes are kept too, in the same
  * bounded map, so a stream of made-up keys with valid checksums costs one query per hash and bound.
  */
 export function createApiKeyStates(input: {
   store: Pick<DataPlaneStore, "apiKeys">;
+  /** the hash a key is stored under */
+  hashKey: (key: string) => string;
   maxAgeMs?: number;
   maxEntries?: number;
   changes?: ChangeSignal;
@@ -32,20 +37,21 @@ export function createApiKeyStates(input: {
   const cache = new Map<string, Entry>();
   input.changes?.subscribe(() => cache.clear());
 
-  function load(hash: string): Promise<ApiKeyRow | undefined> {
-    const entry: Entry = { row: answered(input.store.apiKeys([hash]).then((rows) => rows[0])), loadedAt: performance.now() };
-    cache.delete(hash);
+  function load(key: string, digest: string): Promise<ApiKeyRow | undefined> {
+    const entry: Entry = { row: answered(input.store.apiKeys([input.hashKey(key)]).then((rows) => rows[0])), loadedAt: performance.now() };
+    cache.delete(digest);
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-    cache.set(hash, entry);
-    entry.row.catch(() => cache.get(hash) === entry && cache.delete(hash));
+    cache.set(digest, entry);
+    entry.row.catch(() => cache.get(digest) === entry && cache.delete(digest));
     return entry.row;
   }
 
   return {
-    get(hash) {
-      const kept = cache.get(hash);
+    get(key) {
+      const digest = hash("sha256", key, "base64url");
+      const kept = cache.get(digest);
       if (kept && performance.now() - kept.loadedAt < maxAgeMs) return kept.row;
-      return load(hash);
+      return load(key, digest);
     },
   };
 }

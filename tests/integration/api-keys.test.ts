@@ -228,8 +228,7 @@ describe("API keys", () => {
     try {
       const store = createDataPlaneStore(connection);
       const authenticate = createKeyAuthenticator({
-        apiKeys: createApiKeyStates({ store }),
-        hashKey: (presented) => hashClientSecret(presented, SERVER_AUTH_SECRET),
+        apiKeys: createApiKeyStates({ store, hashKey: (presented) => hashClientSecret(presented, SERVER_AUTH_SECRET) }),
         states: createCredentialStates({ store }),
         lastUsed: { mark: () => undefined, markConsent: () => undefined, flush: async () => undefined },
       });

@@ -57,13 +57,12 @@ function grantedScopes(credential: CredentialState): ReadonlySet<string> {
  */
 export function createKeyAuthenticator(deps: {
   apiKeys: ApiKeyStates;
-  hashKey: (key: string) => string;
   states: CredentialStates;
   lastUsed: LastUsedMarks;
 }): (key: string, env: GatewayEnvironment) => Promise<KeyVerdict> {
   return async (key, env) => {
     if (!isWellFormedApiKey(key)) return refused(env, "api-key-invalid", "The API key's format or checksum is wrong.");
-    const row = await deps.apiKeys.get(deps.hashKey(key));
+    const row = await deps.apiKeys.get(key);
     if (!row) return refused(env, "api-key-invalid", "No active API key matches this one.");
     if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) {
       return refused(env, "api-key-expired", `The API key ending in ${key.slice(-4)} expired at ${row.expiresAt.toISOString()}.`, row.clientId);

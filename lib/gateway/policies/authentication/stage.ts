@@ -56,7 +56,6 @@ export function createAuthenticator(deps: {
   lastUsed: LastUsedMarks;
   dpop: DpopBinding;
   apiKeys: ApiKeyStates;
-  hashKey: (key: string) => string;
 }): Authenticator {
   const byKey = createKeyAuthenticator(deps);
   const byToken = async (request: IncomingRequest, env: GatewayEnvironment, header: string, resource: string | undefined): Promise<AuthenticationVerdict> => {
