@@ -12,12 +12,31 @@ export const POSTGRES_SERVER_URL = process.env.TEST_POSTGRES_URL;
 
 export type TestDatabase = { url: string; drop(): Promise<void> };
 
-export async function createPostgresDatabase(serverUrl: string): Promise<TestDatabase> {
+/**
+ * PostgreSQL refuses to copy or rename a database while another session is connected to it,
+ * as the one that migrated it can be for a moment after it closed (code 55006): `run` again.
+ */
+export async function retriedWhileInUse<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if ((error as { code?: string }).code !== "55006" || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** A new database on `serverUrl`: empty, or a copy of the database `template` names. */
+export async function createPostgresDatabase(serverUrl: string, template?: string): Promise<TestDatabase> {
   const name = `gatehouse_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
+  try {
+    await retriedWhileInUse(() => admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`));
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { get } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
+import { createMigratedTestDatabase } from "../../lib/database/migrated-template";
+import type { TestDatabase } from "../../lib/database/test-databases";
 import { SERVER_NODE_ARGS } from "../../server/server-command";
 import { inheritedEnv } from "./child-env";
 
@@ -67,13 +68,14 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 /**
  * Starts the built production server (`server.ts`, as `npm start` does, or the
  * entry `nodeArgs` name) on a free port against a fresh database of its own, and
- * waits until it is healthy.
+ * waits until it is healthy. That database starts migrated and empty, as `npm run db:migrate`
+ * leaves a new one; a test that starts a server on an empty database passes `database`.
  */
 export async function startServer(
   options: { env?: Record<string, string>; database?: TestDatabase; port?: number; nodeArgs?: readonly string[]; portsTried?: number } = {},
 ): Promise<TestServer> {
   const port = options.port ?? (await freePort());
-  const database = options.database ?? (await createTestDatabase());
+  const database = options.database ?? (await createMigratedTestDatabase());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, options.nodeArgs ?? SERVER_NODE_ARGS, {
     cwd: ROOT,
