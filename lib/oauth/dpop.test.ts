@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject, randomUUID, sign } from "node:crypto";
+import { generateKeyPairSync, KeyObject, randomUUID, sign } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMemorySeenOnce } from "../limiters/seen-once";
@@ -71,6 +71,11 @@ describe("DPoP proofs", () => {
     expect(await refusal(at("x".repeat(MAX_PROOF_BYTES + 1)))).toBe("header");
     expect(await refusal(at("not a jws"))).toBe("header");
     expect(await refusal(at(`${await proof()}, ${await proof()}`))).toBe("header");
+    expect(await refusal(at(`${Buffer.from("null").toString("base64url")}.${part({})}.AA`))).toBe("header");
+    const notAClaimsSet = `${part({ alg: "ES256", typ: "dpop+jwt", jwk })}.${Buffer.from("[1]").toString("base64url")}`;
+    const signature = sign("sha256", Buffer.from(notAClaimsSet), { key: KeyObject.from(pair.privateKey), dsaEncoding: "ieee-p1363" });
+    expect(await refusal(at(`${notAClaimsSet}.${signature.toString("base64url")}`))).toBe("claims");
+    expect(await refusal(at(`${notAClaimsSet}.${signature.subarray(1).toString("base64url")}`))).toBe("signature");
   });
 
   it("accepts a jti once per key", async () => {

@@ -1,6 +1,6 @@
 import "server-only";
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { calculateJwkThumbprint, decodeProtectedHeader, errors, importJWK, type JWK, jwtVerify } from "jose";
+import { constants, createHmac, createPublicKey, hash, type JsonWebKey, type KeyObject, timingSafeEqual, verify } from "node:crypto";
+import { calculateJwkThumbprint, type JWK } from "jose";
 import type { SeenOnce } from "../limiters/seen-once";
 
 /** RFC 9449 §4.2: the proof's `typ`. */
@@ -31,11 +31,11 @@ export type VerifiedProof = { jkt: string; jti: string };
 /** The members only a private or symmetric key has (RFC 7518 §6): a proof carrying one leaks it, and is refused. */
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
 const KEY_TYPES = new Set(["EC", "RSA", "OKP"]);
-const COMPACT_JWS = /^([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const COMPACT_JWS = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 
 /** base64url(SHA-256(token)), the proof's `ath` for an access token (RFC 9449 §4.2). */
 export function accessTokenHash(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
+  return hash("sha256", token, "base64url");
 }
 
 /** The URL a proof's `htu` is compared to: origin and path, without query or fragment (RFC 9449 §4.3). */
@@ -72,7 +72,8 @@ export function createDpopNonces(secret: Buffer, now: () => number = Date.now) {
 
 export type DpopNonces = ReturnType<typeof createDpopNonces>;
 
-type ImportedKey = { key: CryptoKey | Uint8Array; jkt: string };
+/** What a proof's protected header settles once: its algorithm, the key it carries, imported, and the key's thumbprint. */
+type AcceptedHeader = { alg: string; key: KeyObject; jkt: string };
 
 function jwkOf(header: Record<string, unknown>, alg: string): JWK {
   const { jwk } = header;
@@ -86,13 +87,60 @@ function jwkOf(header: Record<string, unknown>, alg: string): JWK {
   return members as JWK;
 }
 
-/** What jose's refusal of a proof says in the proof's terms; jose refuses a key it will not verify with (an RSA key under 2048 bits) with a TypeError. */
-function rejectionOf(error: unknown, alg: string): DpopRejection {
-  if (error instanceof errors.JWSSignatureVerificationFailed) return new DpopRejection("signature", "The DPoP proof's signature does not verify with its jwk.");
-  if (error instanceof errors.JOSENotSupported)
-    return new DpopRejection("header", "The DPoP proof's header asks for an extension (crit) that is not supported.");
-  if (error instanceof errors.JOSEError) return new DpopRejection("claims", "The DPoP proof's claims are not a valid JWT claims set.");
-  return new DpopRejection("jwk", `The proof's jwk is not a usable ${alg} public key.`);
+/** Whether `key` is one `alg` signs with (RFC 7518 §3): the curve of an EC key, RSA of 2048 bits at least, an Edwards curve. */
+function fits(key: KeyObject, alg: string): boolean {
+  const type = key.asymmetricKeyType;
+  const details = key.asymmetricKeyDetails ?? {};
+  if (alg === "ES256") return type === "ec" && details.namedCurve === "prime256v1";
+  if (alg === "ES384") return type === "ec" && details.namedCurve === "secp384r1";
+  if (alg === "EdDSA") return type === "ed25519" || type === "ed448";
+  return type === "rsa" && (details.modulusLength ?? 0) >= 2048;
+}
+
+/** The key of a public JWK, refused unless it fits `alg`. */
+function importedKey(jwk: JWK, alg: string): KeyObject {
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: jwk as JsonWebKey, format: "jwk" });
+  } catch {
+    throw new DpopRejection("jwk", `The proof's jwk is not a usable ${alg} public key.`);
+  }
+  if (!fits(key, alg)) throw new DpopRejection("jwk", `The proof's jwk is not a usable ${alg} public key.`);
+  return key;
+}
+
+/**
+ * node:crypto's verification of a JWS signature under `alg` (RFC 7518 §3), run on libuv's thread
+ * pool: the serving thread only hands it over, where WebCrypto's verify does most of its work.
+ */
+function signatureVerifies(alg: string, key: KeyObject, input: string, signature: Buffer): Promise<boolean> {
+  const digest = alg === "EdDSA" ? null : alg === "ES384" ? "sha384" : "sha256";
+  const options =
+    alg === "ES256" || alg === "ES384"
+      ? { key, dsaEncoding: "ieee-p1363" as const }
+      : alg === "PS256"
+        ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
+        : key;
+  return new Promise((resolve) => verify(digest, Buffer.from(input), options, signature, (error, valid) => resolve(!error && valid)));
+}
+
+/** The proof's claims set: a JSON object whose `exp` and `nbf`, when present, are numbers that hold now (RFC 7519 §4.1). */
+function claimsOf(segment: string, seconds: number): Record<string, unknown> {
+  let claims: unknown;
+  try {
+    claims = JSON.parse(Buffer.from(segment, "base64url").toString("utf8"));
+  } catch {
+    claims = undefined;
+  }
+  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) {
+    throw new DpopRejection("claims", "The DPoP proof's claims are not a valid JWT claims set.");
+  }
+  const { exp, nbf } = claims as Record<string, unknown>;
+  const holds = (value: unknown, check: (time: number) => boolean) => value === undefined || (typeof value === "number" && check(value));
+  if (!holds(exp, (time) => time > seconds) || !holds(nbf, (time) => time <= seconds)) {
+    throw new DpopRejection("claims", "The DPoP proof's claims are not a valid JWT claims set.");
+  }
+  return claims as Record<string, unknown>;
 }
 
 export type ProofExpectations = {
@@ -118,25 +166,38 @@ export type ProofExpectations = {
 export function createDpopVerifier(deps: { seen: SeenOnce; maxKeys?: number; now?: () => number }) {
   const maxKeys = deps.maxKeys ?? 1_000;
   const now = deps.now ?? Date.now;
-  const keys = new Map<string, Promise<ImportedKey>>();
+  const headers = new Map<string, Promise<AcceptedHeader>>();
 
-  async function importKey(segment: string, header: Record<string, unknown>, alg: string): Promise<ImportedKey> {
-    const kept = keys.get(segment);
+  async function accept(segment: string): Promise<AcceptedHeader> {
+    let header: Record<string, unknown>;
+    try {
+      header = JSON.parse(Buffer.from(segment, "base64url").toString("utf8")) as Record<string, unknown>;
+    } catch {
+      throw new DpopRejection("header", "The DPoP proof's header cannot be decoded.");
+    }
+    if (typeof header !== "object" || header === null || Array.isArray(header)) throw new DpopRejection("header", "The DPoP proof's header cannot be decoded.");
+    if (header.typ !== DPOP_PROOF_TYPE) throw new DpopRejection("typ", `The DPoP proof's typ must be "${DPOP_PROOF_TYPE}".`);
+    const alg = String(header.alg);
+    if (!DPOP_ALGORITHMS.includes(alg))
+      throw new DpopRejection("alg", `The algorithm "${alg.slice(0, 20)}" is not accepted; use one of ${DPOP_ALGORITHMS.join(", ")}.`);
+    if (header.crit !== undefined) throw new DpopRejection("header", "The DPoP proof's header asks for an extension (crit) that is not supported.");
+    const jwk = jwkOf(header, alg);
+    return { alg, key: importedKey(jwk, alg), jkt: await calculateJwkThumbprint(jwk, "sha256") };
+  }
+
+  /** The header's settled parts, kept by its base64url text, which a client sends unchanged with every proof. */
+  function accepted(segment: string): Promise<AcceptedHeader> {
+    const kept = headers.get(segment);
     if (kept) {
-      keys.delete(segment);
-      keys.set(segment, kept);
+      headers.delete(segment);
+      headers.set(segment, kept);
       return kept;
     }
-    const jwk = jwkOf(header, alg);
-    const imported = Promise.all([importJWK(jwk, alg), calculateJwkThumbprint(jwk, "sha256")]).then(([key, jkt]) => ({ key, jkt }));
-    imported.catch(() => keys.delete(segment));
-    if (keys.size >= maxKeys) keys.delete(keys.keys().next().value!);
-    keys.set(segment, imported);
-    try {
-      return await imported;
-    } catch {
-      throw new DpopRejection("jwk", `The proof's jwk is not a usable ${alg} public key.`);
-    }
+    const settled = accept(segment);
+    settled.catch(() => headers.delete(segment));
+    if (headers.size >= maxKeys) headers.delete(headers.keys().next().value!);
+    headers.set(segment, settled);
+    return settled;
   }
 
   return async function verifyProof(expected: ProofExpectations): Promise<VerifiedProof> {
@@ -145,31 +206,18 @@ export function createDpopVerifier(deps: { seen: SeenOnce; maxKeys?: number; now
     if (proof.includes(",")) throw new DpopRejection("header", "Send exactly one DPoP header.");
     const compact = COMPACT_JWS.exec(proof);
     if (!compact) throw new DpopRejection("header", "The DPoP header is not a compact JWS (header.payload.signature).");
-    let header: Record<string, unknown>;
-    try {
-      header = decodeProtectedHeader(proof) as Record<string, unknown>;
-    } catch {
-      throw new DpopRejection("header", "The DPoP proof's header cannot be decoded.");
+    const [, headerSegment, payloadSegment, signatureSegment] = compact as unknown as [string, string, string, string];
+    const { alg, key, jkt } = await accepted(headerSegment);
+    if (!(await signatureVerifies(alg, key, `${headerSegment}.${payloadSegment}`, Buffer.from(signatureSegment, "base64url")))) {
+      throw new DpopRejection("signature", "The DPoP proof's signature does not verify with its jwk.");
     }
-    if (header.typ !== DPOP_PROOF_TYPE) throw new DpopRejection("typ", `The DPoP proof's typ must be "${DPOP_PROOF_TYPE}".`);
-    const alg = String(header.alg);
-    if (!DPOP_ALGORITHMS.includes(alg))
-      throw new DpopRejection("alg", `The algorithm "${alg.slice(0, 20)}" is not accepted; use one of ${DPOP_ALGORITHMS.join(", ")}.`);
-    const { key, jkt } = await importKey(compact[1]!, header, alg);
-    let payload: Record<string, unknown>;
-    try {
-      // jose judges an exp or nbf a proof may carry; the iat window is checked below, both ways.
-      payload = (await jwtVerify(proof, key, { algorithms: [alg], typ: DPOP_PROOF_TYPE, currentDate: new Date(now()) })).payload;
-    } catch (error) {
-      throw rejectionOf(error, alg);
-    }
-    const { jti, htm, htu, iat, ath, nonce } = payload;
+    const seconds = now() / 1000;
+    const { jti, htm, htu, iat, ath, nonce } = claimsOf(payloadSegment, seconds);
     if (typeof jti !== "string" || jti.length === 0 || jti.length > 256) throw new DpopRejection("jti", "The DPoP proof needs a jti of 1 to 256 characters.");
     if (htm !== expected.method) throw new DpopRejection("htm", `The DPoP proof's htm must be the request's method, ${expected.method}.`);
     const calledUrl = htuOf(expected.url);
-    if (typeof htu !== "string" || htuOf(htu) !== calledUrl)
+    if (typeof htu !== "string" || (htu !== calledUrl && htuOf(htu) !== calledUrl))
       throw new DpopRejection("htu", `The DPoP proof's htu must be the URL called, ${calledUrl}, without query or fragment.`);
-    const seconds = now() / 1000;
     if (typeof iat !== "number" || Math.abs(seconds - iat) > DPOP_WINDOW_SECONDS) {
       throw new DpopRejection("iat", `The DPoP proof's iat must be within ${DPOP_WINDOW_SECONDS} s of the server's time.`);
     }
