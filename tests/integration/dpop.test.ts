@@ -453,8 +453,11 @@ describe.each([
 ])("an oauth4webapi client (openid-client) on %s", (_name, server, database) => {
   it("gets a DPoP-bound token and calls the API with it", async () => {
     const own = database();
-    if (server() === full)
+    if (server() === full) {
       await registerProxyApi(own, { slug: "echo", upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, scopes: ["echo:read"] });
+      // The server serves the API once its directory has read the registration: then a call without a token is refused, not unknown.
+      expect(await eventually(async () => (await fetch(`${full.url}/gw/sso-qa/echo/items`)).status === 401)).toBe(true);
+    }
     const credential = await newCredential(own, "sso-qa", { scopes: ["echo:read"] });
     const configuration = await client.discovery(
       new URL(`${server().url}/gw/sso-qa`),
