@@ -37,6 +37,14 @@ describe("what the gateway's threads load as they start", () => {
     expect(packages).not.toContain("pg");
   });
 
+  it("the full server's and the gateway-only process's gateway load the MCP SDK on their first MCP request", async () => {
+    for (const entry of ["server.ts", "server/gateway-process.ts"]) {
+      const packages = await packagesLoadedAtStart(entry);
+      expect(packages, entry).toContain("jose");
+      expect(packages.filter((name) => name.startsWith("@modelcontextprotocol/")), entry).toEqual([]);
+    }
+  });
+
   it("the gateway-only entry, a cluster's primary, loads none of the gateway's serving packages", async () => {
     const packages = await packagesLoadedAtStart("gateway-server.ts");
     expect(packages).toContain("prom-client");

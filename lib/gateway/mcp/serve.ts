@@ -1,7 +1,5 @@
 import "server-only";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Logger } from "pino";
 import type { DataPlaneStore } from "../../data-plane/store";
 import { canonicalPath } from "../../http/canonical-path";
@@ -47,6 +45,27 @@ export type McpService = (request: IncomingRequest) => Promise<PlainResponse>;
 type Served = { env: GatewayEnvironment; api: GatewayApi; version: GatewayVersion; resource: string };
 
 const notFound = (detail: string) => problem("not-found", { detail });
+
+type Sdk = {
+  Server: typeof import("@modelcontextprotocol/sdk/server/index.js").Server;
+  Transport: typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").WebStandardStreamableHTTPServerTransport;
+  types: typeof import("@modelcontextprotocol/sdk/types.js");
+};
+let sdk: Promise<Sdk> | undefined;
+
+/**
+ * The MCP SDK, imported by the first MCP request rather than as the gateway starts: its
+ * modules cost a process about 70 ms of CPU to load (docs/benchmarks.md, "Test suite time"),
+ * which a server that serves no MCP request need not spend.
+ */
+function mcpSdk(): Promise<Sdk> {
+  sdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]).then(([server, transport, types]) => ({ Server: server.Server, Transport: transport.WebStandardStreamableHTTPServerTransport, types }));
+  return sdk;
+}
 
 /**
  * Each API's MCP server: `/mcp/{env}/{api}` serves the current version's operations as tools,
@@ -138,7 +157,8 @@ export function createMcpService(deps: McpServiceDeps): McpService {
   }
 
   /** An SDK server for one request (stateless: any instance answers any request), whose tool calls are gateway calls. */
-  function mcpServer(at: Served, request: IncomingRequest): Server {
+  function mcpServer({ Server, types }: Sdk, at: Served, request: IncomingRequest): Server {
+    const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = types;
     const server = new Server({ name: `gatehouse-${at.api.slug}`, version: at.version.version }, { capabilities: { tools: { listChanged: false } } });
     server.setRequestHandler(ListToolsRequestSchema, async ({ params }) => {
       const tools = await toolsOf(at);
@@ -183,8 +203,9 @@ export function createMcpService(deps: McpServiceDeps): McpService {
       // The transport's answer to a session it does not know: the client initializes again.
       throw problem("not-found", { detail: "This MCP session is unknown or has ended: send initialize again, without Mcp-Session-Id." });
     }
-    const server = mcpServer(at, request);
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const loaded = await mcpSdk();
+    const server = mcpServer(loaded, at, request);
+    const transport = new loaded.Transport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: MAX_MCP_BODY_BYTES,
