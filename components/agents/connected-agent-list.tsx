@@ -9,6 +9,7 @@ import { portalFetch } from "@/components/settings/portal-fetch";
 type Agent = {
   id: string;
   agentName: string;
+  agentHost: string | null;
   api: string;
   environment: string;
   clientId: string;
@@ -48,7 +49,11 @@ export function ConnectedAgentList({ agents }: { agents: Agent[] }) {
           rows={agents}
           rowKey={(agent) => agent.id}
           columns={[
-            { header: "Agent", className: "font-medium", cell: (agent) => `${agent.agentName} (unverified)` },
+            {
+              header: "Agent",
+              className: "font-medium",
+              cell: (agent) => (agent.agentHost ? `${agent.agentName} (unverified) from ${agent.agentHost}` : `${agent.agentName} (unverified)`),
+            },
             { header: "API", cell: (agent) => agent.api },
             { header: "Environment", className: "font-mono", cell: (agent) => agent.environment },
             { header: "Credential", cell: (agent) => `${agent.applicationName} · ${agent.clientId}` },

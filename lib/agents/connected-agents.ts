@@ -7,6 +7,8 @@ import { problem } from "../http/problem";
 export type ConnectedAgent = {
   id: string;
   agentName: string;
+  /** the host of the agent's client ID metadata document; null for an agent that registered itself */
+  agentHost: string | null;
   api: string;
   environment: string;
   clientId: string;
@@ -28,7 +30,7 @@ export async function listConnectedAgents(input: { db: DbClient; userId: string 
       scopes: true,
       createdAt: true,
       lastUsedAt: true,
-      agent: { select: { name: true } },
+      agent: { select: { name: true, host: true } },
       api: { select: { name: true } },
       credential: { select: { clientId: true, application: { select: { name: true } }, environment: { select: { slug: true } } } },
     },
@@ -36,6 +38,7 @@ export async function listConnectedAgents(input: { db: DbClient; userId: string 
   return rows.map((row) => ({
     id: row.id,
     agentName: row.agent.name,
+    agentHost: row.agent.host,
     api: row.api.name,
     environment: row.credential.environment.slug,
     clientId: row.credential.clientId,

@@ -74,10 +74,11 @@ export async function decideConsent(input: { db: DbClient; userId: string; authS
         id: authorization.agentId,
         environmentId: authorization.environmentId,
         name: authorization.agentName,
+        host: authorization.agentHost,
         redirectUris: JSON.stringify([redirectUri]),
         lastUsedAt: now,
       },
-      update: { name: authorization.agentName, redirectUris: JSON.stringify([redirectUri]), lastUsedAt: now },
+      update: { name: authorization.agentName, host: authorization.agentHost, redirectUris: JSON.stringify([redirectUri]), lastUsedAt: now },
     });
   }
   await db.agentConsent.create({

@@ -857,6 +857,7 @@ describe("OAuth for agents: an agent that knows only the MCP URL signs in as a d
     expect((await mcp.callTool({ name: "getOrder", arguments: { id: "document-agent" } })).isError).toBeUndefined();
     const refreshed = await refresh(agent, tokens.refresh_token!);
     expect((await mcpCall(ordersPath, refreshed.access_token)).status).toBe(200);
+    expect(await (await developer.get("/settings/agents")).text()).toContain(`Document agent (unverified) from ${new URL(documentsBase).host}`);
     // The token endpoint knows the client from its consent, in this environment only.
     const stranger = await fetch(server.metadata.token_endpoint, {
       method: "POST",

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AgentClient" ADD COLUMN "host" TEXT;
