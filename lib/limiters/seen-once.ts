@@ -8,23 +8,34 @@ const MAX_KEYS = 100_000;
 
 /**
  * One process's memory; when it is full, the expired keys at its oldest end are dropped, then the
- * oldest. Only that end is looked at: a full scan on every insert would make each call of a busy
- * DPoP client (one jti per call) cost 100,000 comparisons.
+ * oldest. The keys wait in a queue in the order they came, beside the map that answers lookups:
+ * finding the oldest is then one step, where reading it off the map's own order would step over
+ * every key the map deleted since it last grew, on every call of a busy DPoP client.
  */
-export function createMemorySeenOnce(): SeenOnce {
+export function createMemorySeenOnce({ maxKeys = MAX_KEYS }: { maxKeys?: number } = {}): SeenOnce {
   const seen = new Map<string, number>();
+  let queue: string[] = [];
+  let head = 0;
+
+  function dropOldest(): void {
+    seen.delete(queue[head++]!);
+    // The queue is cut when half of it is dropped keys: each key is copied at most once more.
+    if (head >= maxKeys) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+  }
+
   return {
     async first(key, expiresAt) {
       const now = Date.now();
       const until = seen.get(key);
       if (until !== undefined && until > now) return false;
-      if (seen.size >= MAX_KEYS) {
-        for (const [stale, end] of seen) {
-          if (end > now) break;
-          seen.delete(stale);
-        }
+      if (until === undefined) {
+        while (seen.size >= maxKeys && seen.get(queue[head]!)! <= now) dropOldest();
+        if (seen.size >= maxKeys) dropOldest();
+        queue.push(key);
       }
-      if (seen.size >= MAX_KEYS) seen.delete(seen.keys().next().value!);
       seen.set(key, expiresAt.getTime());
       return true;
     },
