@@ -367,6 +367,8 @@ describe("proxying behind trusted proxies", () => {
     behind = await startServer({ env: { TRUSTED_PROXIES: "127.0.0.1, ::1" } });
     behindDb = openDb(behind);
     await registerProxyApi(behindDb, { slug: "open", upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/base`, isPublic: true });
+    // The API is registered after the server started: it is served once the server's directory has read it.
+    expect(await eventually(async () => (await fetch(`${behind.url}/gw/sso-qa/open/ready`)).status !== 404)).toBe(true);
   });
 
   afterAll(async () => {
