@@ -113,6 +113,26 @@ describe("a refreshed copy", () => {
     expect(source.count()).toBe(3);
   });
 
+  it("is fresh while younger than refreshAfterMs and not expired since it was read", async () => {
+    const source = reads(
+      async () => 1,
+      async () => 2,
+    );
+    const copy = createRefreshedCopy(source.load, { refreshAfterMs: 60_000, maxAgeMs: 120_000 });
+    expect(copy.fresh()).toBeUndefined();
+    expect(await copy.get()).toBe(1);
+    expect(copy.fresh()).toBe(1);
+    copy.expire();
+    expect(copy.fresh()).toBeUndefined();
+    expect(await copy.get()).toBe(2);
+    expect(copy.fresh()).toBe(2);
+    const aging = createRefreshedCopy(reads(async () => 1).load, { refreshAfterMs: 1, maxAgeMs: 60_000 });
+    await aging.get();
+    await pause(5);
+    expect(aging.fresh()).toBeUndefined();
+    expect(aging.kept()).toBe(1);
+  });
+
   it("once expired before any read, reads nothing until a caller asks", async () => {
     const source = reads(async () => 1);
     const copy = createRefreshedCopy(source.load, { refreshAfterMs: 0, maxAgeMs: 60_000 });

@@ -8,6 +8,8 @@ export type RefreshedCopy<T> = {
   get(): Promise<T>;
   /** the copy kept, whatever its age; undefined before the first read answers */
   kept(): T | undefined;
+  /** the copy `get` answers at once without starting a reload (younger than `refreshAfterMs`, read since the last expiry); else undefined */
+  fresh(): T | undefined;
   /**
    * The copy and reads begun before now are no longer answered, as the database changed since;
    * a copy that was read is read again at once, one never read waits for its first caller.
@@ -54,6 +56,10 @@ export function createRefreshedCopy<T>(load: () => Promise<T>, options: { refres
       return copy!.value;
     },
     kept: () => copy?.value,
+    fresh() {
+      if (!copy || copy.readAt < notBefore || performance.now() - copy.readAt >= refreshAfterMs) return undefined;
+      return copy.value;
+    },
     expire() {
       notBefore = performance.now();
       if (copy) read(notBefore).catch(() => undefined);

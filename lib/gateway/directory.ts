@@ -187,9 +187,9 @@ export function createGatewayDirectory(
   const answered = refusedWhileDatabaseAway("gateway directory", log);
   let configured: Snapshot | undefined;
 
-  /** The snapshot that answers, whose upstreams are the ones configured. */
+  /** The snapshot that answers, whose upstreams are the ones configured; a fresh one without waiting on the reads' bookkeeping, as most calls find it. */
   async function current(): Promise<Snapshot> {
-    const found = await answered(snapshot.get());
+    const found = snapshot.fresh() ?? (await answered(snapshot.get()));
     if (found !== configured) {
       configured = found;
       onUpstreams?.(found.upstreams);

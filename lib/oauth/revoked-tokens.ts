@@ -43,7 +43,7 @@ export function createRevocationList(input: {
 
   return {
     async isRevoked(jti) {
-      return (await answered(revoked.get())).has(jti);
+      return (revoked.fresh() ?? (await answered(revoked.get()))).has(jti);
     },
     async revoke({ jti, environmentId, expiresAt }) {
       await answered(store.revokeToken({ jti, environmentId, expiresAt }, new Date()));

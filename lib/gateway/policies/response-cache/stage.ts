@@ -138,13 +138,15 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
   return async function responseCache(call) {
     const { request, api } = call;
     const method = request.method;
-    const pathKey = digest(`${call.envId}\n${api.id}\n${call.remainder}`);
-    if (UNSAFE.has(method)) return cachesAny(api.policies) ? invalidateOnSuccess(call, pathKey) : call.forward(request);
+    // Only an API whose policies cache anything has entries to find or invalidate: the others' calls hash nothing.
+    const pathKeyOf = () => digest(`${call.envId}\n${api.id}\n${call.remainder}`);
+    if (UNSAFE.has(method)) return cachesAny(api.policies) ? invalidateOnSuccess(call, pathKeyOf()) : call.forward(request);
     if (method !== "GET" && method !== "HEAD") return call.forward(request);
     // A HEAD is answered from the GET's entry, so both are keyed and kept under the GET's policy.
     const policySet = policiesFor(api.policies, "GET", call.route);
     const policy = policySet.responseCache;
     if (!policy || policy.ttlSeconds === 0) return call.forward(request);
+    const pathKey = pathKeyOf();
     const owner = api.isPublic || policy.shared || call.clientId === null ? "*" : `client:${call.clientId}`;
     const key = digest(`${pathKey}\n${fingerprint(call, policySet)}\n${owner}\n${call.url.search}`);
     const asked = cacheControl(request.headers.get("cache-control"));
