@@ -200,6 +200,7 @@ function buildGateway(): ProcessGateway {
       gateway: serve,
       sessions: createMcpSessions(authSecret),
       publicUrl,
+      origins: [new URL(publicUrl).origin, separateGatewayOrigin(publicUrl)].filter((origin) => origin !== undefined),
       log,
     }),
     upgrade,

@@ -300,6 +300,13 @@ export const PROBLEMS = {
     explanation: "You are signed in, but this portal action needs another role, such as administrator.",
     advice: "Ask an administrator to do it, or to change your role.",
   },
+  "mcp-origin-not-allowed": {
+    title: "Origin not allowed",
+    status: 403,
+    explanation:
+      "An MCP server answers a browser's request only from this Gatehouse's own origins: MCP's transport requires refusing any other Origin, so that a page on another site cannot reach the server through DNS rebinding.",
+    advice: "Call the MCP server from an MCP client, which sends no Origin header, or from a page of this Gatehouse's own origin.",
+  },
   "cross-site-request": {
     title: "Cross-site request refused",
     status: 403,

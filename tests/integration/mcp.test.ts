@@ -236,6 +236,24 @@ describe("the MCP server of the built-in Notifications API, on both processes", 
     expect(badToken.headers.get("www-authenticate")).toMatch(/error="invalid_token".*resource_metadata=/);
   });
 
+  it("refuses a browser's request from another origin with 403, on both processes, and serves its own origin", async () => {
+    for (const server of [full, gatewayOnly]) {
+      const from = (origin: string) =>
+        fetch(`${server.url}/mcp/${ENV}/notifications`, {
+          method: "POST",
+          headers: { origin, authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+      for (const origin of ["https://evil.example", "null", `http://localhost:${new URL(full.url).port}`]) {
+        const refused = await from(origin);
+        expect(refused.status, origin).toBe(403);
+        expect(refused.headers.get("content-type")).toBe("application/problem+json");
+        expect(await refused.json()).toMatchObject({ type: expect.stringContaining("mcp-origin-not-allowed"), requestId: expect.any(String) });
+      }
+      expect((await from(new URL(full.url).origin)).status).toBe(200);
+    }
+  });
+
   it("refuses what is not an MCP server, and what a server without messages of its own does not do", async () => {
     for (const path of [
       `/mcp/${ENV}/nosuchapi`,

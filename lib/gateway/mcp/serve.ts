@@ -37,6 +37,8 @@ export type McpServiceDeps = {
   gateway: Gateway;
   sessions: McpSessions;
   publicUrl: string;
+  /** the origins a browser's request may come from: the portal's and, when it has its own, the gateway's */
+  origins: readonly string[];
   log: Pick<Logger, "warn" | "error">;
 };
 
@@ -190,6 +192,13 @@ export function createMcpService(deps: McpServiceDeps): McpService {
   }
 
   async function serveEndpoint(request: IncomingRequest, at: Served): Promise<PlainResponse> {
+    const origin = request.headers.get("origin");
+    if (origin !== null && !deps.origins.includes(origin)) {
+      // MCP's transport (2025-11-25, "Security Warning"): an Origin present and not the server's own is refused 403, against DNS rebinding.
+      throw problem("mcp-origin-not-allowed", {
+        detail: `Requests from the origin ${origin.slice(0, 200)} are refused; this MCP server answers ${deps.origins.join(" and ")}.`,
+      });
+    }
     if (request.method !== "POST") {
       // No stream of the server's own messages to open (GET); a session ends when it expires, not on DELETE (decision 069).
       throw problem("method-not-allowed", {
