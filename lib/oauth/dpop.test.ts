@@ -90,6 +90,8 @@ describe("DPoP proofs", () => {
       const publicJwk = await exportJWK(keys.publicKey);
       const result = await at(await proof({ key: keys.privateKey, alg, header: { jwk: publicJwk } }));
       expect(result.jkt).toBe(await calculateJwkThumbprint(publicJwk, "sha256"));
+      const signed = await proof({ key: keys.privateKey, alg, header: { jwk: publicJwk } });
+      expect(await refusal(at(`${signed.slice(0, signed.lastIndexOf(".") + 1)}AAAA`))).toBe("signature");
     }
   });
 

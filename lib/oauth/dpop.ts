@@ -121,7 +121,14 @@ function signatureVerifies(alg: string, key: KeyObject, input: string, signature
       : alg === "PS256"
         ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
         : key;
-  return new Promise((resolve) => verify(digest, Buffer.from(input), options, signature, (error, valid) => resolve(!error && valid)));
+  return new Promise((resolve) => {
+    // Whatever a proof carries, a check that cannot run is a signature that does not verify, never a 500.
+    try {
+      verify(digest, Buffer.from(input), options, signature, (error, valid) => resolve(!error && valid));
+    } catch {
+      resolve(false);
+    }
+  });
 }
 
 /** The proof's claims set: a JSON object whose `exp` and `nbf`, when present, are numbers that hold now (RFC 7519 §4.1). */
