@@ -383,7 +383,9 @@ describe.skipIf(POSTGRES_SERVER_URL !== undefined)("the SQLite store's page read
     const listening = createNotificationStore(listeningConnection);
     const pages = createPageCache();
     const fresh = await freshClient();
-    const [oldest] = [await notify(fresh, "page 0"), await notify(fresh, "page 1"), await notify(fresh, "page 2")];
+    // A second apart: notices made within one millisecond would be ordered by id, which could put "page 0" on the first page.
+    const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000);
+    const [oldest] = [await notify(fresh, "page 0", at(3)), await notify(fresh, "page 1", at(2)), await notify(fresh, "page 2", at(1))];
     const first = await pages({ store: listening, ...fresh, query: query({ limit: "2" }) });
     await pages({ store: listening, ...fresh, query: query({ limit: "2" }) });
     // A change off the first page: the owner's count moves, the first page's rows do not.
