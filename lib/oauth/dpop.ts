@@ -1,7 +1,8 @@
 import "server-only";
-import { constants, createHmac, createPublicKey, hash, type JsonWebKey, type KeyObject, timingSafeEqual, verify } from "node:crypto";
+import { constants, createHmac, createPublicKey, type JsonWebKey, type KeyObject, timingSafeEqual, verify } from "node:crypto";
 import { calculateJwkThumbprint, type JWK } from "jose";
 import type { SeenOnce } from "../limiters/seen-once";
+import { tokenHash } from "./access-tokens";
 
 /** RFC 9449 §4.2: the proof's `typ`. */
 export const DPOP_PROOF_TYPE = "dpop+jwt";
@@ -33,10 +34,8 @@ const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
 const KEY_TYPES = new Set(["EC", "RSA", "OKP"]);
 const COMPACT_JWS = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 
-/** base64url(SHA-256(token)), the proof's `ath` for an access token (RFC 9449 §4.2). */
-export function accessTokenHash(token: string): string {
-  return hash("sha256", token, "base64url");
-}
+/** base64url(SHA-256(token)), the proof's `ath` for an access token (RFC 9449 §4.2): the hash verified tokens are kept by. */
+export const accessTokenHash = tokenHash;
 
 /** The URL a proof's `htu` is compared to: origin and path, without query or fragment (RFC 9449 §4.3). */
 export function htuOf(url: string): string | undefined {

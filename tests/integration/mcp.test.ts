@@ -251,6 +251,18 @@ describe("the MCP server of the built-in Notifications API, on both processes", 
         expect(await refused.json()).toMatchObject({ type: expect.stringContaining("mcp-origin-not-allowed"), requestId: expect.any(String) });
       }
       expect((await from(new URL(full.url).origin)).status).toBe(200);
+      // Refused before the path is looked up: another spelling of the path, or none served there, is refused the same.
+      const foreign = (path: string) => fetch(`${server.url}${path}`, { method: "POST", headers: { origin: "https://evil.example" }, body: "{}" });
+      for (const path of [`/mcp/${ENV}/nosuchapi`, `/mcp/${ENV}/%6Eotifications`]) {
+        const response = await foreign(path);
+        expect(response.status, path).toBe(403);
+        expect(await response.json()).toMatchObject({ type: expect.stringContaining("mcp-origin-not-allowed"), requestId: expect.any(String) });
+      }
+      // A path with an empty segment is refused by the server's front door, before any route.
+      const unusual = await foreign(`/mcp/${ENV}//notifications/`);
+      expect(unusual.status).toBe(400);
+      expect(unusual.headers.get("content-type")).toBe("application/problem+json");
+      expect(await unusual.json()).toMatchObject({ requestId: expect.any(String) });
     }
   });
 

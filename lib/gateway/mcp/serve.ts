@@ -191,14 +191,16 @@ export function createMcpService(deps: McpServiceDeps): McpService {
     return server;
   }
 
-  async function serveEndpoint(request: IncomingRequest, at: Served): Promise<PlainResponse> {
+  /** MCP's transport (2025-11-25, "Security Warning"): an Origin present and not the server's own is refused 403, against DNS rebinding. */
+  function refuseForeignOrigin(request: IncomingRequest): void {
     const origin = request.headers.get("origin");
-    if (origin !== null && !deps.origins.includes(origin)) {
-      // MCP's transport (2025-11-25, "Security Warning"): an Origin present and not the server's own is refused 403, against DNS rebinding.
-      throw problem("mcp-origin-not-allowed", {
-        detail: `Requests from the origin ${origin.slice(0, 200)} are refused; this MCP server answers ${deps.origins.join(" and ")}.`,
-      });
-    }
+    if (origin === null || deps.origins.includes(origin)) return;
+    throw problem("mcp-origin-not-allowed", {
+      detail: `Requests from the origin ${origin.slice(0, 200)} are refused; this MCP server answers ${deps.origins.join(" and ")}.`,
+    });
+  }
+
+  async function serveEndpoint(request: IncomingRequest, at: Served): Promise<PlainResponse> {
     if (request.method !== "POST") {
       // No stream of the server's own messages to open (GET); a session ends when it expires, not on DELETE (decision 069).
       throw problem("method-not-allowed", {
@@ -235,6 +237,8 @@ export function createMcpService(deps: McpServiceDeps): McpService {
     const requestId = requestIdFrom(request.headers);
     let path = url.pathname;
     try {
+      // Before anything else, the path's spelling included: only the protected-resource metadata is for any origin.
+      if (!url.pathname.startsWith(`${METADATA_PREFIX}/`)) refuseForeignOrigin(request);
       path = canonicalPath(url.pathname);
       const metadata = path.startsWith(`${METADATA_PREFIX}/`);
       const at = await served(metadata ? path.slice(METADATA_PREFIX.length) : path);

@@ -46,6 +46,11 @@ function digest(text: string): string {
   return hash("sha256", text, "base64url");
 }
 
+/** What a path's entries and its generation are kept under; only an API whose policies cache has any, so the others' calls never compute it. */
+function pathKeyOf(call: ResponseCacheCall): string {
+  return digest(`${call.envId}\n${call.api.id}\n${call.remainder}`);
+}
+
 /** The key of the variant the request's values of the `Vary` fields `names` select, under the primary `key`. */
 function variantOf(key: string, names: readonly string[], request: IncomingRequest): string {
   return digest(`${key}\n${names.map((name) => `${name}:${request.headers.get(name) ?? ""}`).join("\n")}`);
@@ -138,15 +143,13 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
   return async function responseCache(call) {
     const { request, api } = call;
     const method = request.method;
-    // Only an API whose policies cache anything has entries to find or invalidate: the others' calls hash nothing.
-    const pathKeyOf = () => digest(`${call.envId}\n${api.id}\n${call.remainder}`);
-    if (UNSAFE.has(method)) return cachesAny(api.policies) ? invalidateOnSuccess(call, pathKeyOf()) : call.forward(request);
+    if (UNSAFE.has(method)) return cachesAny(api.policies) ? invalidateOnSuccess(call, pathKeyOf(call)) : call.forward(request);
     if (method !== "GET" && method !== "HEAD") return call.forward(request);
     // A HEAD is answered from the GET's entry, so both are keyed and kept under the GET's policy.
     const policySet = policiesFor(api.policies, "GET", call.route);
     const policy = policySet.responseCache;
     if (!policy || policy.ttlSeconds === 0) return call.forward(request);
-    const pathKey = pathKeyOf();
+    const pathKey = pathKeyOf(call);
     const owner = api.isPublic || policy.shared || call.clientId === null ? "*" : `client:${call.clientId}`;
     const key = digest(`${pathKey}\n${fingerprint(call, policySet)}\n${owner}\n${call.url.search}`);
     const asked = cacheControl(request.headers.get("cache-control"));
