@@ -6,19 +6,15 @@
 // of them stay inside the server's 60 s window for the whole run.
 import { createHash, generateKeyPairSync, randomUUID, sign } from "node:crypto";
 import { send } from "./http";
-import { measureInTurns, type Target } from "./load";
+import { measureInTurns } from "./load";
 import { BENCH_ENV, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
 import type { Server } from "./processes";
 import { type Measurement, row, verdict } from "./report";
+import { MOST_REQUESTS_PER_SECOND, type Target } from "./target";
 import { tokenRequest, withTokens } from "./tokens";
 import { loadWorkload } from "./workload";
 
 const TARGET_RATIO = 0.7;
-/**
- * Proofs signed per second of the DPoP contender's load: well above what one process answers on
- * these machines, since a contender that runs out sends empty proofs, which count as errors.
- */
-const PROOFS_PER_SECOND = 15_000;
 
 const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
@@ -59,10 +55,7 @@ function signedAhead(clients: readonly { token: string; sign: (iat?: number) => 
 
 function dpopTarget(url: string, { token, proofs }: { token: string; proofs: string[] }): Target {
   const path = new URL(url).pathname;
-  return {
-    url,
-    requests: [{ setupRequest: (request) => ({ ...request, method: "GET", path, headers: { authorization: `DPoP ${token}`, dpop: proofs.pop() ?? "" } }) }],
-  };
+  return { url, once: true, draw: () => ({ method: "GET", path, headers: { authorization: `DPoP ${token}`, dpop: proofs.pop() ?? "" } }) };
 }
 
 export type DpopResult = { bearer: Measurement; dpop: Measurement };
@@ -73,7 +66,7 @@ export async function benchDpop(databaseUrl: string, startGatehouse: (databaseUr
     process.stderr.write("loading the DPoP workload...\n");
     const [client] = await withTokens(gatehouse.origin, await loadWorkload(databaseUrl));
     const url = `${gatehouse.origin}/gw/${BENCH_ENV}/notifications/v1/notifications/${client!.notificationIds[0]}`;
-    const count = PROOFS_PER_SECOND * (WARMUP_SECONDS + ROUNDS * SECONDS + 2);
+    const count = MOST_REQUESTS_PER_SECOND * (WARMUP_SECONDS + ROUNDS * SECONDS + 2);
     const [es256] = signedAhead([await boundToken(gatehouse.origin, client!, dpopClient(), url)], count) as [{ token: string; proofs: string[] }];
     const bearer: Target = { url, headers: { authorization: `Bearer ${client!.token}` } };
     const [bearerCall, dpopCall] = (await measureInTurns([

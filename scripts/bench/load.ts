@@ -1,34 +1,29 @@
-// The load: autocannon over CONNECTIONS connections; every request of the mix is
-// drawn at random when it is sent (60 % list pages, a quarter of them with a
-// cursor; 30 % single reads; 10 % updates), each from a random client with its own
-// token. The proxy workload's load is a GET of an item of a proxied API, each from
+// The load: wrk where the machine has it, autocannon otherwise (wrk.ts, autocannon.ts), over
+// CONNECTIONS connections; every request of the mix is drawn at random (60 % list pages, a
+// quarter of them with a cursor; 30 % single reads; 10 % updates), each from a random client
+// with its own token. The proxy workload's load is a GET of an item of a proxied API, each from
 // a random client. CPU and RSS of the server's process are read from /proc around the run.
-// Latency percentiles come from every response's own time, to the microsecond:
-// autocannon's summary rounds them down to whole milliseconds.
-import { createRequire } from "node:module";
+// Latency percentiles pool every run's latency at each tenth of a percentile, weighted by the
+// run's requests, to the microsecond: autocannon's summary rounds them down to whole milliseconds.
 import { setTimeout } from "node:timers/promises";
+import { autocannonGenerator } from "./autocannon";
 import { BENCH_ENV, CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
 import { cpuSeconds, rssMegabytes, type Server } from "./processes";
+import { onPath } from "./programs";
 import { type Measurement, row } from "./report";
+import { QUANTILES, type LoadGenerator, type RawRequest, type Run, type Target } from "./target";
 import type { BenchClient } from "./workload";
+import { wrkGenerator } from "./wrk";
 
-type RawRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
-type AutocannonOptions = {
-  url: string;
-  connections: number;
-  duration: number;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  requests?: { setupRequest: (request: RawRequest) => RawRequest }[];
-};
-type AutocannonResult = { requests: { total: number }; duration: number; non2xx: number; errors: number; timeouts: number };
-type AutocannonRun = Promise<AutocannonResult> & {
-  on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): void;
-};
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => AutocannonRun;
+/** wrk unless BENCH_LOAD_GENERATOR=autocannon or wrk is not installed, which the bench says once. */
+function loadGenerator(): LoadGenerator {
+  const wrk = process.env.BENCH_LOAD_GENERATOR === "autocannon" ? undefined : onPath("wrk");
+  if (wrk) return wrkGenerator(wrk);
+  if (process.env.BENCH_LOAD_GENERATOR !== "autocannon") process.stderr.write("wrk not found: the load comes from autocannon (apt-get install wrk)\n");
+  return autocannonGenerator;
+}
 
-export type Target = Omit<AutocannonOptions, "connections" | "duration">;
+export const generator = loadGenerator();
 
 const BASE = "/gw/sso-qa/notifications/v1/notifications";
 const STATUSES = ["read", "unread", "archived"];
@@ -52,7 +47,7 @@ export function mixRequest(clients: readonly BenchClient[]): RawRequest {
 }
 
 export function mixTarget(origin: string, clients: readonly BenchClient[]): Target {
-  return { url: origin, requests: [{ setupRequest: (request) => ({ ...request, ...mixRequest(clients) }) }] };
+  return { url: origin, draw: () => mixRequest(clients) };
 }
 
 /** GETs of `items/{0..paths-1}` through `api`, the proxied API's slug (a server that is not the gateway answers the same path), each with one of the clients' tokens. */
@@ -60,7 +55,7 @@ export function proxyTarget(origin: string, api: string, clients: readonly { tok
   const path = () => `/gw/${BENCH_ENV}/${api}/items/${Math.floor(Math.random() * paths)}`;
   return {
     url: origin,
-    requests: [{ setupRequest: (request) => ({ ...request, method: "GET", path: path(), headers: { authorization: `Bearer ${pick(clients).token}` } }) }],
+    draw: () => ({ method: "GET", path: path(), headers: { authorization: `Bearer ${pick(clients).token}` } }),
   };
 }
 
@@ -69,57 +64,43 @@ export function proxyPostTarget(origin: string, api: string, clients: readonly {
   const path = `/gw/${BENCH_ENV}/${api}/items`;
   return {
     url: origin,
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          method: "POST",
-          path,
-          headers: { authorization: `Bearer ${pick(clients).token}`, "content-type": "application/json" },
-          body,
-        }),
-      },
-    ],
+    draw: () => ({ method: "POST", path, headers: { authorization: `Bearer ${pick(clients).token}`, "content-type": "application/json" }, body }),
   };
 }
 
 /** One stretch of load against one server: what it answered, how fast, and what it used. */
-type Sample = { requests: number; seconds: number; latenciesMs: number[]; failed: number; cpuSeconds: number; rssMb: number };
+type Sample = Run & { cpuSeconds: number; rssMb: number };
 
 async function sample(server: Server, target: Target, seconds: number): Promise<Sample> {
   const pid = server.child.pid!;
   let rssMb = rssMegabytes(pid);
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, rssMegabytes(pid))), 500);
   const cpuBefore = cpuSeconds(pid);
-  const latenciesMs: number[] = [];
-  const run = autocannon({ ...target, connections: CONNECTIONS, duration: seconds });
-  run.on("response", (_client, _status, _bytes, responseTimeMs) => latenciesMs.push(responseTimeMs));
-  const result = await run;
+  const run = await generator.run(target, CONNECTIONS, seconds);
   clearInterval(sampler);
-  return {
-    requests: result.requests.total,
-    seconds: result.duration,
-    latenciesMs,
-    failed: result.non2xx + result.errors + result.timeouts,
-    cpuSeconds: cpuSeconds(pid) - cpuBefore,
-    rssMb: Math.max(rssMb, rssMegabytes(pid)),
-  };
+  return { ...run, cpuSeconds: cpuSeconds(pid) - cpuBefore, rssMb: Math.max(rssMb, rssMegabytes(pid)) };
 }
 
-/** The value below which `fraction` of the sorted values lie (nearest rank). */
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
+/** The latency below which `fraction` of all the samples' requests lie: each sample's quantiles weigh its requests. */
+function pooledPercentile(samples: readonly Sample[], fraction: number): number {
+  const points = samples.flatMap((s) => s.latencyQuantilesMs.map((ms) => ({ ms, weight: s.requests / QUANTILES }))).sort((a, b) => a.ms - b.ms);
+  const total = points.reduce((sum, point) => sum + point.weight, 0);
+  let below = 0;
+  for (const point of points) {
+    below += point.weight;
+    if (below >= fraction * total) return point.ms;
+  }
+  return points.at(-1)?.ms ?? 0;
 }
 
 function summarize(name: string, samples: readonly Sample[]): Measurement {
   const seconds = samples.reduce((sum, s) => sum + s.seconds, 0);
-  const latencies = samples.flatMap((s) => s.latenciesMs).sort((a, b) => a - b);
   const measurement = {
     name,
     rps: samples.reduce((sum, s) => sum + s.requests, 0) / seconds,
     roundRps: samples.map((s) => s.requests / s.seconds),
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
+    p50: pooledPercentile(samples, 0.5),
+    p99: pooledPercentile(samples, 0.99),
     failed: samples.reduce((sum, s) => sum + s.failed, 0),
     rssMb: Math.max(...samples.map((s) => s.rssMb)),
     cpuPercent: (samples.reduce((sum, s) => sum + s.cpuSeconds, 0) / seconds) * 100,
@@ -159,7 +140,7 @@ export async function measureInTurns(
   contenders: readonly Contender[],
   { rounds = ROUNDS, seconds = SECONDS, shuffled = false }: { rounds?: number; seconds?: number; shuffled?: boolean } = {},
 ): Promise<Measurement[]> {
-  for (const { target } of contenders) await autocannon({ ...target, connections: CONNECTIONS, duration: WARMUP_SECONDS });
+  for (const { target } of contenders) await generator.run(target, CONNECTIONS, WARMUP_SECONDS);
   const samples = contenders.map((): Sample[] => []);
   for (let round = 1; round <= rounds; round++) {
     const order = shuffled ? shuffledIndexes(contenders.length) : contenders.map((_, index) => index);

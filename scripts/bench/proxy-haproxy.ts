@@ -3,23 +3,12 @@
 // checked, 401 otherwise; `/gw/sso-qa/{api}` stripped as the gateway strips it;
 // connections to the upstream kept and shared. Where haproxy is missing the
 // bench says so and goes on without it; it never installs anything.
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createPublicKey, type JsonWebKey } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { answersAtAll, freePort, type Server, startProgram } from "./processes";
-
-function onPath(program: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(":")) {
-    try {
-      accessSync(join(dir, program), constants.X_OK);
-      return join(dir, program);
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
+import { onPath } from "./programs";
 
 /**
  * Two threads, as the targets of the gateway on N processes are set against, whatever the
