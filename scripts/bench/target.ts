@@ -13,7 +13,7 @@ export type Target = {
 };
 
 /** The most requests per second one server answers on these machines: what a generator draws ahead for a `once` target. */
-export const MOST_REQUESTS_PER_SECOND = 15_000;
+export const MOST_REQUESTS_PER_SECOND = 30_000;
 
 /** One run of load against one server. */
 export type Run = {
