@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { brandImageSchema } from "./brand-image";
+import { commandScope } from "./command-scope";
 import { DEFAULT_DATABASE_POOL_SIZE } from "./database-url";
 import { loadEnvFile } from "./env-file";
 import { passwordSchema } from "./password-policy";
@@ -158,9 +159,15 @@ export function parseConfig(env: Record<string, string | undefined>) {
 }
 
 let cached: Config | undefined;
+const COMMAND_CONFIG = Symbol("config");
 
-/** The process's configuration: its environment, then `.env`, parsed once. */
+/**
+ * The process's configuration: its environment, then `.env`, parsed once. Inside a command
+ * run in-process (`lib/command-scope.ts`), that command's environment, parsed once for it.
+ */
 export function config(): Config {
+  const scope = commandScope();
+  if (scope) return scope.slot(COMMAND_CONFIG, () => parseConfig(scope.env));
   if (!cached) loadEnvFile();
   cached ??= parseConfig(process.env);
   return cached;

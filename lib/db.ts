@@ -5,6 +5,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { type Prisma, PrismaClient } from "./generated/prisma/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/prisma/postgresql/client";
+import { commandScope } from "./command-scope";
 import { config } from "./config";
 import { sqlitePath } from "./database-url";
 import { closeGatewayChangePublisher, publishingGatewayChanges } from "./gateway-changes";
@@ -49,17 +50,27 @@ export function createDb(databaseUrl: string): Db {
 }
 
 const globalForDb = globalThis as unknown as { gatehouseDb?: Db };
+const COMMAND_DB = Symbol("db");
 
-/** One client per process, also across Next's module reloads in development. */
+/**
+ * One client per process, also across Next's module reloads in development; inside a command
+ * run in-process (`lib/command-scope.ts`), one for that command, on its configuration's database.
+ */
 export function db(): Db {
+  const scope = commandScope();
+  if (scope) return scope.slot(COMMAND_DB, () => createDb(config().databaseUrl));
   globalForDb.gatehouseDb ??= createDb(config().databaseUrl);
   return globalForDb.gatehouseDb;
 }
 
-/** Closes the process's client where one was opened, so that a command-line run ends with its connections closed. */
+/**
+ * Closes the process's client (or the command's, inside one) where one was opened, so that a
+ * command-line run ends with its connections closed.
+ */
 export async function disconnectDb(): Promise<void> {
-  const client = globalForDb.gatehouseDb;
-  globalForDb.gatehouseDb = undefined;
+  const scope = commandScope();
+  const client = scope ? scope.take<Db>(COMMAND_DB) : globalForDb.gatehouseDb;
+  if (!scope) globalForDb.gatehouseDb = undefined;
   await Promise.all([client?.$disconnect(), closeGatewayChangePublisher()]);
 }
 

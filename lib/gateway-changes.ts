@@ -1,5 +1,6 @@
 import "server-only";
 import type { Redis } from "ioredis";
+import { commandScope } from "./command-scope";
 import { config } from "./config";
 import { log } from "./log";
 
@@ -35,21 +36,31 @@ export function gatewayChangesChannel(keyPrefix: string): string {
   return `${keyPrefix}gateway-changes`;
 }
 
-let publisher: Promise<Redis> | undefined;
-const sending = new Set<Promise<unknown>>();
+/** The connection changes are published on, opened on the first, and the publications not yet answered. */
+type Publisher = { redis?: Promise<Redis>; sending: Set<Promise<unknown>> };
+
+const processPublisher: Publisher = { sending: new Set() };
+const COMMAND_PUBLISHER = Symbol("gateway-change-publisher");
+
+/** The process's publisher, or inside a command run in-process (`lib/command-scope.ts`), that command's. */
+function currentPublisher(): Publisher {
+  return commandScope()?.slot(COMMAND_PUBLISHER, (): Publisher => ({ sending: new Set() })) ?? processPublisher;
+}
 
 /** Tells every instance subscribed on Redis (`REDIS_URL`) that what the gateway keeps changed; nothing without Redis. */
 export function publishGatewayChange(): void {
   const { redisUrl, redisKeyPrefix } = config();
   if (!redisUrl) return;
-  publisher ??= import("ioredis").then(({ Redis }) => {
+  const publisher = currentPublisher();
+  const { sending } = publisher;
+  publisher.redis ??= import("ioredis").then(({ Redis }) => {
     const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectionName: gatewayChangesChannel(redisKeyPrefix) });
     redis.on("error", () => undefined);
     // A script that writes and ends without closing it is not kept running by it.
     redis.on("connect", () => redis.stream.unref());
     return redis;
   });
-  const sent: Promise<unknown> = publisher
+  const sent: Promise<unknown> = publisher.redis
     .then((redis) => redis.publish(gatewayChangesChannel(redisKeyPrefix), ""))
     .catch((error: Error) => log.warn({ err: error.message }, "redis did not take a gateway change; instances see it at their next poll"))
     .finally(() => sending.delete(sent));
@@ -58,9 +69,12 @@ export function publishGatewayChange(): void {
 
 /** Waits for the changes being published, then closes the connection, so that a command-line run's changes leave with it. */
 export async function closeGatewayChangePublisher(): Promise<void> {
-  await Promise.all(sending);
-  const redis = await publisher;
-  publisher = undefined;
+  const scope = commandScope();
+  const publisher = scope ? scope.take<Publisher>(COMMAND_PUBLISHER) : processPublisher;
+  if (!publisher) return;
+  await Promise.all(publisher.sending);
+  const redis = await publisher.redis;
+  publisher.redis = undefined;
   redis?.disconnect();
 }
 

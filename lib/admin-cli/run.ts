@@ -1,5 +1,7 @@
 // The admin CLI (`scripts/admin.ts`). Each group lives in lib/admin-cli/<group>.ts and uses
 // the same lib/ services as the portal; `admin help` is built from the groups' command declarations.
+import type { Writable } from "node:stream";
+import { CommandScope, inCommandScope } from "../command-scope";
 import { ConfigError, config } from "../config";
 import { databaseLabel } from "../database-label";
 import { CommandFailed, parseArgs, type ParsedArgs, UsageError } from "./args";
@@ -40,14 +42,19 @@ async function helpRequested(args: ParsedArgs): Promise<string | undefined> {
   return first !== "help" && second && second !== "help" ? commandHelp(group, second, commands) : groupHelp(group, commands);
 }
 
-let database: string | undefined;
+/** Where a command writes: its standard output and error, and the database it looked in once it knows it. */
+type Output = { stdout: Writable; stderr: Writable; database?: string };
 
-/** The process's exit code: 0 done, 1 the command failed. */
-async function main(argv: string[]): Promise<number> {
+function line(stream: Writable, text: string): void {
+  stream.write(`${text}\n`);
+}
+
+/** The exit code: 0 done, 1 the command failed. */
+async function main(argv: string[], out: Output): Promise<number> {
   const args = parseArgs(argv);
   const help = await helpRequested(args);
   if (help) {
-    console.log(help);
+    line(out.stdout, help);
     return 0;
   }
   const [group, action] = args.positionals;
@@ -57,11 +64,12 @@ async function main(argv: string[]): Promise<number> {
   const commands = await load();
   const command = action ? commands[action] : undefined;
   if (!command) throw new UsageError(`${action ? `unknown command "${group} ${action}"\n` : ""}${groupHelp(group, commands)}`);
-  database = databaseLabel(config().databaseUrl);
+  const database = databaseLabel(config().databaseUrl);
+  out.database = database;
   const print = (result: unknown) => {
-    if (result instanceof Report) return console.log(args.json ? JSON.stringify({ database, ...result.json }) : result.text);
+    if (result instanceof Report) return line(out.stdout, args.json ? JSON.stringify({ database, ...result.json }) : result.text);
     const described = result !== null && typeof result === "object" && !Array.isArray(result) ? { database, ...result } : { database, result };
-    console.log(args.json ? JSON.stringify(described) : formatHuman(described));
+    line(out.stdout, args.json ? JSON.stringify(described) : formatHuman(described));
   };
   try {
     print(await command({ ...args, positionals: args.positionals.slice(2) }));
@@ -89,31 +97,40 @@ function failureReason(error: unknown): string {
  * (read from argv, since the arguments may be what failed to parse), else a line of text.
  * Once a command ran, its failure names the database it looked in: the usual cause of "no such client".
  */
-function printFailure(argv: readonly string[], error: unknown, known: boolean): void {
+function printFailure(argv: readonly string[], error: unknown, known: boolean, { stderr, database }: Output): void {
   if (argv.includes("--json")) {
     const reason = known ? (error as Error).message : failureReason(error);
-    console.error(JSON.stringify({ error: reason, database }));
+    line(stderr, JSON.stringify({ error: reason, database }));
     return;
   }
   const message = known ? (error as Error).message : `error: ${failureReason(error)}`;
-  console.error(database ? `${message} (database: ${database})` : message);
+  line(stderr, database ? `${message} (database: ${database})` : message);
 }
 
+/** What a command runs with: the environment it reads its configuration from, and where it writes. */
+export type AdminIo = { env: Readonly<Record<string, string | undefined>>; stdout: Writable; stderr: Writable };
+
 /**
- * Runs one admin command and sets the process's exit code: 0 done, 1 failed, 2 a usage or
- * configuration error; the database client a command opened is closed. The process then ends
- * on its own once stdout and stderr are written out: `process.exit` would cut short what a
- * pipe (a CI log) has not taken yet.
+ * Runs one admin command and returns its exit code: 0 done, 1 failed, 2 a usage or
+ * configuration error. The command reads its configuration from `io.env` alone and opens a
+ * database client of its own, closed before it returns (`lib/command-scope.ts`), so commands
+ * run in one process share neither; `scripts/admin.ts` runs one per process, on the process's
+ * environment. On SQLite, commands in one thread run one at a time: better-sqlite3 waits for
+ * the write lock without giving up the thread, so a command waiting for another's lock would
+ * keep the other from releasing it.
  */
-export async function runAdmin(argv: string[]): Promise<void> {
-  let code: number;
-  try {
-    code = await main(argv);
-  } catch (error) {
-    const known = error instanceof UsageError || error instanceof ConfigError;
-    printFailure(argv, error, known);
-    code = known ? 2 : 1;
-  }
-  if (database) await (await import("../db")).disconnectDb();
-  process.exitCode = code;
+export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
+  const out: Output = { stdout: io.stdout, stderr: io.stderr };
+  return inCommandScope(new CommandScope(io.env), async () => {
+    let code: number;
+    try {
+      code = await main(argv, out);
+    } catch (error) {
+      const known = error instanceof UsageError || error instanceof ConfigError;
+      printFailure(argv, error, known, out);
+      code = known ? 2 : 1;
+    }
+    if (out.database) await (await import("../db")).disconnectDb();
+    return code;
+  });
 }

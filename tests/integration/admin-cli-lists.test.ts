@@ -7,7 +7,7 @@ import { createTeam } from "../../lib/teams/teams";
 import { inviteMember } from "../../lib/teams/invitations";
 import { createWebhookEndpoint } from "../../lib/webhooks/endpoints";
 import { seed } from "../../prisma/seed";
-import { runAdmin } from "../support/admin-cli";
+import { runAdminProcess } from "../support/admin-cli";
 
 // The text an operator reads: every list the CLI prints, with its columns, and no nested value printed as "[object Object]".
 
@@ -60,7 +60,7 @@ const LISTS: { args: string[]; columns: string[]; shows?: RegExp[] }[] = [
 
 describe("the admin CLI's lists, as text", () => {
   it.each(LISTS)("$args.0 $args.1 prints a table with its columns and no [object Object]", { timeout: 60_000 }, async ({ args, columns, shows = [] }) => {
-    const { code, stdout } = await runAdmin(database.database.url, ...args);
+    const { code, stdout } = await runAdminProcess(database.database.url, ...args);
     expect(code).toBe(0);
     expect(stdout).not.toContain("[object Object]");
     const header = stdout.split("\n").find((line) => columns.every((column) => line.includes(column)));
@@ -69,17 +69,17 @@ describe("the admin CLI's lists, as text", () => {
   });
 
   it("api list names each version with its status", { timeout: 60_000 }, async () => {
-    const { stdout } = await runAdmin(database.database.url, "api", "list");
+    const { stdout } = await runAdminProcess(database.database.url, "api", "list");
     expect(stdout).toMatch(/version=v1 status=current/);
   });
 
   it("team list names each member with their role", { timeout: 60_000 }, async () => {
-    const { stdout } = await runAdmin(database.database.url, "team", "list");
+    const { stdout } = await runAdminProcess(database.database.url, "team", "list");
     expect(stdout).toMatch(/Billing .*email=developer@example\.com role=owner/);
   });
 
   it("webhook deliveries shows each attempt's status code", { timeout: 60_000 }, async () => {
-    const { code, stdout } = await runAdmin(database.database.url, "webhook", "deliveries", "--id", endpointId);
+    const { code, stdout } = await runAdminProcess(database.database.url, "webhook", "deliveries", "--id", endpointId);
     expect(code).toBe(0);
     expect(stdout).not.toContain("[object Object]");
     expect(stdout).toMatch(/id +eventId +type +occurredAt +status +attempts/);

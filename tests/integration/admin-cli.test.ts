@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseLabel } from "../../lib/database-label";
 import type { Db } from "../../lib/db";
 import { verifyPassword } from "../../lib/accounts/passwords";
-import { runAdmin, runScript } from "../support/admin-cli";
+import { runAdminProcess, runScript } from "../support/admin-cli";
 import { startServer, type TestServer } from "../support/server";
 import { accessToken, basic, eventually, openDb, tokenRequest } from "./gateway-support";
 
@@ -19,8 +19,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** The compiled CLI in a process of its own, as an operator runs it: its exit status and its output through a pipe. */
 function admin(...args: string[]) {
-  return runAdmin(server.databaseUrl, ...args);
+  return runAdminProcess(server.databaseUrl, ...args);
 }
 
 describe("admin command line", () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../prisma/seed";
 import { applyMigrations } from "../../lib/database/migrations";
 import { createDb, type Db } from "../../lib/db";
-import { runAdmin } from "../support/admin-cli";
+import { runAdminProcess } from "../support/admin-cli";
 import { createTestDatabase, type TestDatabase } from "../../lib/database/test-databases";
 
 // What the database holds however many callers race: each CLI run is its own process with
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 function inParallel(args: string[]) {
-  return Promise.all(Array.from({ length: RACERS }, () => runAdmin(database.url, ...args)));
+  return Promise.all(Array.from({ length: RACERS }, () => runAdminProcess(database.url, ...args)));
 }
 
 describe("credentials created and rotated concurrently", { timeout: 180_000 }, () => {
@@ -72,10 +72,10 @@ describe("credentials created and rotated concurrently", { timeout: 180_000 }, (
 
   it("refuses an overlap that is not a duration, naming the flag", async () => {
     const credential = await db.credential.findFirstOrThrow({ where: { application: { name: "Raced" }, status: "ACTIVE" } });
-    const run = await runAdmin(database.url, "credential", "rotate", credential.clientId, "--overlap", "soon");
+    const run = await runAdminProcess(database.url, "credential", "rotate", credential.clientId, "--overlap", "soon");
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("--overlap");
-    const tooLong = await runAdmin(database.url, "credential", "rotate", credential.clientId, "--overlap", "2d");
+    const tooLong = await runAdminProcess(database.url, "credential", "rotate", credential.clientId, "--overlap", "2d");
     expect(tooLong.code).not.toBe(0);
     expect(tooLong.stderr).toContain("--overlap");
   });

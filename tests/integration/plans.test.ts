@@ -24,7 +24,7 @@ import { listSubscriptions } from "../../lib/subscriptions/list-subscriptions";
 import { recordQuotaThresholds } from "../../lib/subscriptions/quota-thresholds";
 import { subscribe } from "../../lib/subscriptions/subscribe";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
-import { runAdmin } from "../support/admin-cli";
+import { runAdminProcess } from "../support/admin-cli";
 import { Redis } from "ioredis";
 import { TEST_REDIS_URL } from "../support/redis";
 import { freePort, startServer, type TestServer } from "../support/server";
@@ -77,7 +77,7 @@ apis:
 `;
 
 async function cli(...args: string[]) {
-  return runAdmin(first.databaseUrl, ...args);
+  return runAdminProcess(first.databaseUrl, ...args);
 }
 
 const call = (server: TestServer, token: string) => fetch(`${server.url}/gw/${ENV}/orders/items`, { headers: { authorization: `Bearer ${token}` } });
