@@ -28,7 +28,7 @@ import { signedIn } from "./portal-session";
 const ENV = "sso-qa";
 const OTHER_ENV = "platform-dev";
 const PATH = `/gw/${ENV}/notifications/v1/notifications`;
-/** Tests that run the CLI several times: each run is a process of its own, seconds long on a loaded machine or PostgreSQL. */
+/** Tests that run the CLI several times, each command seconds long on a loaded machine or PostgreSQL. */
 const CLI_TIMEOUT_MS = 90_000;
 const cleanups: (() => Promise<unknown>)[] = [];
 let full: TestServer;

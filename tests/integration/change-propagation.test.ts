@@ -2,13 +2,14 @@
 //
 // In `npm run test:postgres`: two instances on one PostgreSQL database and one Redis, the full
 // server (A) and the gateway-only process (B). A revocation, a grant and a configuration apply,
-// each made 20 times through the compiled admin CLI in its own process and 20 times through A,
+// each made 20 times through the admin CLI's commands, run in the test's process (a process
+// apart from both instances, with a database connection of its own) and 20 times through A,
 // and a rate limit set and an API key revoked 5 times each from the CLI, are seen by B within
 // 1 s of the writer returning, B having served the state before each change; so is a change the
 // database does not notify, published on Redis alone.
 //
 // In `npm test`: one SQLite server, a configuration apply (20 times) and a deprecation (5 times)
-// from the CLI's process.
+// from the CLI, in a process apart from the server's.
 //
 // The bound on reads (GATEWAY_CACHE_MAX_AGE_MS, 4 s) is left as configured, so only the
 // notifications can meet 1 s.
@@ -81,7 +82,7 @@ function appliedEntry(target: string) {
   };
 }
 
-/** `config apply` of the public API served by `target`, from the CLI's own process. */
+/** `config apply` of the public API served by `target`, from the CLI, in a process apart from the servers'. */
 async function applyWithCli(server: TestServer, target: string, trial: number): Promise<void> {
   const path = join(folder, `${APPLIED}-${trial}.json`);
   writeFileSync(path, JSON.stringify({ apis: [{ slug: APPLIED, ...appliedEntry(target) }] }));
@@ -293,7 +294,7 @@ describe.skipIf(POSTGRES_SERVER_URL)("changes on one SQLite server", () => {
     cleanups.push(() => db.$disconnect());
   }, 120_000);
 
-  it("a configuration apply from the CLI's own process reaches the server's calls within 1 s", { timeout: 120_000 }, async () => {
+  it("a configuration apply from the CLI, in a process apart from the server's, reaches the server's calls within 1 s", { timeout: 120_000 }, async () => {
     const targets = { first: await upstream("first"), second: await upstream("second") };
     await applyWithCli(server, targets.first, -1);
     await expect.poll(() => servedBy(server), { timeout: 10_000, interval: 100 }).toBe("first");
@@ -306,7 +307,9 @@ describe.skipIf(POSTGRES_SERVER_URL)("changes on one SQLite server", () => {
     expectAllWithinBound(delays);
   });
 
-  it("a version deprecated from the CLI's own process is announced by the server within 1 s, in each of 5 trials", { timeout: 60_000 }, async () => {
+  it("a version deprecated from the CLI, in a process apart from the server's, is announced by the server within 1 s, in each of 5 trials", {
+    timeout: 60_000,
+  }, async () => {
     const target = await upstream("deprecated");
     const slugs = Array.from({ length: FEW_TRIALS }, (_, index) => `propagation-deprecated-${index}`);
     for (const slug of slugs) await registerProxyApi(db, { slug, upstream: target, isPublic: true, env: ENV });

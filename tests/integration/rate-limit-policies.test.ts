@@ -35,7 +35,7 @@ function policyBecomes(envSlug: string, token: string, expected: string) {
 }
 
 describe("rate-limit policies from the command line", () => {
-  // Three CLI runs, each a process of its own, and the gateway's polls.
+  // Three CLI runs and the gateway's polls.
   it("sets an environment's default and a credential's override, audited, and the gateway applies them", { timeout: 120_000 }, async () => {
     const client = await newCredential(db, "sso-prod");
     const token = await accessToken(server, "sso-prod", client);

@@ -37,7 +37,7 @@ async function upstream(name: string): Promise<string> {
 
 const folder = mkdtempSync(join(tmpdir(), "gatehouse-stale-"));
 
-/** `config apply` of one public or protected API served by one target, from a process of its own. */
+/** `config apply` of one public or protected API served by one target, from a process apart from the server's. */
 async function applyApi(server: TestServer, api: { slug: string; visibility: "public" | "protected"; target: string }): Promise<void> {
   const path = join(folder, `${api.slug}-${Date.now()}.yaml`);
   writeFileSync(
