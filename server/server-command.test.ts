@@ -1,19 +1,20 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ADMIN_NODE_ARGS, DEV_NODE_ARGS, GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "./server-command";
+import { ADMIN_NODE_ARGS, DEV_NODE_ARGS, GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_ENV, SERVER_NODE_ARGS } from "./server-command";
+
+const assignments = (env: Record<string, string>) => Object.entries(env).map(([name, value]) => `${name}=${value}`);
 
 describe("the server command", () => {
   it("is the one npm start runs", () => {
     const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
-    expect(scripts.start).toBe(`NODE_ENV=production node ${SERVER_NODE_ARGS.join(" ")}`);
+    expect(scripts.start).toBe(`NODE_ENV=production ${assignments(SERVER_ENV).join(" ")} node ${SERVER_NODE_ARGS.join(" ")}`);
     expect(scripts.prestart).toBe("npm run --silent build:server");
   });
 
   it("is the one npm run start:gateway runs, with the gateway-only entry", () => {
     const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
-    const env = Object.entries(GATEWAY_ENV).map(([name, value]) => `${name}=${value}`);
-    expect(scripts["start:gateway"]).toBe(`NODE_ENV=production ${env.join(" ")} node ${GATEWAY_NODE_ARGS.join(" ")}`);
+    expect(scripts["start:gateway"]).toBe(`NODE_ENV=production ${assignments(GATEWAY_ENV).join(" ")} node ${GATEWAY_NODE_ARGS.join(" ")}`);
     expect(scripts["prestart:gateway"]).toBe("npm run --silent build:server");
   });
 

@@ -14,6 +14,14 @@
 export const SERVER_NODE_ARGS = ["--liftoff-only", "--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
 
 /**
+ * Every server process's environment: libuv's thread pool of 2 threads rather than 4
+ * (decision 074). The pool checks DPoP proofs' signatures and signs tokens beside one event
+ * loop, which at most keeps about one core busy with them; 4 threads on a 2-core machine
+ * took turns with the serving thread on its core.
+ */
+export const SERVER_ENV = { UV_THREADPOOL_SIZE: "2" } as const;
+
+/**
  * How `npm run start:gateway` runs the gateway-only process: the same arguments, its
  * own entry, and a heap kept small, for the ≤ 150 MB a data-plane node may hold
  * (decisions 007, "Memory", and 019). 8 MiB semi-spaces and an old generation capped at
@@ -22,8 +30,8 @@ export const SERVER_NODE_ARGS = ["--liftoff-only", "--import", "./lib/runtime/be
  */
 export const GATEWAY_NODE_ARGS = ["--max-semi-space-size=8", "--max-old-space-size=128", ...SERVER_NODE_ARGS.slice(0, -1), "dist/gateway-server.js"] as const;
 
-/** The gateway-only process's environment: two malloc arenas rather than one per thread, 20 MB less RSS under the mix. */
-export const GATEWAY_ENV = { MALLOC_ARENA_MAX: "2" } as const;
+/** The gateway-only process's environment: the server's, and two malloc arenas rather than one per thread, 20 MB less RSS under the mix. */
+export const GATEWAY_ENV = { ...SERVER_ENV, MALLOC_ARENA_MAX: "2" } as const;
 
 /**
  * How `npm run admin` runs the admin CLI, for the tests to run it the same way: compiled, as

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import BetterSqlite from "better-sqlite3";
 import pg from "pg";
 import { SQLITE_SYNCHRONOUS } from "../../lib/data-plane/sqlite-pragmas";
-import { GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_NODE_ARGS } from "../../server/server-command";
+import { GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_ENV, SERVER_NODE_ARGS } from "../../server/server-command";
 import { apiKeyReport, benchApiKeys } from "./api-key-bench";
 import { benchDpop, dpopReport } from "./dpop-bench";
 import { checkIdenticalAnswers } from "./identical";
@@ -75,6 +75,7 @@ async function startGatehouse(
       TRUSTED_PROXIES: "127.0.0.1, ::1",
       SEED_DEMO: "0",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      ...SERVER_ENV,
       ...env,
     },
     "/api/health",
