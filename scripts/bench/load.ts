@@ -23,7 +23,7 @@ function loadGenerator(): LoadGenerator {
   return autocannonGenerator;
 }
 
-export const generator = loadGenerator();
+const generator = loadGenerator();
 
 const BASE = "/gw/sso-qa/notifications/v1/notifications";
 const STATUSES = ["read", "unread", "archived"];
