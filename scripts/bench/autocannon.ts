@@ -33,7 +33,6 @@ function percentile(sorted: readonly number[], fraction: number): number {
 }
 
 export const autocannonGenerator: LoadGenerator = {
-  name: "autocannon",
   async run(target, connections, seconds) {
     const latenciesMs: number[] = [];
     const run = autocannon(options(target, connections, seconds));

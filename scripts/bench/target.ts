@@ -24,6 +24,6 @@ export type Run = {
   latencyQuantilesMs: number[];
 };
 
-export type LoadGenerator = { name: string; run(target: Target, connections: number, seconds: number): Promise<Run> };
+export type LoadGenerator = { run(target: Target, connections: number, seconds: number): Promise<Run> };
 
 export const QUANTILES = 1000;

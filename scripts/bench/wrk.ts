@@ -46,7 +46,6 @@ function requestFile(requests: readonly RawRequest[]): string {
 
 export function wrkGenerator(wrk: string): LoadGenerator {
   return {
-    name: "wrk",
     async run(target, connections, seconds) {
       const dir = mkdtempSync(join(tmpdir(), "gatehouse-bench-wrk-"));
       try {
