@@ -49,8 +49,9 @@ async function postgresTemplate(serverUrl: string): Promise<string> {
     try {
       await retriedWhileInUse(() => admin.query(`ALTER DATABASE "${new URL(building.url).pathname.slice(1)}" RENAME TO "${name}"`));
     } catch (error) {
-      // 42P04: another process made the template meanwhile.
-      if ((error as { code?: string }).code !== "42P04") throw error;
+      // Another process made the template meanwhile: 42P04, or 23505 when both renames ran at once.
+      const code = (error as { code?: string }).code;
+      if (code !== "42P04" && code !== "23505") throw error;
       await building.drop();
     }
     return name;

@@ -202,7 +202,9 @@ describe("the gateway-only server on two processes", () => {
     const [killed] = workers();
     process.kill(killed!, "SIGKILL");
     expect(await eventually(async () => workers().length === 2 && !workers().includes(killed!))).toBe(true);
-    expect(server.output()).toContain("gateway process ended (signal SIGKILL); starting another");
+    // The primary's log is written asynchronously, so its line may follow the new worker.
+    const ended = "gateway process ended (signal SIGKILL); starting another";
+    expect(await eventually(async () => server.output().includes(ended)), server.output()).toBe(true);
     const token = await client();
     expect((await call(`${server.url}/gw/${ENV}/echo/hello`, token)).status).toBe(200);
   });
