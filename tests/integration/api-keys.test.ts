@@ -207,7 +207,7 @@ describe("API keys", () => {
         expect(await eventually(async () => (await call(full, { "x-api-key": key })).status === 200)).toBe(true);
         // The gateway-only process is an instance of its own, which hears of the change within its second too.
         let challenged: Awaited<ReturnType<typeof rawCall>> | undefined;
-        expect(await eventually(async () => (challenged = await rawCall(gatewayOnly, {})).challenges.length === 2)).toBe(true);
+        expect(await eventually(async () => (challenged = await rawCall(gatewayOnly, {})).challenges[0]?.startsWith("ApiKey") === true)).toBe(true);
         expect(challenged!.challenges).toEqual([`ApiKey realm="${ENV}", header="X-API-Key"`, `Bearer realm="${ENV}"`]);
       } finally {
         await db.api.update({ where: { slug: "notifications" }, data: { authentication: "oauth2 apiKey" } });

@@ -82,7 +82,7 @@ afterAll(async () => {
 async function registerApi(server: TestServer, slug: string, extra: { contentSecurityPolicy?: string | false } = {}): Promise<string> {
   await registerProxyApi(db, { slug, isPublic: true, upstream: { targets: [{ url: `${upstreamOrigin}/base` }], ...extra } });
   const base = `${server.url}/gw/sso-qa/${slug}`;
-  await eventually(async () => (await fetch(`${base}/ready`)).status !== 404);
+  expect(await eventually(async () => (await fetch(`${base}/ready`)).status !== 404)).toBe(true);
   return base;
 }
 
