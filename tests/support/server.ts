@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { createMigratedTestDatabase } from "../../lib/database/migrated-template";
 import type { TestDatabase } from "../../lib/database/test-databases";
-import { SERVER_NODE_ARGS } from "../../server/server-command";
+import { SERVER_ENV, SERVER_NODE_ARGS } from "../../server/server-command";
 import { inheritedEnv } from "./child-env";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -81,6 +81,7 @@ export async function startServer(
     cwd: ROOT,
     env: {
       ...inheritedEnv(),
+      ...SERVER_ENV,
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
