@@ -3,6 +3,7 @@ import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
 import { Agent, request } from "undici";
 import { isNonPublicAddress } from "./address-policy";
+import { oneLookupAtATime, type Resolve } from "./serial-lookups";
 
 /**
  * Every URL the server fetches on a user's behalf (a credential's `jwks_uri`, an OIDC
@@ -12,7 +13,7 @@ export type OutboundPolicy = {
   /** OUTBOUND_ALLOW_PRIVATE: loopback, private and link-local targets, and plain http, are allowed */
   allowPrivate: boolean;
   /** resolves a host name to all its addresses; node:dns by default */
-  resolve?: (hostname: string) => Promise<readonly { address: string; family: number }[]>;
+  resolve?: Resolve;
   timeoutMs?: number;
   maxBytes?: number;
 };
@@ -25,9 +26,7 @@ export class OutboundError extends Error {}
 
 type Address = { address: string; family: number };
 
-function systemResolve(hostname: string): Promise<Address[]> {
-  return lookup(hostname, { all: true, verbatim: true });
-}
+const systemResolve = oneLookupAtATime((hostname) => lookup(hostname, { all: true, verbatim: true }), OUTBOUND_TIMEOUT_MS);
 
 function targetOf(url: string, allowPrivate: boolean): URL {
   let target: URL;
