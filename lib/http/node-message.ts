@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { parserRefusal } from "./client-error";
+import { lingeringClose } from "./lingering-close";
 import type { HeaderReader, IncomingRequest, PlainResponse } from "./message";
 import type { ProblemError } from "./problem";
 
@@ -75,37 +76,16 @@ export function nodeRequest(req: IncomingMessage, origin: string): IncomingReque
 }
 
 /**
- * What is read and dropped of a body after an early answer, at most, before its connection is
- * closed. A client on loopback sends megabytes before it reads the answer, the more so on a busy
- * machine; a close with its bytes unread resets the connection and the client loses the answer,
- * so the time bound does the limiting and this one only stops a client that never reads.
- */
-const LINGER_BYTES = 64 * 1024 * 1024;
-const LINGER_MS = 2_000;
-
-/**
  * Closes the connection of an answer given before the request's body arrived (an early 413 or
  * 401), which Node would otherwise keep reading to its declared end, however far, to reuse it.
- * It closes as nginx's lingering close does: once the answer is out, what the client still
- * sends is dropped for a little while, so that the reset a close with unread bytes causes
- * does not reach the client before it has read the answer.
+ * The close lingers (`lingering-close.ts`), so that the client reads the answer.
  */
 function closeAfterAnswer(res: ServerResponse): void {
   const socket = res.socket;
   if (!socket) return;
   res.setHeader("connection", "close");
   // Node calls this once the answer is out, for an answer that says `Connection: close`.
-  socket.destroySoon = () => {
-    socket.end();
-    let dropped = 0;
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
-    socket.on("data", (chunk: Buffer) => {
-      dropped += chunk.length;
-      if (dropped > LINGER_BYTES) socket.destroy();
-    });
-    socket.once("end", () => socket.destroy());
-    socket.once("close", () => clearTimeout(timer));
-  };
+  socket.destroySoon = () => lingeringClose(socket);
 }
 
 /** Writes a plain response to Node; bodies in memory go out in one write with their length, streamed ones as they come. */

@@ -1,13 +1,17 @@
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachClientErrorHandler } from "../../lib/http/client-error";
 import { startServer, type TestServer } from "../support/server";
 
 type RawAnswer = { status: number; headers: Record<string, string>; body: Record<string, unknown> };
 
-/** Sends bytes over a plain TCP connection and reads until the server closes it. */
-function rawExchange(port: number, chunks: string[]): Promise<RawAnswer> {
+/**
+ * Sends bytes over a plain TCP connection and reads until the server closes it. A client that
+ * `readsLate` sends each chunk 100 ms after the last and reads nothing before all are sent.
+ */
+function rawExchange(port: number, chunks: string[], { readsLate = false } = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     let received = "";
@@ -24,8 +28,17 @@ function rawExchange(port: number, chunks: string[]): Promise<RawAnswer> {
         reject(new Error(`not a problem answer: ${received.slice(0, 500)}`));
       }
     });
-    socket.on("connect", () => {
-      for (const chunk of chunks) socket.write(chunk);
+    socket.on("connect", async () => {
+      if (!readsLate) {
+        for (const chunk of chunks) socket.write(chunk);
+        return;
+      }
+      socket.pause();
+      for (const chunk of chunks) {
+        socket.write(chunk);
+        await sleep(100);
+      }
+      socket.resume();
     });
   });
 }
@@ -59,6 +72,11 @@ describe("requests Node's HTTP parser refuses", () => {
   ])("answers a %s bearer token with a 431 problem", async (_size, length) => {
     const request = `GET /gw/sso-qa/notifications/v1/notifications HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${"a".repeat(length)}\r\n\r\n`;
     expectProblem(await rawExchange(server.port, [request]), 431, "headers-too-large");
+  });
+
+  it("answers a client that goes on sending after the answer and reads it last, rather than resetting the connection under it", async () => {
+    const head = `GET /gw/sso-qa/notifications/v1/notifications HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${"a".repeat(20 * 1024)}`;
+    expectProblem(await rawExchange(server.port, [head, "a".repeat(4 * 1024 * 1024), "\r\n\r\n"], { readsLate: true }), 431, "headers-too-large");
   });
 
   it("answers a 16 KB query string with a 414 problem", async () => {
