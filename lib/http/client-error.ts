@@ -51,20 +51,15 @@ export function parserRefusal(socket: Duplex): ProblemError | undefined {
 }
 
 /**
- * Connections whose refusal is written. Node's parser refuses again each chunk the client
- * still sends, and the lingering close drops those chunks; destroying the connection there
- * would reset it under an answer the client has not read.
- */
-const answered = new WeakSet<Duplex>();
-
-/**
  * Answers every request Node's parser refuses (malformed request lines and
  * headers, oversized headers or URLs, bad chunked framing, timeouts) with a
  * problem document and a request id instead of Node's bare status line.
  */
 export function attachClientErrorHandler(server: Server): void {
   server.on("clientError", (error: ParserError, socket: Duplex) => {
-    if (answered.has(socket)) return;
+    // Answered already: the parser refuses again each chunk the client still sends, which the
+    // lingering close drops; destroying the connection here would reset it under the answer.
+    if (refusals.has(socket)) return;
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
@@ -75,7 +70,6 @@ export function attachClientErrorHandler(server: Server): void {
     if (error.code !== "HPE_INVALID_EOF_STATE") refusals.set(socket, problem);
     const requestId = newRequestId();
     log.info({ requestId, status: problem.status, parserError: error.code }, "request refused by the HTTP parser");
-    answered.add(socket);
     lingeringClose(socket, rawProblemResponse(problem, requestId));
   });
 }
