@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import { closeGatewayConnections, flushGateway, gateway, gatewayMcp, gatewayReady, gatewayUpgrade } from "../lib/gateway";
 import { MCP_PATH } from "../lib/gateway/mcp/serve";
+import { createAnswerBatch } from "../lib/http/answer-batch";
 import { attachClientErrorHandler } from "../lib/http/client-error";
 import { nodeHeaders, nodeRequest, writePlainResponse } from "../lib/http/node-message";
 import { problemPlainResponse, toProblem } from "../lib/http/problem";
@@ -22,6 +23,7 @@ const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
  */
 export function createGatehouseServer(input: { publicUrl: string; other: (req: IncomingMessage, res: ServerResponse) => void }): Server {
   const serveGateway = gateway();
+  const answer = createAnswerBatch();
   const serveMcp = gatewayMcp();
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(input.publicUrl).origin;
@@ -37,13 +39,12 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
     if (serveMetrics(req, res)) return;
     const isMcp = MCP_PATH.test(req.url);
     if (!isMcp && !GATEWAY_PATH.test(req.url)) return input.other(req, res);
-    (isMcp ? serveMcp : serveGateway)(nodeRequest(req, publicOrigin))
-      .then((response) => writePlainResponse(response, res))
-      .catch((error: unknown) => {
-        log.error({ err: error }, "gateway response failed");
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
-      });
+    const failed = (error: unknown) => {
+      log.error({ err: error }, "gateway response failed");
+      if (res.headersSent) return res.destroy();
+      writePlainResponse(problemPlainResponse(toProblem(error), { requestId: requestIdFrom(nodeHeaders(req)) }), res);
+    };
+    (isMcp ? serveMcp : serveGateway)(nodeRequest(req, publicOrigin)).then((response) => answer(response, res, failed), failed);
   });
   const upgradeGateway = gatewayUpgrade();
   // Node serves an Upgrade as a plain request only while no listener takes it: past this one,
