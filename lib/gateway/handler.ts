@@ -103,7 +103,7 @@ function createPipelines(deps: GatewayDeps) {
 async function located(locate: Locator, asked: Asked, decided: Decided): Promise<GatewayCall> {
   const { at, ...location } = await locate(asked.request, asked.path);
   collect(decided, location);
-  return { ...asked, at: at! };
+  return Object.assign({}, asked, { at: at! });
 }
 
 /** The admission of the gateway `deps` build: what the WebSocket handshake goes through. */

@@ -94,7 +94,7 @@ export function writePlainResponse(response: PlainResponse, res: ServerResponse)
   if (typeof body === "string" || body instanceof Uint8Array) {
     const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
     if (!res.req.complete && carriesBody(res.req)) closeAfterAnswer(res);
-    res.writeHead(status, { ...headers, "content-length": length }).end(body);
+    res.writeHead(status, Object.assign({}, headers, { "content-length": length })).end(body);
     return;
   }
   res.writeHead(status, headers);

@@ -75,7 +75,7 @@ export function problemBody(problem: ProblemError, context: ProblemContext): Rec
 export function problemPlainResponse(problem: ProblemError, context: ProblemContext): PlainResponse {
   return {
     status: problem.status,
-    headers: { ...problem.headers, "content-type": "application/problem+json", "x-request-id": context.requestId, "cache-control": "no-store" },
+    headers: Object.assign({}, problem.headers, { "content-type": "application/problem+json", "x-request-id": context.requestId, "cache-control": "no-store" }),
     body: JSON.stringify(problemBody(problem, context)),
   };
 }

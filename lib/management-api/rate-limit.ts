@@ -17,6 +17,6 @@ export async function takeTokenBudget(tokenId: string): Promise<Record<string, s
   if (decision.allowed) return headers;
   throw problem("access-token-rate-limited", {
     detail: `Retry after ${decision.retryAfterSeconds} second${decision.retryAfterSeconds === 1 ? "" : "s"}.`,
-    headers: { ...headers, "retry-after": String(decision.retryAfterSeconds) },
+    headers: Object.assign({}, headers, { "retry-after": String(decision.retryAfterSeconds) }),
   });
 }

@@ -129,7 +129,7 @@ function withChallenges(
     if (method === refusedMethod && own !== undefined) return own;
     return method === "apiKey" ? apiKeyChallenge(env.slug) : bearerChallenge(env.slug);
   });
-  const headers = { ...refusal.headers, "www-authenticate": challenges.length === 1 ? challenges[0]! : challenges };
+  const headers = Object.assign({}, refusal.headers, { "www-authenticate": challenges.length === 1 ? challenges[0]! : challenges });
   return { ...verdict, refusal: problem(refusal.code, { detail: refusal.detail, errors: refusal.errors, extensions: refusal.extensions, headers }) };
 }
 

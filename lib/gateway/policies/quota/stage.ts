@@ -41,18 +41,17 @@ export function createQuotaCheck(deps: { counter: QuotaCounter; metrics: QuotaMe
     }
     stage?.end(decision.allowed ? undefined : "quota-exceeded");
     const fields = quotaFields(decision, subscription.quota, at);
-    const merged = {
-      ...headers,
+    const merged = Object.assign({}, headers, {
       "ratelimit-policy": appended(headers?.["ratelimit-policy"], fields.policy),
       ratelimit: appended(headers?.ratelimit, fields.limit),
-    };
+    });
     if (decision.allowed) return { headers: merged, refusal: undefined };
     deps.metrics.refused(env.slug, api, subscription.plan);
     const { requests, period } = subscription.quota;
     const refusal = problem("quota-exceeded", {
       detail: `The subscription ${subscription.id} to "${api}" in "${env.slug}" used the ${requests} requests its plan "${subscription.plan}" allows per ${period}; the next ${period} starts at ${decision.window.end.toISOString()}.`,
       extensions: { plan: subscription.plan, quota: requests, period, resetsAt: decision.window.end.toISOString() },
-      headers: { ...merged, "retry-after": String(secondsUntil(decision.window.end, at)) },
+      headers: Object.assign({}, merged, { "retry-after": String(secondsUntil(decision.window.end, at)) }),
     });
     return { headers: merged, refusal };
   };

@@ -46,7 +46,7 @@ export function createRateLimitCheck(deps: { limiter: RateLimiter; metrics: Rate
       detail: subscription
         ? `The plan "${subscription.plan}" of the subscription ${subscription.id} allows ${policy.perSecond} requests per second (bursts of ${policy.burst}) to "${api}" in "${env.slug}".`
         : `The client ${clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
-      headers: { ...headers, "retry-after": String(decision.retryAfterSeconds) },
+      headers: Object.assign({}, headers, { "retry-after": String(decision.retryAfterSeconds) }),
     });
     return { headers, refusal };
   };

@@ -3,7 +3,8 @@ import { entrySize, type ResponseCacheStore, type Stored } from "./store";
 /** Paths whose generation this process remembers; past it they are forgotten together (see `floor`). */
 const MAX_GENERATIONS = 65_536;
 
-type Slot = { stored: Stored; size: number; expiresAt: number };
+/** `key` is the string the entry was stored under, which a hit re-inserts instead of its own. */
+type Slot = { key: string; stored: Stored; size: number; expiresAt: number };
 
 /**
  * This process's entries, least recently used first out once they pass `maxBytes`. An entry
@@ -27,7 +28,8 @@ export function createMemoryResponseCacheStore(maxBytes: number, now: () => numb
     if (!slot) return undefined;
     remove(key, slot);
     if (slot.expiresAt <= now()) return undefined;
-    slots.set(key, slot);
+    // The call's own key string would then live as long as the entry: past the young generation.
+    slots.set(slot.key, slot);
     bytes += slot.size;
     return slot.stored;
   }
@@ -47,7 +49,7 @@ export function createMemoryResponseCacheStore(maxBytes: number, now: () => numb
       const old = slots.get(key);
       if (old) remove(key, old);
       if (size > maxBytes) return;
-      slots.set(key, { stored, size, expiresAt: now() + keepMs });
+      slots.set(key, { key, stored, size, expiresAt: now() + keepMs });
       bytes += size;
       for (const [oldest, slot] of slots) {
         if (bytes <= maxBytes) break;

@@ -64,7 +64,7 @@ function cachesAny(policies: ApiPolicies): boolean {
 
 /** The RFC 9211 member this cache adds, after any the upstream's own caches sent. */
 function withCacheStatus(headers: Record<string, string | string[]>, member: string): Record<string, string | string[]> {
-  return { ...headers, "cache-status": cacheStatus(headers, member) };
+  return Object.assign({}, headers, { "cache-status": cacheStatus(headers, member) });
 }
 
 function cacheStatus(headers: Record<string, string | string[]>, member: string): string {
@@ -135,7 +135,7 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     const age = Math.floor((at - answer.storedAt) / 1000) + answer.arrivedAge;
     return {
       status: answer.status,
-      headers: { ...answer.headers, "cache-status": cacheStatus(answer.headers, member), age: String(age) },
+      headers: Object.assign({}, answer.headers, { "cache-status": cacheStatus(answer.headers, member), age: String(age) }),
       body: method === "HEAD" ? null : answer.body,
     };
   }
