@@ -13,6 +13,13 @@ import { serveMetrics } from "../lib/metrics/serve";
 import { isWebsocketUpgrade, serveAsPlainRequest } from "./plain-upgrade";
 import { portTakenMessage, StartupError } from "./start-up";
 
+/** A gateway answer that could not be made or written: a 500 problem if nothing is out yet, else the connection cut. */
+function answerFailed(error: unknown, res: ServerResponse): void {
+  log.error({ err: error }, "gateway response failed");
+  if (res.headersSent) return void res.destroy();
+  writePlainResponse(problemPlainResponse(toProblem(error), { requestId: requestIdFrom(nodeHeaders(res.req)) }), res);
+}
+
 /** The gateway's paths: every environment's gateway, and RFC 8414's metadata path for an issuer with a path. */
 const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
 
@@ -23,7 +30,7 @@ const GATEWAY_PATH = /^\/(gw\/|\.well-known\/oauth-authorization-server\/gw\/)/;
  */
 export function createGatehouseServer(input: { publicUrl: string; other: (req: IncomingMessage, res: ServerResponse) => void }): Server {
   const serveGateway = gateway();
-  const answer = createAnswerBatch();
+  const answer = createAnswerBatch(answerFailed);
   const serveMcp = gatewayMcp();
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(input.publicUrl).origin;
@@ -39,12 +46,10 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
     if (serveMetrics(req, res)) return;
     const isMcp = MCP_PATH.test(req.url);
     if (!isMcp && !GATEWAY_PATH.test(req.url)) return input.other(req, res);
-    const failed = (error: unknown) => {
-      log.error({ err: error }, "gateway response failed");
-      if (res.headersSent) return res.destroy();
-      writePlainResponse(problemPlainResponse(toProblem(error), { requestId: requestIdFrom(nodeHeaders(req)) }), res);
-    };
-    (isMcp ? serveMcp : serveGateway)(nodeRequest(req, publicOrigin)).then((response) => answer(response, res, failed), failed);
+    (isMcp ? serveMcp : serveGateway)(nodeRequest(req, publicOrigin)).then(
+      (response) => answer(response, res),
+      (error: unknown) => answerFailed(error, res),
+    );
   });
   const upgradeGateway = gatewayUpgrade();
   // Node serves an Upgrade as a plain request only while no listener takes it: past this one,

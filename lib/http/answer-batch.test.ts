@@ -29,8 +29,8 @@ async function heldResponses(count: number): Promise<{ responses: ServerResponse
 describe("the gateway's answer batch", () => {
   it("writes nothing while the turn runs, then every answer queued in it", async () => {
     const { responses, answers } = await heldResponses(3);
-    const answer = createAnswerBatch();
-    responses.forEach((res, index) => answer({ status: 200, headers: { "content-type": "text/plain" }, body: `answer ${index}` }, res, () => {}));
+    const answer = createAnswerBatch(() => {});
+    responses.forEach((res, index) => answer({ status: 200, headers: { "content-type": "text/plain" }, body: `answer ${index}` }, res));
     expect(responses.map((res) => res.headersSent)).toEqual([false, false, false]);
     await nextCheckPhase();
     expect(responses.map((res) => res.headersSent)).toEqual([true, true, true]);
@@ -40,15 +40,14 @@ describe("the gateway's answer batch", () => {
 
   it("hands an answer Node refuses to write to its own failure handler, and still writes the others", async () => {
     const { responses, answers } = await heldResponses(3);
-    const answer = createAnswerBatch();
     const failures: unknown[] = [];
-    const failed = (res: ServerResponse) => (error: unknown) => {
+    const answer = createAnswerBatch((error, res) => {
       failures.push(error);
       res.writeHead(500).end("could not write");
-    };
-    answer({ status: 200, headers: {}, body: "first" }, responses[0]!, failed(responses[0]!));
-    answer({ status: 200, headers: { "x-broken": "line\nbreak" }, body: "never sent" }, responses[1]!, failed(responses[1]!));
-    answer({ status: 200, headers: {}, body: "third" }, responses[2]!, failed(responses[2]!));
+    });
+    answer({ status: 200, headers: {}, body: "first" }, responses[0]!);
+    answer({ status: 200, headers: { "x-broken": "line\nbreak" }, body: "never sent" }, responses[1]!);
+    answer({ status: 200, headers: {}, body: "third" }, responses[2]!);
     const received = await answers;
     expect(received.map((response) => response.status)).toEqual([200, 500, 200]);
     expect(await Promise.all(received.map((response) => response.text()))).toEqual(["first", "could not write", "third"]);
