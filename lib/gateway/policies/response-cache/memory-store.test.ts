@@ -41,4 +41,17 @@ describe("the in-memory response cache store", () => {
     expect((await store.read("p", "k")).generation).toBeGreaterThan(after);
     expect((await store.read("other", "k")).generation).toBe(before);
   });
+
+  it("forgets remembered generations together once their paths pass 8 MiB, reading every path as newer than before", async () => {
+    const store = createMemoryResponseCacheStore(10_000);
+    const before = (await store.read("other", "k")).generation;
+    const longPath = (n: number) => `${n}/${"x".repeat(1024 * 1024 - 2)}`;
+    for (let n = 0; n < 8; n += 1) await store.invalidate(longPath(n));
+    expect((await store.read("other", "k")).generation).toBe(before);
+    await store.invalidate(longPath(8));
+    const forgotten = (await store.read("other", "k")).generation;
+    expect(forgotten).toBeGreaterThan(before);
+    expect((await store.read(longPath(3), "k")).generation).toBe(forgotten);
+    expect((await store.read(longPath(8), "k")).generation).toBeGreaterThan(forgotten);
+  });
 });

@@ -1,7 +1,7 @@
 import { entrySize, type ResponseCacheStore, type Stored } from "./store";
 
-/** Paths whose generation this process remembers; past it they are forgotten together (see `floor`). */
-const MAX_GENERATIONS = 65_536;
+/** Bytes of path keys whose generation this process remembers; past it they are forgotten together (see `floor`). */
+const MAX_GENERATION_KEY_BYTES = 8 * 1024 * 1024;
 
 /** `key` is the string the entry was stored under, which a hit re-inserts instead of its own. */
 type Slot = { key: string; stored: Stored; size: number; expiresAt: number };
@@ -14,6 +14,7 @@ export function createMemoryResponseCacheStore(maxBytes: number, now: () => numb
   const slots = new Map<string, Slot>();
   let bytes = 0;
   const generations = new Map<string, number>();
+  let generationKeyBytes = 0;
   // Generations only grow: a path forgotten reads as the floor, above every generation handed out before.
   let last = 0;
   let floor = 0;
@@ -57,8 +58,10 @@ export function createMemoryResponseCacheStore(maxBytes: number, now: () => numb
       }
     },
     async invalidate(pathKey) {
-      if (generations.size >= MAX_GENERATIONS) {
+      if (!generations.has(pathKey)) generationKeyBytes += pathKey.length;
+      if (generationKeyBytes > MAX_GENERATION_KEY_BYTES) {
         generations.clear();
+        generationKeyBytes = pathKey.length;
         floor = ++last;
       }
       generations.set(pathKey, ++last);

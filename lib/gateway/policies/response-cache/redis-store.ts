@@ -1,4 +1,5 @@
 import "server-only";
+import { hash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { MAX_KEEP_MS } from "./keep";
@@ -15,8 +16,9 @@ const GENERATION_KEEP_MS = MAX_KEEP_MS + 24 * 3600 * 1000;
  * stores nothing (generation NaN matches no entry); an invalidation that fails is logged.
  */
 export function createRedisResponseCacheStore(redis: Redis, prefix: string, log: Pick<Logger, "warn">): ResponseCacheStore {
-  const entryKey = (key: string) => `${prefix}rc:${key}`;
-  const generationKey = (pathKey: string) => `${prefix}rcg:${pathKey}`;
+  // The cache's keys hold whole paths and queries: digested, every Redis key has the same short length.
+  const entryKey = (key: string) => `${prefix}rc:${hash("sha256", key, "base64url")}`;
+  const generationKey = (pathKey: string) => `${prefix}rcg:${hash("sha256", pathKey, "base64url")}`;
   return {
     async read(pathKey, key) {
       try {

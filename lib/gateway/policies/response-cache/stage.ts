@@ -41,19 +41,18 @@ const CONDITIONAL = ["range", "if-match", "if-none-match", "if-modified-since", 
 
 const CACHE_NAME = "Gatehouse";
 
-/** One-shot: a hit takes two digests, and a Hash object for each costs about three times as much. */
-function digest(text: string): string {
-  return hash("sha256", text, "base64url");
-}
-
-/** What a path's entries and its generation are kept under; only an API whose policies cache has any, so the others' calls never compute it. */
+/**
+ * What a path's entries and its generation are kept under; only an API whose policies cache has
+ * any, so the others' calls never compute it. Keys are plain text, each part on its own line (no
+ * part holds a line break: URLs are percent-encoded); a store that needs them short digests them.
+ */
 function pathKeyOf(call: ResponseCacheCall): string {
-  return digest(`${call.envId}\n${call.api.id}\n${call.remainder}`);
+  return `${call.envId}\n${call.api.id}\n${call.remainder}`;
 }
 
 /** The key of the variant the request's values of the `Vary` fields `names` select, under the primary `key`. */
 function variantOf(key: string, names: readonly string[], request: IncomingRequest): string {
-  return digest(`${key}\n${names.map((name) => `${name}:${request.headers.get(name) ?? ""}`).join("\n")}`);
+  return `${key}\n${names.map((name) => `${name}:${JSON.stringify(request.headers.get(name))}`).join("\n")}`;
 }
 
 /** Whether any of the API's policies keeps answers: only then do its writes invalidate. */
@@ -121,7 +120,7 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     if (!byRoute) fingerprints.set(call.api.policies, (byRoute = new Map()));
     const key = `${call.api.configuration}\n${call.route}`;
     let found = byRoute.get(key);
-    if (found === undefined) byRoute.set(key, (found = digest(`${key}\n${JSON.stringify(policySet)}`)));
+    if (found === undefined) byRoute.set(key, (found = hash("sha256", `${key}\n${JSON.stringify(policySet)}`, "base64url")));
     return found;
   }
 
@@ -151,7 +150,7 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     if (!policy || policy.ttlSeconds === 0) return call.forward(request);
     const pathKey = pathKeyOf(call);
     const owner = api.isPublic || policy.shared || call.clientId === null ? "*" : `client:${call.clientId}`;
-    const key = digest(`${pathKey}\n${fingerprint(call, policySet)}\n${owner}\n${call.url.search}`);
+    const key = `${pathKey}\n${fingerprint(call, policySet)}\n${owner}\n${call.url.search}`;
     const asked = cacheControl(request.headers.get("cache-control"));
     const bypass = asked.has("no-cache") || asked.has("no-store") || CONDITIONAL.some((name) => request.headers.get(name) !== null);
 
