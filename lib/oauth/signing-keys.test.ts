@@ -66,3 +66,30 @@ describe("key store after a rotation by another process", () => {
     }
   });
 });
+
+describe("key store on an environment's first tokens", () => {
+  it("creates one key when a change arrives while the first is being created", async () => {
+    const { migratedDatabase } = await import("../database/migrated-database");
+    const { seed } = await import("../../prisma/seed");
+    const { createKeyStore } = await import("./signing-keys");
+    const { createChangeSignal } = await import("../caching/change-signal");
+    const fixture = await migratedDatabase();
+    try {
+      await seed(fixture.db, { seedDemo: false, seedAdminPassword: undefined, seedDeveloperPassword: undefined });
+      const env = await fixture.db.environment.findUniqueOrThrow({ where: { slug: "sso-qa" } });
+      const changes = createChangeSignal();
+      const keys = createKeyStore({ store: fixture.store, authSecret: SECRET, changes });
+      const first = keys.signingKey(env.id);
+      // A change in a later millisecond than the load's start, as the database's watch sends one.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      changes.notify();
+      const second = keys.signingKey(env.id);
+      const [a, b] = await Promise.all([first, second]);
+      expect(b.kid).toBe(a.kid);
+      expect(await fixture.db.signingKey.count({ where: { environmentId: env.id } })).toBe(1);
+      expect((await keys.signingKey(env.id)).kid).toBe(a.kid);
+    } finally {
+      await fixture.close();
+    }
+  });
+});

@@ -90,7 +90,7 @@ export function createKeyStore(input: {
   const answered = refusedWhileDatabaseAway("signing keys", input.log);
   let published: Promise<Published> | undefined;
   let lastLoadStartedAt = 0;
-  const signing = new Map<string, { key: Promise<SigningKeyInUse>; loadedAt: number }>();
+  const signing = new Map<string, { key: Promise<SigningKeyInUse>; loadedAt: number; settled: boolean }>();
   let changedAt = -Infinity;
   input.changes?.subscribe(() => {
     changedAt = Date.now();
@@ -135,15 +135,14 @@ export function createKeyStore(input: {
     const stored = await store.signingKey(environmentId);
     const pem = stored && openPrivateKey(stored.privateKeyEncrypted);
     if (stored && pem) return { id: stored.id, pem };
-    let key: NewSigningKey;
-    if (stored) {
-      const environment = await environmentWhere(store, (candidate) => candidate.id === environmentId);
-      if (!environment) throw new Error(`no environment ${environmentId}`);
-      key = (await replaceSigningKeys(store, environment, authSecret)).key;
-    } else {
-      key = await newSigningKey(environmentId, authSecret);
-      await store.addSigningKey(key, new Date());
+    if (!stored) {
+      await store.addSigningKey(await newSigningKey(environmentId, authSecret), new Date());
+      // Processes that found no key at the same moment each add one; read again, they all sign with the newest.
+      return usableKey(environmentId);
     }
+    const environment = await environmentWhere(store, (candidate) => candidate.id === environmentId);
+    if (!environment) throw new Error(`no environment ${environmentId}`);
+    const { key } = await replaceSigningKeys(store, environment, authSecret);
     return { id: key.id, pem: decryptPrivateKey(key.privateKeyEncrypted, authSecret) };
   }
 
@@ -157,13 +156,18 @@ export function createKeyStore(input: {
   return {
     async signingKey(environmentId) {
       const cached = signing.get(environmentId);
-      if (cached && fresh(cached.loadedAt)) return cached.key;
+      // A load under way is shared even when a change arrives meanwhile: a second one would find
+      // no key either while the first is still creating it, and create another.
+      if (cached && (!cached.settled || fresh(cached.loadedAt))) return cached.key;
       // Past its age a key is looked up again before it signs, so a rotation made by another
       // process signs here within maxAgeMs; while the database fails, the key held goes on.
       const loading = loadSigningKey(environmentId);
-      const entry = { key: cached ? loading.catch(() => cached.key) : answered(loading), loadedAt: Date.now() };
+      const entry = { key: cached ? loading.catch(() => cached.key) : answered(loading), loadedAt: Date.now(), settled: false };
       signing.set(environmentId, entry);
-      entry.key.catch(() => signing.delete(environmentId));
+      entry.key.then(
+        () => (entry.settled = true),
+        () => signing.get(environmentId) === entry && signing.delete(environmentId),
+      );
       return entry.key;
     },
     async publishedKey(kid) {
