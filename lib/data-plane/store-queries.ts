@@ -18,7 +18,7 @@ export function storeQueries({ param: p, inList, text }: Pick<Dialect, "param" |
     deleteExpiredRevocations: `DELETE FROM "RevokedToken" WHERE "expiresAt" < ${p(1)}`,
     revoke: `INSERT INTO "RevokedToken" ("jti", "environmentId", "expiresAt", "createdAt") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}) ON CONFLICT ("jti") DO NOTHING`,
     publishedKeys: `SELECT "id", "environmentId", "publicJwk" FROM "SigningKey" WHERE "publishedUntil" IS NULL OR "publishedUntil" > ${p(1)} ORDER BY "createdAt" DESC`,
-    signingKey: `SELECT "id", "privateKeyEncrypted" FROM "SigningKey" WHERE "environmentId" = ${p(1)} AND "retiredAt" IS NULL ORDER BY "createdAt" DESC LIMIT 1`,
+    signingKey: `SELECT "id", "privateKeyEncrypted" FROM "SigningKey" WHERE "environmentId" = ${p(1)} AND "retiredAt" IS NULL ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
     addSigningKey: `INSERT INTO "SigningKey" ("id", "environmentId", "algorithm", "publicJwk", "privateKeyEncrypted", "createdAt") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`,
     retireSigningKeys: `UPDATE "SigningKey" SET "retiredAt" = ${p(1)}, "publishedUntil" = ${p(2)} WHERE "environmentId" = ${p(3)} AND "retiredAt" IS NULL AND "id" <> ${p(4)} RETURNING "id"`,
     markCredentialsUsed: `UPDATE "Credential" SET "lastUsedAt" = ${p(1)}, "updatedAt" = ${p(2)} WHERE ${inList(`"id"`, 3)}`,
