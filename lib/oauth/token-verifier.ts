@@ -1,13 +1,18 @@
 import "server-only";
-import { CLOCK_LEEWAY_SECONDS, type TokenEnvironment, TokenRejection, tokenHash, type VerifiedAccessToken, verifyAccessToken } from "./access-tokens";
+import { CLOCK_LEEWAY_SECONDS, type TokenEnvironment, TokenRejection, type VerifiedAccessToken, verifyAccessToken } from "./access-tokens";
 import type { KeyStore } from "./signing-keys";
 
 export type TokenVerifier = (env: TokenEnvironment, token: string) => Promise<VerifiedAccessToken>;
 
+/** A verified token and the environment it was verified for: the same text sent to another environment is verified there. */
+type Verified = { environmentId: string; token: VerifiedAccessToken };
+
 /**
  * Verifying an RS256 signature costs more than the rest of the gateway
- * pipeline, so verified tokens are remembered by hash (bounded, oldest out
- * first) and never used past their expiry.
+ * pipeline, so verified tokens are remembered (bounded, oldest out first) and
+ * never used past their expiry. They are kept by their own text, which the
+ * lookup compares whole: a SHA-256 per call cost more than the rest of a kept
+ * token's check (decision 078).
  */
 export function createTokenVerifier(input: {
   keys: KeyStore;
@@ -19,20 +24,20 @@ export function createTokenVerifier(input: {
 }): TokenVerifier {
   const onLookup = input.onLookup ?? (() => undefined);
   const maxEntries = input.maxEntries ?? 10_000;
-  const verified = new Map<string, VerifiedAccessToken>();
+  const verified = new Map<string, Verified>();
 
   return async function verify(env, token) {
-    const key = `${env.id}:${tokenHash(token)}`;
-    const cached = verified.get(key);
+    const kept = verified.get(token);
+    const cached = kept?.environmentId === env.id ? kept.token : undefined;
     onLookup(cached !== undefined);
     if (cached) {
       if (Date.now() / 1000 < cached.expiresAt + CLOCK_LEEWAY_SECONDS) return cached;
-      verified.delete(key);
+      verified.delete(token);
       throw new TokenRejection("token-expired", "The token has expired.", undefined, cached.clientId);
     }
     const result = await verifyAccessToken({ keys: input.keys, publicUrl: input.publicUrl, env, token, environmentSlugOf: input.environmentSlugOf });
     if (verified.size >= maxEntries) verified.delete(verified.keys().next().value!);
-    verified.set(key, result);
+    verified.set(token, { environmentId: env.id, token: result });
     return result;
   };
 }

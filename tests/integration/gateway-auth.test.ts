@@ -134,9 +134,11 @@ describe("authentication failures (docs/DESIGN.md §6)", () => {
     await expectProblem(await call(`Bearer ${pastLeeway}`), 401, "token-expired");
   });
 
-  it("401 token-wrong-environment naming both environments", async () => {
+  it("401 token-wrong-environment naming both environments, also once the token was used in its own", async () => {
     const other = await newCredential(db, "platform-dev");
     const foreign = await accessToken(server, "platform-dev", other);
+    // Verified and kept for platform-dev first: what is kept there must not admit it to sso-qa.
+    expect((await call(`Bearer ${foreign}`, LIST.replace("sso-qa", "platform-dev"))).status).toBe(200);
     const response = await call(`Bearer ${foreign}`);
     const body = await expectProblem(response, 401, "token-wrong-environment");
     expect(body).toMatchObject({ tokenEnvironment: "platform-dev", calledEnvironment: "sso-qa" });
