@@ -10,8 +10,20 @@
  * benchmark's mix, with queries as fast (the compiler is a small part of a
  * Prisma query). V8's default young generation is kept: 32 MiB semi-spaces
  * held 50-60 MB more and served no more requests (decision 007, "Memory").
+ *
+ * `--no-allocation-site-pretenuring` keeps V8 from allocating a request's objects
+ * straight into the old generation: a scavenge in the middle of a turn finds most
+ * of the turn's requests alive, V8 then marks their allocation sites long-lived,
+ * and every later request's objects needed a full mark-compact to die, five
+ * times a second under cached GETs (decision 077).
  */
-export const SERVER_NODE_ARGS = ["--liftoff-only", "--import", "./lib/runtime/better-sqlite3-hook.mjs", "dist/server.js"] as const;
+export const SERVER_NODE_ARGS = [
+  "--liftoff-only",
+  "--no-allocation-site-pretenuring",
+  "--import",
+  "./lib/runtime/better-sqlite3-hook.mjs",
+  "dist/server.js",
+] as const;
 
 /**
  * Every server process's environment: libuv's thread pool of 2 threads rather than 4
@@ -35,7 +47,7 @@ export const GATEWAY_ENV = { ...SERVER_ENV, MALLOC_ARENA_MAX: "2" } as const;
 
 /**
  * How `npm run admin` runs the admin CLI, for the tests to run it the same way: compiled, as
- * the server is (decision 054), with the server's preload and `--liftoff-only`. Each command
+ * the server is (decision 054), with the server's preload and V8 flags. Each command
  * is a process of its own, so compiling the CLI once and leaving Prisma's WebAssembly to
  * V8's baseline compiler cut what every command spends before its first query.
  */
