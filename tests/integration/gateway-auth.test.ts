@@ -121,6 +121,15 @@ describe("authentication failures (docs/DESIGN.md §6)", () => {
     await expectProblem(response, 401, "token-invalid");
   });
 
+  it("401 token-invalid for a token that ends as a kept one does, with other claims", async () => {
+    expect((await call(`Bearer ${token}`)).status).toBe(200);
+    const [header, payload, signature] = token.split(".");
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
+    const widened = `${header}.${b64({ ...claims, scope: `${claims.scope} admin` })}.${signature}`;
+    expect(widened.slice(-43)).toBe(token.slice(-43));
+    await expectProblem(await call(`Bearer ${widened}`), 401, "token-invalid");
+  });
+
   it("401 token-expired for a token past exp plus 30 s leeway", async () => {
     const past = Math.floor(Date.now() / 1000) - 3600;
     const expired = await signWithRealKey("sso-qa", { iat: past, exp: past + 60 });

@@ -7,7 +7,11 @@ function fieldText(value: string | string[] | null | undefined): string {
 }
 
 /** RFC 9111 §5.2: a comma-separated list of `name` or `name=value`, the value a token or a quoted string. */
+/** A field that is absent names no directive: most requests send no `Cache-Control`. */
+const NO_DIRECTIVES: Directives = new Map();
+
 export function cacheControl(value: string | string[] | null | undefined): Directives {
+  if (value === null || value === undefined) return NO_DIRECTIVES;
   const directives = new Map<string, string>();
   for (const match of fieldText(value).matchAll(/([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^,\s]*))?/g)) {
     const name = match[1]!.toLowerCase();
