@@ -13,9 +13,9 @@
  *
  * `--no-allocation-site-pretenuring` keeps V8 from allocating a request's objects
  * straight into the old generation: a scavenge in the middle of a turn finds most
- * of the turn's requests alive, V8 then marks their allocation sites long-lived,
- * and every later request's objects needed a full mark-compact to die, five
- * times a second under cached GETs (decision 077).
+ * of the turn's requests alive, V8 would then mark their allocation sites
+ * long-lived, and every later request's objects would need a full mark-compact
+ * to die (decision 077).
  */
 export const SERVER_NODE_ARGS = [
   "--liftoff-only",

@@ -6,10 +6,10 @@ function fieldText(value: string | string[] | null | undefined): string {
   return Array.isArray(value) ? value.join(",") : value;
 }
 
-/** RFC 9111 §5.2: a comma-separated list of `name` or `name=value`, the value a token or a quoted string. */
 /** A field that is absent names no directive: most requests send no `Cache-Control`. */
 const NO_DIRECTIVES: Directives = new Map();
 
+/** RFC 9111 §5.2: a comma-separated list of `name` or `name=value`, the value a token or a quoted string. */
 export function cacheControl(value: string | string[] | null | undefined): Directives {
   if (value === null || value === undefined) return NO_DIRECTIVES;
   const directives = new Map<string, string>();
