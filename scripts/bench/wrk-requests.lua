@@ -16,29 +16,32 @@ local function header(target, field)
   if name then target[name] = value end
 end
 
-local common, lines, cycle, next_line = {}, {}, false, 0
+local requests, cycle, next_line = {}, false, 0
 
+-- Each request is formatted here, once, rather than on every call: the measured servers share
+-- the machine's cores with wrk, and formatting each request took about half of the CPU wrk
+-- spent outside the kernel.
 function init(args)
+  local common, first = {}, true
   for line in io.lines(args[1]) do
-    if next_line == 0 then
+    if first then
       for _, field in ipairs(fields(line)) do header(common, field) end
-      next_line = 1
+      first = false
     else
-      lines[#lines + 1] = line
+      local parts = fields(line)
+      local headers = {}
+      for name, value in pairs(common) do headers[name] = value end
+      for i = 4, #parts do header(headers, parts[i]) end
+      requests[#requests + 1] = wrk.format(parts[1], parts[2], headers, parts[3] ~= "" and parts[3] or nil)
     end
   end
   cycle = args[2] == "cycle"
-  next_line = 0
 end
 
 function request()
   next_line = next_line + 1
-  if next_line > #lines then next_line = cycle and 1 or #lines end
-  local parts = fields(lines[next_line])
-  local headers = {}
-  for name, value in pairs(common) do headers[name] = value end
-  for i = 4, #parts do header(headers, parts[i]) end
-  return wrk.format(parts[1], parts[2], headers, parts[3] ~= "" and parts[3] or nil)
+  if next_line > #requests then next_line = cycle and 1 or #requests end
+  return requests[next_line]
 end
 
 function done(summary, latency, requests)
