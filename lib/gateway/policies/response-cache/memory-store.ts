@@ -1,37 +1,43 @@
-import { entrySize, type ResponseCacheStore, type Stored } from "./store";
+import { entrySize, type ResponseCacheStore, type StoreKey, type Stored } from "./store";
 
 /** Bytes of path keys whose generation this process remembers; past it they are forgotten together (see `floor`). */
 const MAX_GENERATION_KEY_BYTES = 8 * 1024 * 1024;
 
-/** `key` is the string the entry was stored under, which a hit re-inserts instead of its own. */
-type Slot = { key: string; stored: Stored; size: number; expiresAt: number };
+/** An entry, with the map of its scope that holds it under `name`; `used` once read since it last came up for eviction. */
+type Slot = { scope: string; names: Map<string, Slot>; name: string; stored: Stored; size: number; expiresAt: number; used: boolean };
 
 /**
- * This process's entries, least recently used first out once they pass `maxBytes`. An entry
- * larger than the whole bound is not kept.
+ * This process's entries, evicted once they pass `maxBytes` by the second-chance approximation
+ * of least recently used: oldest first, but an entry read since it last came up is kept, as if
+ * stored again, so a hit only marks its entry. An entry larger than the whole bound is not kept.
+ * Entries are found by their key's scope, then its name (`StoreKey`).
  */
 export function createMemoryResponseCacheStore(maxBytes: number, now: () => number = Date.now): ResponseCacheStore & { readonly bytes: number } {
-  const slots = new Map<string, Slot>();
+  const scopes = new Map<string, Map<string, Slot>>();
+  /** entries in the order they were stored or last given a second chance */
+  const recency = new Set<Slot>();
   let bytes = 0;
-  const generations = new Map<string, number>();
+  const generations = new Map<string, Map<string, number>>();
   let generationKeyBytes = 0;
   // Generations only grow: a path forgotten reads as the floor, above every generation handed out before.
   let last = 0;
   let floor = 0;
 
-  function remove(key: string, slot: Slot): void {
-    slots.delete(key);
+  function remove(slot: Slot): void {
+    slot.names.delete(slot.name);
+    if (slot.names.size === 0) scopes.delete(slot.scope);
+    recency.delete(slot);
     bytes -= slot.size;
   }
 
-  function take(key: string): Stored | undefined {
-    const slot = slots.get(key);
+  function take(key: StoreKey): Stored | undefined {
+    const slot = scopes.get(key.scope)?.get(key.name);
     if (!slot) return undefined;
-    remove(key, slot);
-    if (slot.expiresAt <= now()) return undefined;
-    // The call's own key string would then live as long as the entry: past the young generation.
-    slots.set(slot.key, slot);
-    bytes += slot.size;
+    if (slot.expiresAt <= now()) {
+      remove(slot);
+      return undefined;
+    }
+    slot.used = true;
     return slot.stored;
   }
 
@@ -39,32 +45,49 @@ export function createMemoryResponseCacheStore(maxBytes: number, now: () => numb
     get bytes() {
       return bytes;
     },
-    async read(pathKey, key) {
-      return { generation: generations.get(pathKey) ?? floor, stored: take(key) };
+    async read(path, key) {
+      return { generation: generations.get(path.scope)?.get(path.name) ?? floor, stored: take(key) };
     },
     async variant(key) {
       return take(key);
     },
     async put(key, stored, keepMs) {
-      const size = entrySize(stored) + key.length;
-      const old = slots.get(key);
-      if (old) remove(key, old);
+      const size = entrySize(stored) + key.scope.length + key.name.length;
+      const old = scopes.get(key.scope)?.get(key.name);
+      if (old) remove(old);
       if (size > maxBytes) return;
-      slots.set(key, { key, stored, size, expiresAt: now() + keepMs });
+      // Room is made before the entry is added, so it is never its own put's candidate; an entry
+      // given its second chance goes to the end, where this loop reaches it again unmarked.
+      for (const oldest of recency) {
+        if (bytes + size <= maxBytes) break;
+        if (oldest.used) {
+          oldest.used = false;
+          recency.delete(oldest);
+          recency.add(oldest);
+        } else remove(oldest);
+      }
+      let names = scopes.get(key.scope);
+      if (!names) scopes.set(key.scope, (names = new Map()));
+      const slot: Slot = { scope: key.scope, names, name: key.name, stored, size, expiresAt: now() + keepMs, used: false };
+      names.set(key.name, slot);
+      recency.add(slot);
       bytes += size;
-      for (const [oldest, slot] of slots) {
-        if (bytes <= maxBytes) break;
-        remove(oldest, slot);
-      }
     },
-    async invalidate(pathKey) {
-      if (!generations.has(pathKey)) generationKeyBytes += pathKey.length;
-      if (generationKeyBytes > MAX_GENERATION_KEY_BYTES) {
+    async invalidate(path) {
+      let names = generations.get(path.scope);
+      const added = (names?.has(path.name) ? 0 : path.name.length) + (names ? 0 : path.scope.length);
+      if (generationKeyBytes + added > MAX_GENERATION_KEY_BYTES) {
         generations.clear();
-        generationKeyBytes = pathKey.length;
+        generationKeyBytes = 0;
         floor = ++last;
+        names = undefined;
       }
-      generations.set(pathKey, ++last);
+      if (!names) {
+        generations.set(path.scope, (names = new Map()));
+        generationKeyBytes += path.scope.length;
+      }
+      if (!names.has(path.name)) generationKeyBytes += path.name.length;
+      names.set(path.name, ++last);
     },
   };
 }

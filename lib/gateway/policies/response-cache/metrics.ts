@@ -24,12 +24,14 @@ export function createResponseCacheMetrics(registry: Registry): ResponseCacheMet
       labelNames: ["env", "api"],
     }),
   };
-  const bound = new Map<string, BoundCounter>();
+  // By event, environment and API in nested maps, so that a hit builds no key text to find its series.
+  const bound = { hit: new Map(), miss: new Map(), stored: new Map() } satisfies Record<ResponseCacheEvent, Map<string, Map<string, BoundCounter>>>;
   return {
     count(event, env, api) {
-      const key = `${event}\n${env}\n${api}`;
-      let series = bound.get(key);
-      if (!series) bound.set(key, (series = counters[event].bind(env, api)));
+      let apis = bound[event].get(env);
+      if (!apis) bound[event].set(env, (apis = new Map()));
+      let series = apis.get(api);
+      if (!series) apis.set(api, (series = counters[event].bind(env, api)));
       series.inc();
     },
   };

@@ -3,7 +3,7 @@ import { hash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { MAX_KEEP_MS } from "./keep";
-import { decodeStored, encodeStored, type ResponseCacheStore } from "./store";
+import { decodeStored, encodeStored, joinedKey, type ResponseCacheStore, type StoreKey } from "./store";
 
 /**
  * A path's generation outlives every entry stored under it, so one that expires and reads 0
@@ -17,12 +17,12 @@ const GENERATION_KEEP_MS = MAX_KEEP_MS + 24 * 3600 * 1000;
  */
 export function createRedisResponseCacheStore(redis: Redis, prefix: string, log: Pick<Logger, "warn">): ResponseCacheStore {
   // The cache's keys hold whole paths and queries: digested, every Redis key has the same short length.
-  const entryKey = (key: string) => `${prefix}rc:${hash("sha256", key, "base64url")}`;
-  const generationKey = (pathKey: string) => `${prefix}rcg:${hash("sha256", pathKey, "base64url")}`;
+  const entryKey = (key: StoreKey) => `${prefix}rc:${hash("sha256", joinedKey(key), "base64url")}`;
+  const generationKey = (path: StoreKey) => `${prefix}rcg:${hash("sha256", joinedKey(path), "base64url")}`;
   return {
-    async read(pathKey, key) {
+    async read(path, key) {
       try {
-        const [generation, stored] = await redis.mgetBuffer(generationKey(pathKey), entryKey(key));
+        const [generation, stored] = await redis.mgetBuffer(generationKey(path), entryKey(key));
         return { generation: generation ? Number(generation.toString()) : 0, stored: stored ? decodeStored(stored) : undefined };
       } catch (error) {
         log.warn({ err: (error as Error).message }, "redis unavailable for the response cache; the call goes to the upstream");
@@ -44,11 +44,11 @@ export function createRedisResponseCacheStore(redis: Redis, prefix: string, log:
         log.warn({ err: (error as Error).message }, "redis unavailable for the response cache; the answer is not stored");
       }
     },
-    async invalidate(pathKey) {
+    async invalidate(path) {
       try {
-        await redis.multi().incr(generationKey(pathKey)).pexpire(generationKey(pathKey), GENERATION_KEEP_MS).exec();
+        await redis.multi().incr(generationKey(path)).pexpire(generationKey(path), GENERATION_KEEP_MS).exec();
       } catch (error) {
-        log.warn({ err: (error as Error).message, pathKey }, "redis unavailable: cached answers of a path written to were not invalidated");
+        log.warn({ err: (error as Error).message, path: joinedKey(path) }, "redis unavailable: cached answers of a path written to were not invalidated");
       }
     },
   };

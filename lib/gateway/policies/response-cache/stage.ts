@@ -5,7 +5,7 @@ import { type ApiPolicies, type PolicySet, policiesFor } from "../policy-set";
 import { arrivedAge, cacheControl, storability, varyNames } from "./directives";
 import { hasValidator, keepMs } from "./keep";
 import type { ResponseCacheMetrics } from "./metrics";
-import type { CachedAnswer, ResponseCacheStore, Stored } from "./store";
+import type { CachedAnswer, ResponseCacheStore, StoreKey, Stored } from "./store";
 import { teeBody } from "./tee-body";
 
 /** What the cache stage needs to know of a proxied call; `forward` sends a request to the upstream. */
@@ -41,18 +41,18 @@ const CONDITIONAL = ["range", "if-match", "if-none-match", "if-modified-since", 
 
 const CACHE_NAME = "Gatehouse";
 
-/**
- * What a path's entries and its generation are kept under; only an API whose policies cache has
- * any, so the others' calls never compute it. Keys are plain text, each part on its own line (no
- * part holds a line break: URLs are percent-encoded); a store that needs them short digests them.
- */
-function pathKeyOf(call: ResponseCacheCall): string {
-  return `${call.envId}\n${call.api.id}\n${call.remainder}`;
-}
+/** Owners' entry scopes kept, over every API and route; past it they are all built again. */
+const MAX_OWNER_SCOPES = 10_000;
 
-/** The key of the variant the request's values of the `Vary` fields `names` select, under the primary `key`. */
-function variantOf(key: string, names: readonly string[], request: IncomingRequest): string {
-  return `${key}\n${names.map((name) => `${name}:${JSON.stringify(request.headers.get(name))}`).join("\n")}`;
+/** What the calls of one API share, kept from one call to the next: the scope of its paths' generations, and its routes'. */
+type ApiScopes = { envId: string; configuration: string; policies: ApiPolicies; path: string; routes: Map<string, RouteScopes> };
+
+/** What the calls of one route share: its policies, its configuration's fingerprint, and each owner's entry scope. */
+type RouteScopes = { policySet: PolicySet; fingerprint: string; owners: Map<string | null, string> };
+
+/** The variant the request's values of the `Vary` fields `names` select, under the primary `key`. */
+function variantOf(key: StoreKey, names: readonly string[], request: IncomingRequest): StoreKey {
+  return { scope: key.scope, name: `${key.name}\n${names.map((name) => `${name}:${JSON.stringify(request.headers.get(name))}`).join("\n")}` };
 }
 
 /** Whether any of the API's policies keeps answers: only then do its writes invalidate. */
@@ -112,21 +112,52 @@ function refreshedHeaders(stored: CachedAnswer["headers"], fresh: PlainResponse[
 export function createResponseCache(deps: { store: ResponseCacheStore; metrics: ResponseCacheMetrics; maxBodyBytes: number }): ResponseCache {
   const { store, metrics, maxBodyBytes } = deps;
   const now = Date.now;
-  const fingerprints = new WeakMap<ApiPolicies, Map<string, string>>();
+  let apiScopes = new WeakMap<ResponseCacheCall["api"], ApiScopes>();
+  let ownerScopes = 0;
 
-  /** The call's route configuration, so that changing it leaves the entries stored under the old one behind. */
-  function fingerprint(call: ResponseCacheCall, policySet: PolicySet): string {
-    let byRoute = fingerprints.get(call.api.policies);
-    if (!byRoute) fingerprints.set(call.api.policies, (byRoute = new Map()));
-    const key = `${call.api.configuration}\n${call.route}`;
-    let found = byRoute.get(key);
-    if (found === undefined) byRoute.set(key, (found = hash("sha256", `${key}\n${JSON.stringify(policySet)}`, "base64url")));
+  /** The scopes of the call's API, kept with the API as the directory holds it, built again when its environment or configuration changes. */
+  function scopesOf(call: ResponseCacheCall): ApiScopes {
+    const { api, envId } = call;
+    let found = apiScopes.get(api);
+    if (!found || found.envId !== envId || found.configuration !== api.configuration || found.policies !== api.policies) {
+      found = { envId, configuration: api.configuration, policies: api.policies, path: `${envId}\n${api.id}`, routes: new Map() };
+      apiScopes.set(api, found);
+    }
     return found;
   }
 
-  async function invalidateOnSuccess(call: ResponseCacheCall, pathKey: string): Promise<PlainResponse> {
+  /**
+   * The route's policies, a GET's (a HEAD is answered from the GET's entry), and the fingerprint
+   * of its configuration, so that changing it leaves the entries stored under the old one behind.
+   */
+  function routeScopesOf(scopes: ApiScopes, route: string): RouteScopes {
+    let found = scopes.routes.get(route);
+    if (!found) {
+      const policySet = policiesFor(scopes.policies, "GET", route);
+      const fingerprint = hash("sha256", `${scopes.configuration}\n${route}\n${JSON.stringify(policySet)}`, "base64url");
+      scopes.routes.set(route, (found = { policySet, fingerprint, owners: new Map() }));
+    }
+    return found;
+  }
+
+  /** The scope of the entries of one owner (a client, or null for answers every caller shares) on the route. */
+  function entryScope(scopes: ApiScopes, route: RouteScopes, owner: string | null): string {
+    let found = route.owners.get(owner);
+    if (found === undefined) {
+      if (ownerScopes >= MAX_OWNER_SCOPES) {
+        apiScopes = new WeakMap();
+        ownerScopes = 0;
+      }
+      found = `${scopes.path}\n${route.fingerprint}\n${owner === null ? "*" : `client:${owner}`}`;
+      route.owners.set(owner, found);
+      ownerScopes += 1;
+    }
+    return found;
+  }
+
+  async function invalidateOnSuccess(call: ResponseCacheCall, path: StoreKey): Promise<PlainResponse> {
     const response = await call.forward(call.request);
-    if (response.status >= 200 && response.status < 400) await store.invalidate(pathKey);
+    if (response.status >= 200 && response.status < 400) await store.invalidate(path);
     return response;
   }
 
@@ -142,19 +173,20 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
   return async function responseCache(call) {
     const { request, api } = call;
     const method = request.method;
-    if (UNSAFE.has(method)) return cachesAny(api.policies) ? invalidateOnSuccess(call, pathKeyOf(call)) : call.forward(request);
+    if (UNSAFE.has(method)) {
+      return cachesAny(api.policies) ? invalidateOnSuccess(call, { scope: scopesOf(call).path, name: call.remainder }) : call.forward(request);
+    }
     if (method !== "GET" && method !== "HEAD") return call.forward(request);
-    // A HEAD is answered from the GET's entry, so both are keyed and kept under the GET's policy.
-    const policySet = policiesFor(api.policies, "GET", call.route);
-    const policy = policySet.responseCache;
+    const scopes = scopesOf(call);
+    const route = routeScopesOf(scopes, call.route);
+    const policy = route.policySet.responseCache;
     if (!policy || policy.ttlSeconds === 0) return call.forward(request);
-    const pathKey = pathKeyOf(call);
-    const owner = api.isPublic || policy.shared || call.clientId === null ? "*" : `client:${call.clientId}`;
-    const key = `${pathKey}\n${fingerprint(call, policySet)}\n${owner}\n${call.url.search}`;
+    const owner = api.isPublic || policy.shared ? null : call.clientId;
+    const key: StoreKey = { scope: entryScope(scopes, route, owner), name: `${call.remainder}\n${call.url.search}` };
     const asked = cacheControl(request.headers.get("cache-control"));
     const bypass = asked.has("no-cache") || asked.has("no-store") || CONDITIONAL.some((name) => request.headers.get(name) !== null);
 
-    const { generation, stored } = await store.read(pathKey, key);
+    const { generation, stored } = await store.read({ scope: scopes.path, name: call.remainder }, key);
     let found: Stored | undefined = stored?.generation === generation ? stored : undefined;
     let variantKey = key;
     const markerNames = found?.kind === "vary" ? found.names : undefined;
@@ -210,7 +242,7 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     });
     const names = varyNames(response.headers.vary);
     const storeKey = names.length === 0 ? key : variantOf(key, names, request);
-    const markers: [string, Stored][] = names.length === 0 ? [] : [[key, { kind: "vary", names, generation }]];
+    const markers: [StoreKey, Stored][] = names.length === 0 ? [] : [[key, { kind: "vary", names, generation }]];
     const headers = withCacheStatus(response.headers, `${member}; stored`);
     const whole = bodyBytes(response.body);
     if (whole) {
@@ -222,7 +254,7 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     return { ...response, headers, body: teeBody(streamed, maxBodyBytes, (bytes) => put(markers, storeKey, answer(bytes), call)) };
   };
 
-  async function put(markers: [string, Stored][], key: string, answer: CachedAnswer, call: ResponseCacheCall): Promise<void> {
+  async function put(markers: [StoreKey, Stored][], key: StoreKey, answer: CachedAnswer, call: ResponseCacheCall): Promise<void> {
     const keep = keepMs(answer, now());
     if (keep <= 0) return;
     await Promise.all([...markers.map(([markerKey, marker]) => store.put(markerKey, marker, keep)), store.put(key, answer, keep)]);

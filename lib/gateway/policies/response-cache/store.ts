@@ -21,17 +21,32 @@ export type VaryMarker = { kind: "vary"; names: string[]; generation: number };
 
 export type Stored = CachedAnswer | VaryMarker;
 
+/**
+ * What a path's generation or an entry is kept under, in two parts: `scope`, the text the calls of
+ * one API (and for an entry, one route configuration and owner) share, which the stage keeps from
+ * one call to the next; `name`, the call's own (its path, its query, the variant's fields). The
+ * memory store looks the two up one after the other, so that a call hashes only its short name
+ * (the scope's hash is kept with the string); Redis joins and digests them. Neither part holds a
+ * line break but as the separator the stage puts between its own parts: URLs are percent-encoded.
+ */
+export type StoreKey = { scope: string; name: string };
+
 /** Where entries live: Redis, shared by every instance, or this process's memory. */
 export type ResponseCacheStore = {
   /** the path's current generation and what the key holds, read together */
-  read(pathKey: string, key: string): Promise<{ generation: number; stored: Stored | undefined }>;
+  read(path: StoreKey, key: StoreKey): Promise<{ generation: number; stored: Stored | undefined }>;
   /** a variant's answer, after `read` found a Vary marker */
-  variant(key: string): Promise<Stored | undefined>;
+  variant(key: StoreKey): Promise<Stored | undefined>;
   /** keeps an entry for `keepMs` */
-  put(key: string, stored: Stored, keepMs: number): Promise<void>;
+  put(key: StoreKey, stored: Stored, keepMs: number): Promise<void>;
   /** moves the path's generation on, so every entry stored under an earlier one is a miss */
-  invalidate(pathKey: string): Promise<void>;
+  invalidate(path: StoreKey): Promise<void>;
 };
+
+/** The key's text, its parts joined as the stage joins its own. */
+export function joinedKey(key: StoreKey): string {
+  return `${key.scope}\n${key.name}`;
+}
 
 /** Bytes an entry costs in memory, besides its key: its body, its headers, and a little for the rest. */
 export function entrySize(stored: Stored): number {
