@@ -5,7 +5,7 @@ import { createMemoryResponseCacheStore } from "./memory-store";
 import { createResponseCacheMetrics } from "./metrics";
 import { createResponseCache, type ResponseCacheCall } from "./stage";
 
-const api = { id: "api-1", slug: "orders", isPublic: false, policies: { policies: { responseCache: { ttlSeconds: 60 } } }, configuration: "v1" };
+const api = { id: "api-1", slug: "orders", isPublic: false, policies: { policies: { responseCache: { ttlSeconds: 60, shared: false } } }, configuration: "v1" };
 
 function request(path: string): IncomingRequest {
   return {
