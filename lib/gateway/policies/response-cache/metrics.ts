@@ -25,7 +25,7 @@ export function createResponseCacheMetrics(registry: Registry): ResponseCacheMet
     }),
   };
   // By event, environment and API in nested maps, so that a hit builds no key text to find its series.
-  const bound = { hit: new Map(), miss: new Map(), stored: new Map() } satisfies Record<ResponseCacheEvent, Map<string, Map<string, BoundCounter>>>;
+  const bound: Record<ResponseCacheEvent, Map<string, Map<string, BoundCounter>>> = { hit: new Map(), miss: new Map(), stored: new Map() };
   return {
     count(event, env, api) {
       let apis = bound[event].get(env);
