@@ -16,7 +16,7 @@ local function header(target, field)
   if name then target[name] = value end
 end
 
-local requests, cycle, next_line = {}, false, 0
+local formatted, cycle, next_line = {}, false, 0
 
 -- Each request is formatted here, once, rather than on every call: the measured servers share
 -- the machine's cores with wrk, and formatting each request took about half of the CPU wrk
@@ -32,7 +32,7 @@ function init(args)
       local headers = {}
       for name, value in pairs(common) do headers[name] = value end
       for i = 4, #parts do header(headers, parts[i]) end
-      requests[#requests + 1] = wrk.format(parts[1], parts[2], headers, parts[3] ~= "" and parts[3] or nil)
+      formatted[#formatted + 1] = wrk.format(parts[1], parts[2], headers, parts[3] ~= "" and parts[3] or nil)
     end
   end
   cycle = args[2] == "cycle"
@@ -40,8 +40,8 @@ end
 
 function request()
   next_line = next_line + 1
-  if next_line > #requests then next_line = cycle and 1 or #requests end
-  return requests[next_line]
+  if next_line > #formatted then next_line = cycle and 1 or #formatted end
+  return formatted[next_line]
 end
 
 function done(summary, latency, requests)
