@@ -8,7 +8,7 @@
 import { setTimeout } from "node:timers/promises";
 import { autocannonGenerator } from "./autocannon";
 import { BENCH_ENV, CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
-import { cpuSeconds, rssMegabytes, type Server } from "./processes";
+import { cpuSeconds, machineCpuSeconds, rssMegabytes, type Server } from "./processes";
 import { onPath } from "./programs";
 import { type Measurement, row } from "./report";
 import { QUANTILES, type LoadGenerator, type RawRequest, type Run, type Target } from "./target";
@@ -68,17 +68,43 @@ export function proxyPostTarget(origin: string, api: string, clients: readonly {
   };
 }
 
-/** One stretch of load against one server: what it answered, how fast, and what it used. */
-type Sample = Run & { cpuSeconds: number; rssMb: number };
+/** One stretch of load against one server: what it answered, how fast, and what it and the whole machine used. */
+type Sample = Run & { cpuSeconds: number; rssMb: number; machine: MachineUse };
+
+/** What every process on the machine used (`cpuSeconds`) over `seconds` of load. */
+type MachineUse = { cpuSeconds: number; seconds: number };
+
+const MACHINE_READING_MS = 250;
+
+/**
+ * Reads the machine's CPU every quarter second while a run goes on. The load is the run's last
+ * `loadSeconds`: before them the generator draws and formats its requests, which would count the
+ * bench's own work as the servers'.
+ */
+function readMachine(): { stop(loadSeconds: number): MachineUse } {
+  const readings = [{ at: performance.now(), cpuSeconds: machineCpuSeconds() }];
+  const read = () => readings.push({ at: performance.now(), cpuSeconds: machineCpuSeconds() });
+  const timer = setInterval(read, MACHINE_READING_MS);
+  return {
+    stop(loadSeconds) {
+      clearInterval(timer);
+      read();
+      const last = readings.at(-1)!;
+      const first = readings.find((reading) => reading.at >= last.at - loadSeconds * 1000) ?? readings[0]!;
+      return { cpuSeconds: last.cpuSeconds - first.cpuSeconds, seconds: (last.at - first.at) / 1000 };
+    },
+  };
+}
 
 async function sample(server: Server, target: Target, seconds: number): Promise<Sample> {
   const pid = server.child.pid!;
   let rssMb = rssMegabytes(pid);
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, rssMegabytes(pid))), 500);
   const cpuBefore = cpuSeconds(pid);
+  const machine = readMachine();
   const run = await generator.run(target, CONNECTIONS, seconds);
   clearInterval(sampler);
-  return { ...run, cpuSeconds: cpuSeconds(pid) - cpuBefore, rssMb: Math.max(rssMb, rssMegabytes(pid)) };
+  return { ...run, cpuSeconds: cpuSeconds(pid) - cpuBefore, rssMb: Math.max(rssMb, rssMegabytes(pid)), machine: machine.stop(run.seconds) };
 }
 
 /** The latency below which `fraction` of all the samples' requests lie: each sample's quantiles weigh its requests. */
@@ -104,6 +130,7 @@ function summarize(name: string, samples: readonly Sample[]): Measurement {
     failed: samples.reduce((sum, s) => sum + s.failed, 0),
     rssMb: Math.max(...samples.map((s) => s.rssMb)),
     cpuPercent: (samples.reduce((sum, s) => sum + s.cpuSeconds, 0) / seconds) * 100,
+    machinePercent: (samples.reduce((sum, s) => sum + s.machine.cpuSeconds, 0) / samples.reduce((sum, s) => sum + s.machine.seconds, 0)) * 100,
   };
   process.stderr.write(`${row(measurement)}\n`);
   return measurement;

@@ -105,6 +105,16 @@ export function cpuSeconds(pid: number): number {
   });
 }
 
+/**
+ * CPU seconds every process on the machine has used, from /proc/stat (Linux): user, nice, system,
+ * irq and softirq time over all cores; idle, iowait and the time the hypervisor gave to others
+ * (steal) are not the machine's work.
+ */
+export function machineCpuSeconds(): number {
+  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (user! + nice! + system! + irq! + softirq!) / TICKS_PER_SECOND;
+}
+
 /** Resident set size in MB of the process and its children together, from /proc (Linux). */
 export function rssMegabytes(pid: number): number {
   return sumOver(withChildren(pid), (each) => {

@@ -61,6 +61,7 @@ function clusterLines(results: ProxyResults): string[] {
     `${n} processes / 1 process: ${ratio(gatewayCluster, gatewayOnly, 1.3)}; ${n} processes / HAProxy: ${haproxy ? ratio(gatewayCluster, haproxy, 0.6) : "HAProxy skipped"};` +
       ` p99 ${gatewayCluster.load.p99.toFixed(2)} vs ${gatewayOnly.load.p99.toFixed(2)} ms ${verdict(gatewayCluster.load.p99 <= gatewayOnly.load.p99)};` +
       ` RSS of the ${n} processes and the primary under load ${Math.round(rss)} MB (target <= 300 MB) ${verdict(rss <= 300)}`,
+    `the machine's ${n} cores were busy ${Math.round(gatewayOnly.load.machinePercent)} % with 1 process and ${Math.round(gatewayCluster.load.machinePercent)} % with ${n} (of ${n * 100} %), the load generator and the upstream included`,
   ];
 }
 

@@ -12,6 +12,8 @@ export type Measurement = {
   failed: number;
   rssMb: number;
   cpuPercent: number;
+  /** what every process on the machine used meanwhile, the load generator's and the upstream's included: 100 per busy core */
+  machinePercent: number;
 };
 
 export type DialectResult = { dialect: string; gatehouse: Measurement; baseline: Measurement };
@@ -32,6 +34,9 @@ export function row(m: Measurement): string {
     `${Math.round(m.cpuPercent)}`.padStart(4),
     " %  req per CPU-s",
     `${Math.round(m.rps / (m.cpuPercent / 100))}`.padStart(6),
+    "  machine",
+    `${Math.round(m.machinePercent)}`.padStart(4),
+    " %",
   ].join("");
 }
 
