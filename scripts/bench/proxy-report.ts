@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { CONNECTIONS, PROXY_CLIENTS, PROXY_ROUNDS, PROXY_SECONDS, STREAMING_TRIES } from "./options";
 import type { Figures, ProxyResults } from "./proxy-bench";
 import type { Streaming, Transfer } from "./proxy-streaming";
-import { row, verdict } from "./report";
+import { type Measurement, row, verdict } from "./report";
 
 /** The proxies compared, and the upstream itself. */
 type Role = Exclude<keyof ProxyResults, "cachedGet" | "jsonPost" | "validatedPost">;
@@ -38,16 +38,21 @@ function loadLines(results: ProxyResults, contenders: [Role, Figures][]): string
   const failed = contenders.filter(([, figures]) => figures.load.failed > 0);
   const errors = failed.length === 0 ? "errors 0 met" : `errors in ${failed.map(([role, f]) => `${NAMES[role]} ${f.load.failed}`).join(", ")} NOT met`;
   const rss = gatewayOnly.load.rssMb;
-  const perRound = gatewayOnly.load.roundRps.map((rate, round) => rate / handWritten.load.roundRps[round]!);
   return [
     `gateway-only / hand-written: ${ratio(gatewayOnly, handWritten, 1.3)}; gateway-only / HAProxy: ${haproxy ? ratio(gatewayOnly, haproxy, 0.45) : "HAProxy skipped"};` +
       ` p99 ${gatewayOnly.load.p99.toFixed(2)} vs ${handWritten.load.p99.toFixed(2)} ms ${verdict(gatewayOnly.load.p99 <= handWritten.load.p99)}`,
     `full server / hand-written: ${ratio(fullServer, handWritten, 1.0)}; ${errors}; gateway-only RSS under load ${Math.round(rss)} MB (target <= 150 MB) ${verdict(rss <= 150)}`,
     ...clusterLines(results),
-    `gateway-only / hand-written round by round: ${perRound.map((r) => `${r.toFixed(2)}x`).join(", ")}`,
+    `gateway-only / hand-written round by round: ${roundByRound(gatewayOnly.load, handWritten.load)}`,
     `gateway-only 1 KB JSON POST validated (enforce) / not validated: ${(results.validatedPost.rps / results.jsonPost.rps).toFixed(2)}x (target >= 0.85x) ${verdict(results.validatedPost.rps >= 0.85 * results.jsonPost.rps)}; errors ${results.jsonPost.failed + results.validatedPost.failed} ${verdict(results.jsonPost.failed + results.validatedPost.failed === 0)}`,
     `gateway-only cached GET / uncached proxied GET: ${(results.cachedGet.rps / rps(gatewayOnly)).toFixed(2)}x (target >= 2x) ${verdict(results.cachedGet.rps >= 2 * rps(gatewayOnly))}; errors ${results.cachedGet.failed} ${verdict(results.cachedGet.failed === 0)}`,
+    `gateway-only cached GET / uncached proxied GET round by round: ${roundByRound(results.cachedGet, gatewayOnly.load)}`,
   ];
+}
+
+/** Each round's ratio of two contenders measured in it, which shows the spread behind the pooled ratio. */
+function roundByRound(of: Measurement, to: Measurement): string {
+  return of.roundRps.map((rate, round) => `${(rate / to.roundRps[round]!).toFixed(2)}x`).join(", ");
 }
 
 /** The gateway-only server on every core against itself on one, and against HAProxy. */
@@ -61,6 +66,7 @@ function clusterLines(results: ProxyResults): string[] {
     `${n} processes / 1 process: ${ratio(gatewayCluster, gatewayOnly, 1.3)}; ${n} processes / HAProxy: ${haproxy ? ratio(gatewayCluster, haproxy, 0.6) : "HAProxy skipped"};` +
       ` p99 ${gatewayCluster.load.p99.toFixed(2)} vs ${gatewayOnly.load.p99.toFixed(2)} ms ${verdict(gatewayCluster.load.p99 <= gatewayOnly.load.p99)};` +
       ` RSS of the ${n} processes and the primary under load ${Math.round(rss)} MB (target <= 300 MB) ${verdict(rss <= 300)}`,
+    `${n} processes / 1 process round by round: ${roundByRound(gatewayCluster.load, gatewayOnly.load)}`,
     `the machine's ${n} cores were busy ${Math.round(gatewayOnly.load.machinePercent)} % with 1 process and ${Math.round(gatewayCluster.load.machinePercent)} % with ${n} (of ${n * 100} %), the load generator and the upstream included`,
   ];
 }
