@@ -90,7 +90,8 @@ function readMachine(): { stop(loadSeconds: number): MachineUse } {
       clearInterval(timer);
       read();
       const last = readings.at(-1)!;
-      const first = readings.find((reading) => reading.at >= last.at - loadSeconds * 1000) ?? readings[0]!;
+      // A run shorter than a reading's interval is read over the two readings around it.
+      const first = readings.find((reading) => reading.at >= last.at - loadSeconds * 1000 && reading !== last) ?? readings.at(-2)!;
       return { cpuSeconds: last.cpuSeconds - first.cpuSeconds, seconds: (last.at - first.at) / 1000 };
     },
   };
