@@ -108,7 +108,8 @@ export function cpuSeconds(pid: number): number {
 /**
  * CPU seconds every process on the machine has used, from /proc/stat (Linux): user, nice, system,
  * irq and softirq time over all cores; idle, iowait and the time the hypervisor gave to others
- * (steal) are not the machine's work.
+ * (steal) are not the machine's work. Not `os.cpus()`: its times leave out softirq, where the
+ * kernel counts much of loopback traffic's receiving.
  */
 export function machineCpuSeconds(): number {
   const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
