@@ -7,7 +7,7 @@
 // run's requests, to the microsecond: autocannon's summary rounds them down to whole milliseconds.
 import { setTimeout } from "node:timers/promises";
 import { autocannonGenerator } from "./autocannon";
-import { BENCH_ENV, CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
+import { BENCH_ENV, CONNECTIONS, FLOOR_STORED_PREFIX, ROUNDS, SECONDS, WARMUP_SECONDS } from "./options";
 import { cpuSeconds, machineCpuSeconds, rssMegabytes, type Server } from "./processes";
 import { onPath } from "./programs";
 import { type Measurement, row } from "./report";
@@ -56,6 +56,18 @@ export function proxyTarget(origin: string, api: string, clients: readonly { tok
   return {
     url: origin,
     draw: () => ({ method: "GET", path: path(), headers: { authorization: `Bearer ${pick(clients).token}` } }),
+  };
+}
+
+/** GETs of the minimal server's stored answer (proxy-floor.ts), as many paths as the cached GETs ask for, each with one of the clients' tokens. */
+export function storedTarget(origin: string, clients: readonly { token: string }[], paths = 100): Target {
+  return {
+    url: origin,
+    draw: () => ({
+      method: "GET",
+      path: `${FLOOR_STORED_PREFIX}items/${Math.floor(Math.random() * paths)}`,
+      headers: { authorization: `Bearer ${pick(clients).token}` },
+    }),
   };
 }
 

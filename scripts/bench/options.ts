@@ -18,6 +18,8 @@ export const PROXY_SECONDS = QUICK ? 3 : 4;
 /** Each streaming figure is the median of this many tries, taken in turns (proxy-streaming.ts, docs/benchmarks.md). */
 export const STREAMING_TRIES = QUICK ? 1 : 7;
 export const BENCH_ENV = "sso-qa";
+/** The paths the minimal server (proxy-floor.ts) answers from its stored copy rather than the upstream. */
+export const FLOOR_STORED_PREFIX = "/stored/";
 export const CLIENTS = QUICK ? 50 : 200;
 export const PER_CLIENT = QUICK ? 150 : 500;
 export const PAGE_SIZE = 20;

@@ -10,11 +10,11 @@ import { availableParallelism } from "node:os";
 import { decodeProtectedHeader, type JWK } from "jose";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { send } from "./http";
-import { measureInTurns, proxyPostTarget, proxyTarget } from "./load";
-import { BENCH_ENV, PROXY_ROUNDS, PROXY_SECONDS } from "./options";
+import { measureInTurns, proxyPostTarget, proxyTarget, storedTarget } from "./load";
+import { BENCH_ENV, FLOOR_STORED_PREFIX, PROXY_ROUNDS, PROXY_SECONDS } from "./options";
 import { answersAtAll, freePort, type Server, startProgram, startServer } from "./processes";
 import { BENCH_REDIS_URL, isolatedRedisPrefix } from "./redis-prefix";
-import { checkCached, checkProxies } from "./proxy-checks";
+import { checkCached, checkFloor, checkProxies } from "./proxy-checks";
 import { startHaproxy } from "./proxy-haproxy";
 import { measureStreamingInTurns, type Streaming } from "./proxy-streaming";
 import { checkValidated, JSON_POST_BODY, VALIDATED_PROXY_API } from "./proxy-validated";
@@ -38,7 +38,12 @@ export type ProxyResults = {
   /** the gateway-only process forwarding a 1 KB JSON POST, without request validation and under `enforce`, in the same turns */
   jsonPost: Measurement;
   validatedPost: Measurement;
+  /** the least a Node server does for the same calls (proxy-floor.ts), in the same turns: what this machine allows a Node gateway */
+  floor: Floor;
 };
+
+/** The minimal server's GETs: forwarded on 1 process and on every core, and answered from its stored copy on 1. */
+export type Floor = { proxied: Measurement; proxiedOnEveryCore: Measurement; stored: Measurement };
 
 /** Items the cached GETs ask for: each client's are stored during the warm-up, so the rounds measure hits. */
 const CACHED_ITEMS = 100;
@@ -46,6 +51,18 @@ const CACHED_ITEMS = 100;
 const PREFIX = `/gw/${BENCH_ENV}/${PROXY_API}`;
 
 type Contender = { role: keyof ProxyResults; name: string; server: Server };
+
+async function startFloor(upstreamOrigin: string, processes: number): Promise<Server> {
+  const env = { UPSTREAM_URL: upstreamOrigin, PROCESSES: String(processes) };
+  return startProgram(
+    `minimal server, ${processes} process(es)`,
+    await freePort(),
+    process.execPath,
+    ["--import", "tsx", "scripts/bench/proxy-floor.ts"],
+    env,
+    answersAtAll,
+  );
+}
 
 async function startHandWritten(gatehouseOrigin: string, jwks: string, upstreamOrigin: string): Promise<Server> {
   const env = { GATEHOUSE_URL: gatehouseOrigin, JWKS: jwks, UPSTREAM_URL: upstreamOrigin };
@@ -80,6 +97,8 @@ export async function benchProxy(database: { url: string; drop(): Promise<void> 
     const handWritten = started(await startHandWritten(fullServer.origin, jwks, upstream.origin));
     const token = clients[0]!.token;
     const issuer = `${fullServer.origin}/gw/${BENCH_ENV}`;
+    const floor = started(await startFloor(upstream.origin, 1));
+    const floorOnEveryCore = started(await startFloor(upstream.origin, availableParallelism()));
     const haproxy = await startHaproxy({ jwk: signingKey(jwks, token), issuer, upstream: upstream.origin });
     if (haproxy) started(haproxy);
     const contenders: Contender[] = [
@@ -93,6 +112,7 @@ export async function benchProxy(database: { url: string; drop(): Promise<void> 
     await checkProxies({ upstream, proxies: contenders.filter(({ server }) => server !== upstream), path: `${PREFIX}/items/1`, token });
     await checkCached({ server: gatewayOnly, path: `/gw/${BENCH_ENV}/${CACHED_PROXY_API}/items/1`, token });
     await checkValidated({ server: gatewayOnly, token });
+    await checkFloor({ upstream, floors: [floor, floorOnEveryCore], path: `${PREFIX}/items/1`, storedPath: `${FLOOR_STORED_PREFIX}items/1` });
     const posts = [
       { name: "gateway-only process, 1 KB JSON POST", server: gatewayOnly, target: proxyPostTarget(gatewayOnly.origin, PROXY_API, clients, JSON_POST_BODY) },
       {
@@ -106,14 +126,29 @@ export async function benchProxy(database: { url: string; drop(): Promise<void> 
       server: gatewayOnly,
       target: proxyTarget(gatewayOnly.origin, CACHED_PROXY_API, clients, CACHED_ITEMS),
     };
+    const floors = [
+      { name: "minimal server proxy", server: floor, target: proxyTarget(floor.origin, PROXY_API, clients) },
+      {
+        name: `minimal server proxy, ${availableParallelism()} processes`,
+        server: floorOnEveryCore,
+        target: proxyTarget(floorOnEveryCore.origin, PROXY_API, clients),
+      },
+      { name: "minimal server, stored answer", server: floor, target: storedTarget(floor.origin, clients) },
+    ];
     const loads = await measureInTurns(
-      [...contenders.map(({ name, server }) => ({ name, server, target: proxyTarget(server.origin, PROXY_API, clients) })), cached, ...posts],
+      [...contenders.map(({ name, server }) => ({ name, server, target: proxyTarget(server.origin, PROXY_API, clients) })), cached, ...posts, ...floors],
       { rounds: PROXY_ROUNDS, seconds: PROXY_SECONDS, shuffled: true },
     );
     const streaming = await measureStreamingInTurns(contenders, PREFIX, token);
     const figures = Object.fromEntries(contenders.map(({ role }, index) => [role, { load: loads[index]!, streaming: streaming[index]! }]));
-    const [cachedGet, jsonPost, validatedPost] = loads.slice(contenders.length);
-    return { ...figures, cachedGet: cachedGet!, jsonPost: jsonPost!, validatedPost: validatedPost! } as ProxyResults;
+    const [cachedGet, jsonPost, validatedPost, proxied, proxiedOnEveryCore, stored] = loads.slice(contenders.length);
+    return {
+      ...figures,
+      cachedGet: cachedGet!,
+      jsonPost: jsonPost!,
+      validatedPost: validatedPost!,
+      floor: { proxied: proxied!, proxiedOnEveryCore: proxiedOnEveryCore!, stored: stored! },
+    } as ProxyResults;
   } finally {
     for (const stop of stops) await stop();
   }

@@ -43,3 +43,16 @@ export async function checkCached(input: { server: Server; path: string; token: 
   }
   process.stderr.write("the cached API answers a second GET from the response cache\n");
 }
+
+/** The minimal server forwards the upstream's own answer, on every process count, and its stored copy is that answer too. */
+export async function checkFloor(input: { upstream: Server; floors: readonly Server[]; path: string; storedPath: string }): Promise<void> {
+  const expected = await send(`${input.upstream.origin}${input.path}`);
+  for (const floor of input.floors) {
+    for (const path of [input.path, input.storedPath]) {
+      const answer = await send(`${floor.origin}${path}`);
+      if (answer.status !== 200 || answer.body !== expected.body)
+        throw new Error(`${floor.name} answered ${path} with ${answer.status}, not the upstream's 200 and body`);
+    }
+  }
+  process.stderr.write("the minimal server answers with the upstream's body, forwarded and stored\n");
+}

@@ -7,7 +7,7 @@ import type { Streaming, Transfer } from "./proxy-streaming";
 import { type Measurement, row, verdict } from "./report";
 
 /** The proxies compared, and the upstream itself. */
-type Role = Exclude<keyof ProxyResults, "cachedGet" | "jsonPost" | "validatedPost">;
+type Role = Exclude<keyof ProxyResults, "cachedGet" | "jsonPost" | "validatedPost" | "floor">;
 
 const NAMES: Record<Role, string> = {
   gatewayOnly: "gateway-only process",
@@ -47,6 +47,20 @@ function loadLines(results: ProxyResults, contenders: [Role, Figures][]): string
     `gateway-only 1 KB JSON POST validated (enforce) / not validated: ${(results.validatedPost.rps / results.jsonPost.rps).toFixed(2)}x (target >= 0.85x) ${verdict(results.validatedPost.rps >= 0.85 * results.jsonPost.rps)}; errors ${results.jsonPost.failed + results.validatedPost.failed} ${verdict(results.jsonPost.failed + results.validatedPost.failed === 0)}`,
     `gateway-only cached GET / uncached proxied GET: ${(results.cachedGet.rps / rps(gatewayOnly)).toFixed(2)}x (target >= 2x) ${verdict(results.cachedGet.rps >= 2 * rps(gatewayOnly))}; errors ${results.cachedGet.failed} ${verdict(results.cachedGet.failed === 0)}`,
     `gateway-only cached GET / uncached proxied GET round by round: ${roundByRound(results.cachedGet, gatewayOnly.load)}`,
+    ...floorLines(results),
+  ];
+}
+
+/** What the minimal server (proxy-floor.ts) reached in the same turns: the ceilings of the targets above on this machine. */
+function floorLines(results: ProxyResults): string[] {
+  const { floor, gatewayOnly, gatewayCluster, cachedGet } = results;
+  const n = availableParallelism();
+  const x = (of: number, to: number) => `${(of / to).toFixed(2)}x`;
+  return [
+    `minimal Node server (no checks): stored answer / proxied GET ${x(floor.stored.rps, floor.proxied.rps)};` +
+      ` ${n} processes / 1 process ${x(floor.proxiedOnEveryCore.rps, floor.proxied.rps)}, p99 ${floor.proxiedOnEveryCore.p99.toFixed(2)} vs ${floor.proxied.p99.toFixed(2)} ms`,
+    `gateway-only / minimal server: proxied GET ${x(gatewayOnly.load.rps, floor.proxied.rps)}, cached GET / stored answer ${x(cachedGet.rps, floor.stored.rps)},` +
+      ` ${n} processes ${x(gatewayCluster.load.rps, floor.proxiedOnEveryCore.rps)}`,
   ];
 }
 
@@ -100,6 +114,9 @@ export function proxyReport(results: ProxyResults): string {
     row(results.cachedGet),
     row(results.jsonPost),
     row(results.validatedPost),
+    row(results.floor.proxied),
+    row(results.floor.proxiedOnEveryCore),
+    row(results.floor.stored),
     "",
     ...loadLines(results, contenders),
     "",
