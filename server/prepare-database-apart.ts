@@ -1,6 +1,7 @@
 import { fork } from "node:child_process";
 import { compiledModule } from "../lib/runtime/threads";
 import type { SeedReport } from "../prisma/seed-report";
+import { PRISMA_V8_ARGS } from "./server-command";
 import { StartupError } from "./start-up";
 
 type Outcome = { report: SeedReport } | { failure: string };
@@ -8,10 +9,12 @@ type Outcome = { report: SeedReport } | { failure: string };
 /**
  * `prepareDatabase` in a process that ends when it is done, keeping what it loads out of
  * this one. It runs with this process's Node options (the better-sqlite3 preload among
- * them), environment and output.
+ * them), environment and output, and with Prisma's V8 flags, which the gateway-only
+ * process itself runs without.
  */
 export async function prepareDatabaseApart(): Promise<SeedReport> {
-  const child = fork(compiledModule("server/prepare-database-process.ts"), [], { serialization: "advanced" });
+  const execArgv = [...process.execArgv, ...PRISMA_V8_ARGS.filter((arg) => !process.execArgv.includes(arg))];
+  const child = fork(compiledModule("server/prepare-database-process.ts"), [], { serialization: "advanced", execArgv });
   try {
     const outcome = await new Promise<Outcome>((resolve, reject) => {
       child.once("message", (message) => resolve(message as Outcome));

@@ -1,3 +1,9 @@
+/** What every process that loads a Prisma client runs with (the server, the admin CLI, the gateway's start-up process): see `SERVER_NODE_ARGS`. */
+export const PRISMA_V8_ARGS = ["--liftoff-only"] as const;
+
+/** The V8 flag and the preload every server process runs with, the gateway-only one included. */
+const EVERY_SERVER_NODE_ARGS = ["--no-allocation-site-pretenuring", "--import", "./lib/runtime/better-sqlite3-hook.mjs"] as const;
+
 /**
  * How `npm start` runs the production server, for the benchmark and the tests
  * to start it the same way; package.json's scripts spell out the same
@@ -5,11 +11,11 @@
  * dist/ (`scripts/build-server.mjs`, decision 054); the preload picks the
  * better-sqlite3 build this Node can load, in every thread.
  *
- * `--liftoff-only` keeps V8 from compiling Prisma's WebAssembly query compiler a
- * second time with its optimizing compiler: 40-45 MB less RSS under the
- * benchmark's mix, with queries as fast (the compiler is a small part of a
- * Prisma query). V8's default young generation is kept: 32 MiB semi-spaces
- * held 50-60 MB more and served no more requests (decision 007, "Memory").
+ * `--liftoff-only` (`PRISMA_V8_ARGS`) keeps V8 from compiling Prisma's WebAssembly query
+ * compiler a second time with its optimizing compiler: 40-45 MB less RSS under the
+ * benchmark's mix, with queries as fast (the compiler is a small part of a Prisma query).
+ * V8's default young generation is kept: 32 MiB semi-spaces held 50-60 MB more and served
+ * no more requests (decision 007, "Memory").
  *
  * `--no-allocation-site-pretenuring` keeps V8 from allocating a request's objects
  * straight into the old generation: a scavenge in the middle of a turn finds most
@@ -17,13 +23,7 @@
  * long-lived, and every later request's objects would need a full mark-compact
  * to die (decision 077).
  */
-export const SERVER_NODE_ARGS = [
-  "--liftoff-only",
-  "--no-allocation-site-pretenuring",
-  "--import",
-  "./lib/runtime/better-sqlite3-hook.mjs",
-  "dist/server.js",
-] as const;
+export const SERVER_NODE_ARGS = [...PRISMA_V8_ARGS, ...EVERY_SERVER_NODE_ARGS, "dist/server.js"] as const;
 
 /**
  * Every server process's environment: libuv's thread pool of 2 threads rather than 4
@@ -39,8 +39,12 @@ export const SERVER_ENV = { UV_THREADPOOL_SIZE: "2" } as const;
  * (decisions 007, "Memory", and 019). 8 MiB semi-spaces and an old generation capped at
  * 128 MB make V8 collect before it grows: under the mix the live heap is about
  * 25 MB. 4 MiB semi-spaces held 10-15 MB less and served an eighth fewer proxied calls.
+ *
+ * It loads no Prisma client (its start-up runs in a process of its own), so it runs without
+ * `--liftoff-only`: its only WebAssembly is undici's HTTP parser, which reads every upstream
+ * answer, and held to V8's baseline compiler it served fewer proxied calls (decision 080).
  */
-export const GATEWAY_NODE_ARGS = ["--max-semi-space-size=8", "--max-old-space-size=128", ...SERVER_NODE_ARGS.slice(0, -1), "dist/gateway-server.js"] as const;
+export const GATEWAY_NODE_ARGS = ["--max-semi-space-size=8", "--max-old-space-size=128", ...EVERY_SERVER_NODE_ARGS, "dist/gateway-server.js"] as const;
 
 /** The gateway-only process's environment: the server's, and two malloc arenas rather than one per thread, 20 MB less RSS under the mix. */
 export const GATEWAY_ENV = { ...SERVER_ENV, MALLOC_ARENA_MAX: "2" } as const;
