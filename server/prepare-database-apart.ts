@@ -1,7 +1,7 @@
 import { fork } from "node:child_process";
 import { compiledModule } from "../lib/runtime/threads";
 import type { SeedReport } from "../prisma/seed-report";
-import { PRISMA_V8_ARGS } from "./server-command";
+import { withPrismaV8Args } from "./server-command";
 import { StartupError } from "./start-up";
 
 type Outcome = { report: SeedReport } | { failure: string };
@@ -13,8 +13,7 @@ type Outcome = { report: SeedReport } | { failure: string };
  * process itself runs without.
  */
 export async function prepareDatabaseApart(): Promise<SeedReport> {
-  const execArgv = [...process.execArgv, ...PRISMA_V8_ARGS.filter((arg) => !process.execArgv.includes(arg))];
-  const child = fork(compiledModule("server/prepare-database-process.ts"), [], { serialization: "advanced", execArgv });
+  const child = fork(compiledModule("server/prepare-database-process.ts"), [], { serialization: "advanced", execArgv: withPrismaV8Args(process.execArgv) });
   try {
     const outcome = await new Promise<Outcome>((resolve, reject) => {
       child.once("message", (message) => resolve(message as Outcome));

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ADMIN_NODE_ARGS, DEV_NODE_ARGS, GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_ENV, SERVER_NODE_ARGS } from "./server-command";
+import { ADMIN_NODE_ARGS, DEV_NODE_ARGS, GATEWAY_ENV, GATEWAY_NODE_ARGS, SERVER_ENV, SERVER_NODE_ARGS, withPrismaV8Args } from "./server-command";
 
 const assignments = (env: Record<string, string>) => Object.entries(env).map(([name, value]) => `${name}=${value}`);
 
@@ -27,5 +27,15 @@ describe("the server command", () => {
     const { scripts } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(scripts.admin).toBe(`node ${ADMIN_NODE_ARGS.join(" ")}`);
     expect(scripts.preadmin).toBe("npm run --silent build:server");
+  });
+
+  it("runs the gateway-only process without --liftoff-only, and forks its Prisma start-up process with it", () => {
+    expect(GATEWAY_NODE_ARGS).not.toContain("--liftoff-only");
+    expect(SERVER_NODE_ARGS).toContain("--liftoff-only");
+    expect(ADMIN_NODE_ARGS).toContain("--liftoff-only");
+    const gatewayFlags = GATEWAY_NODE_ARGS.slice(0, -1);
+    expect(withPrismaV8Args(gatewayFlags)).toEqual([...gatewayFlags, "--liftoff-only"]);
+    const serverFlags = SERVER_NODE_ARGS.slice(0, -1);
+    expect(withPrismaV8Args(serverFlags)).toEqual(serverFlags);
   });
 });

@@ -1,6 +1,11 @@
 /** What every process that loads a Prisma client runs with (the server, the admin CLI, the gateway's start-up process): see `SERVER_NODE_ARGS`. */
 export const PRISMA_V8_ARGS = ["--liftoff-only"] as const;
 
+/** `execArgv` with Prisma's V8 flags added where it lacks them: a child that loads Prisma, forked by a process that runs without them. */
+export function withPrismaV8Args(execArgv: readonly string[]): string[] {
+  return [...execArgv, ...PRISMA_V8_ARGS.filter((arg) => !execArgv.includes(arg))];
+}
+
 /** The V8 flag and the preload every server process runs with, the gateway-only one included. */
 const EVERY_SERVER_NODE_ARGS = ["--no-allocation-site-pretenuring", "--import", "./lib/runtime/better-sqlite3-hook.mjs"] as const;
 
@@ -55,7 +60,7 @@ export const GATEWAY_ENV = { ...SERVER_ENV, MALLOC_ARENA_MAX: "2" } as const;
  * is a process of its own, so compiling the CLI once and leaving Prisma's WebAssembly to
  * V8's baseline compiler cut what every command spends before its first query.
  */
-export const ADMIN_NODE_ARGS = [...SERVER_NODE_ARGS.slice(0, -1), "dist/scripts/admin.js"] as const;
+export const ADMIN_NODE_ARGS = [...PRISMA_V8_ARGS, ...EVERY_SERVER_NODE_ARGS, "dist/scripts/admin.js"] as const;
 
 /**
  * How `npm run dev` runs `next dev`: through node, so that its server process,

@@ -18,6 +18,8 @@ export const PROXY_SECONDS = QUICK ? 3 : 4;
 /** Each streaming figure is the median of this many tries, taken in turns (proxy-streaming.ts, docs/benchmarks.md). */
 export const STREAMING_TRIES = QUICK ? 1 : 7;
 export const BENCH_ENV = "sso-qa";
+/** `/gw/sso-qa/{api}`, which the proxies that are not the gateway strip as the gateway strips it. */
+export const GATEWAY_API_PREFIX = new RegExp(`^/gw/${BENCH_ENV}/[^/?]+`);
 /** The paths the minimal server (proxy-floor.ts) answers from its stored copy rather than the upstream. */
 export const FLOOR_STORED_PREFIX = "/stored/";
 export const CLIENTS = QUICK ? 50 : 200;

@@ -7,12 +7,11 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { pipeline } from "node:stream/promises";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { type Dispatcher, Pool } from "undici";
+import { GATEWAY_API_PREFIX } from "./options";
 
 const issuer = `${process.env.GATEHOUSE_URL}/gw/sso-qa`;
 const jwks = createLocalJWKSet(JSON.parse(process.env.JWKS!));
 const upstream = new Pool(process.env.UPSTREAM_URL!);
-/** `/gw/sso-qa/{api}`, stripped as the gateway strips it. */
-const PREFIX = /^\/gw\/sso-qa\/[^/?]+/;
 /** Hop-by-hop fields, the host undici sets, and the token, which stays here. */
 const NOT_FORWARDED = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "authorization"]);
 
@@ -31,7 +30,7 @@ async function verified(req: IncomingMessage): Promise<boolean> {
 
 async function proxy(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (!(await verified(req))) return void res.writeHead(401).end();
-  const path = req.url!.replace(PREFIX, "");
+  const path = req.url!.replace(GATEWAY_API_PREFIX, "");
   const answer = await upstream.request({
     method: req.method as Dispatcher.HttpMethod,
     path: path.startsWith("/") ? path : `/${path}`,

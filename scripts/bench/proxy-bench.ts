@@ -43,7 +43,7 @@ export type ProxyResults = {
 };
 
 /** The minimal server's GETs: forwarded on 1 process and on every core, and answered from its stored copy on 1. */
-export type Floor = { proxied: Measurement; proxiedOnEveryCore: Measurement; stored: Measurement };
+type Floor = { proxied: Measurement; proxiedOnEveryCore: Measurement; stored: Measurement };
 
 /** Items the cached GETs ask for: each client's are stored during the warm-up, so the rounds measure hits. */
 const CACHED_ITEMS = 100;

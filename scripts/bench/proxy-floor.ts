@@ -3,17 +3,14 @@
 // node:http answering a stored copy of the upstream's answer, with no token, limit, cache
 // lookup, log or metric. It reads the upstream's 1 KB body whole before answering, which
 // costs less than piping it (a stream pipeline per call), and so is a ceiling for this
-// workload only, not a proxy for bodies of any size. It runs on PROCESSES processes through node:cluster, as
-// GATEWAY_PROCESSES runs the gateway, so that the bench shows what a second process can
-// give on this machine at all. Run by the bench as a child process:
+// workload only, not a proxy for bodies of any size. It runs on PROCESSES processes through
+// node:cluster, as GATEWAY_PROCESSES runs the gateway, so that the bench shows what a
+// second process can give on this machine at all. Run by the bench as a child process:
 //   UPSTREAM_URL=… PORT=… PROCESSES=… node --import tsx scripts/bench/proxy-floor.ts
 import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { Pool } from "undici";
-import { FLOOR_STORED_PREFIX } from "./options";
-
-/** `/gw/sso-qa/{api}`, stripped as the gateway strips it. */
-const PREFIX = /^\/gw\/sso-qa\/[^/?]+/;
+import { FLOOR_STORED_PREFIX, GATEWAY_API_PREFIX } from "./options";
 
 async function serve(): Promise<void> {
   const upstream = new Pool(process.env.UPSTREAM_URL!);
@@ -24,7 +21,7 @@ async function serve(): Promise<void> {
     const url = req.url!;
     if (url.startsWith(FLOOR_STORED_PREFIX)) return void res.writeHead(200, storedHeaders).end(stored);
     upstream
-      .request({ method: "GET", path: url.replace(PREFIX, "") })
+      .request({ method: "GET", path: url.replace(GATEWAY_API_PREFIX, "") })
       .then(async (answer) => {
         const body = Buffer.from(await answer.body.arrayBuffer());
         res.writeHead(answer.statusCode, { "content-type": String(answer.headers["content-type"]), "content-length": body.length }).end(body);
