@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DataTable } from "@/components/data-table";
+import { useHydrated } from "@/components/use-hydrated";
 import { SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
 
@@ -29,6 +30,7 @@ function status(token: Token): string {
 export function AccessTokenList({ tokens }: { tokens: Token[] }) {
   const router = useRouter();
   const [error, setError] = useState("");
+  const hydrated = useHydrated();
 
   async function revoke(token: Token) {
     if (!window.confirm(`Revoke the token "${token.name}"? Scripts that use it stop working at once.`)) return;
@@ -66,7 +68,13 @@ export function AccessTokenList({ tokens }: { tokens: Token[] }) {
               hideHeader: true,
               cell: (token) =>
                 status(token) === "Active" ? (
-                  <button type="button" onClick={() => revoke(token)} className={SECONDARY_BUTTON_CLASS} aria-label={`Revoke ${token.name}`}>
+                  <button
+                    type="button"
+                    disabled={!hydrated}
+                    onClick={() => revoke(token)}
+                    className={SECONDARY_BUTTON_CLASS}
+                    aria-label={`Revoke ${token.name}`}
+                  >
                     Revoke
                   </button>
                 ) : null,

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
+import { useHydrated } from "@/components/use-hydrated";
 import { type FieldErrors, portalFetch } from "./portal-fetch";
 
 const LIFETIME_CHOICES = [7, 30, 90, 365];
@@ -15,6 +16,7 @@ export function NewAccessTokenForm({ scopes }: { scopes: { scope: string; descri
   const [message, setMessage] = useState("");
   const [created, setCreated] = useState<Created | null>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -95,7 +97,7 @@ export function NewAccessTokenForm({ scopes }: { scopes: { scope: string; descri
           ) : null}
         </fieldset>
         <div className="sm:col-span-2">
-          <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+          <button type="submit" disabled={pending || !hydrated} className={BUTTON_CLASS}>
             Create token
           </button>
         </div>
