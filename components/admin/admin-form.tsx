@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "@/components/settings/field";
 import { type FieldErrors, portalFetch } from "@/components/settings/portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 export type FormField = {
   name: string;
@@ -81,9 +82,9 @@ export function AdminForm({
         );
       })}
       <div className="space-y-2 sm:col-span-2">
-        <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+        <SubmitButton pending={pending} className={BUTTON_CLASS}>
           {submitLabel}
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS } from "@/components/settings/field";
 import { portalFetch } from "@/components/settings/portal-fetch";
 import { AUTHENTICATION_METHODS, type AuthenticationMethod } from "@/lib/gateway/policies/authentication/schema";
+import { SubmitButton } from "@/components/submit-button";
 
 const LABELS: Record<AuthenticationMethod, string> = {
   oauth2: "OAuth 2.0 access tokens (Authorization: Bearer, DPoP)",
@@ -63,9 +64,9 @@ export function ApiAuthenticationSection({ slug, initial }: { slug: string; init
             </label>
           ))}
         </fieldset>
-        <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+        <SubmitButton pending={pending} className={BUTTON_CLASS}>
           Save methods
-        </button>
+        </SubmitButton>
       </form>
     </section>
   );

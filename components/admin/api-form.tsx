@@ -5,6 +5,7 @@ import { type ChangeEvent, type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "@/components/settings/field";
 import { type FieldErrors, portalFetch } from "@/components/settings/portal-fetch";
 import { parseTargetsText } from "@/lib/upstreams/targets-text";
+import { SubmitButton } from "@/components/submit-button";
 
 export type ApiFormValues = {
   name: string;
@@ -247,9 +248,9 @@ export function ApiForm({
       ) : (
         <p className="text-sm text-slate-700">This built-in API generates its OpenAPI document from code.</p>
       )}
-      <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+      <SubmitButton pending={pending} className={BUTTON_CLASS}>
         {editing ? "Save API" : "Create API"}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "@/components/settings/field";
 import { portalFetch } from "@/components/settings/portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 type Props = {
   /** the textarea's id, also the stem of its hint's and error's ids */
@@ -69,9 +70,9 @@ export function JsonSettingsForm({ id, label, hint, url, method, initial, rootFi
           className={`${INPUT_CLASS} font-mono text-xs`}
         />
       </Field>
-      <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+      <SubmitButton pending={pending} className={BUTTON_CLASS}>
         {submitLabel}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { BUTTON_CLASS, Field, INPUT_CLASS } from "@/components/settings/field";
 import { type FieldErrors, portalFetch } from "@/components/settings/portal-fetch";
 import { SecretOnce, type ShownSecret } from "@/components/settings/secret-once";
 import { authorizeReference } from "@/components/swagger/authorize-event";
+import { SubmitButton } from "@/components/submit-button";
 
 type Props = {
   environment: string;
@@ -79,9 +80,9 @@ export function CreateCredentialHere({ environment, environmentName, idPrefix, a
       <Field id={fieldId} label="Application name" error={errors.application}>
         <input id={fieldId} name="application" defaultValue="My first application" maxLength={100} className={INPUT_CLASS} />
       </Field>
-      <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+      <SubmitButton pending={pending} className={BUTTON_CLASS}>
         {`Create a credential in ${environmentName}`}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

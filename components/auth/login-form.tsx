@@ -2,6 +2,7 @@
 
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
+import { SubmitButton } from "@/components/submit-button";
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "The email or password is not right.",
@@ -60,13 +61,9 @@ export function LoginForm({ returnTo, globalSso, initialError }: { returnTo: str
             {error}
           </p>
         ) : null}
-        <button
-          type="submit"
-          disabled={pending}
-          className="w-full rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60"
-        >
+        <SubmitButton pending={pending} className="w-full rounded-md bg-accent px-4 py-2 font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60">
           Sign in
-        </button>
+        </SubmitButton>
       </form>
       {globalSso ? (
         <button

@@ -3,6 +3,7 @@
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "@/components/settings/field";
 import { type FieldErrors, portalFetch } from "@/components/settings/portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 export function SignupForm({ passwordMinLength }: { passwordMinLength: number }) {
   const [pending, setPending] = useState(false);
@@ -60,9 +61,9 @@ export function SignupForm({ passwordMinLength }: { passwordMinLength: number })
           className={INPUT_CLASS}
         />
       </Field>
-      <button type="submit" disabled={pending} className={`w-full ${BUTTON_CLASS}`}>
+      <SubmitButton pending={pending} className={`w-full ${BUTTON_CLASS}`}>
         Sign up
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from "@/components/link";
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "@/components/settings/field";
 import { type FieldErrors, portalFetch } from "@/components/settings/portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 type Choice = { slug: string; name: string };
 type Props = {
@@ -120,9 +121,9 @@ export function ContactForm({ choices, signedIn, initial }: Props) {
       <Field id="message" label="Message" error={errors.message}>
         <textarea id="message" name="message" rows={5} maxLength={4000} aria-describedby={describedBy("message")} className={INPUT_CLASS} />
       </Field>
-      <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+      <SubmitButton pending={pending} className={BUTTON_CLASS}>
         Send
-      </button>
+      </SubmitButton>
     </form>
   );
 }

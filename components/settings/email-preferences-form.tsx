@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 type Preference = { type: string; description: string; email: boolean };
 
@@ -35,9 +36,9 @@ export function EmailPreferencesForm({ preferences }: { preferences: Preference[
         ))}
       </fieldset>
       <div className="flex items-center gap-4">
-        <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+        <SubmitButton pending={pending} className={BUTTON_CLASS}>
           Save
-        </button>
+        </SubmitButton>
         {message ? (
           <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-green-800" : "text-red-800"}>
             {message.text}

@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
-import { useHydrated } from "@/components/use-hydrated";
 import { type FieldErrors, portalFetch } from "./portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 const LIFETIME_CHOICES = [7, 30, 90, 365];
 
@@ -16,7 +16,6 @@ export function NewAccessTokenForm({ scopes }: { scopes: { scope: string; descri
   const [message, setMessage] = useState("");
   const [created, setCreated] = useState<Created | null>(null);
   const [pending, setPending] = useState(false);
-  const hydrated = useHydrated();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -97,9 +96,9 @@ export function NewAccessTokenForm({ scopes }: { scopes: { scope: string; descri
           ) : null}
         </fieldset>
         <div className="sm:col-span-2">
-          <button type="submit" disabled={pending || !hydrated} className={BUTTON_CLASS}>
+          <SubmitButton pending={pending} className={BUTTON_CLASS}>
             Create token
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </section>

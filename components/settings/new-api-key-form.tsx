@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { ApiKeyOnce, type ShownApiKey } from "./api-key-once";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "./field";
 import { type FieldErrors, portalFetch } from "./portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 export type KeyPlace = { application: string; environment: string; environmentName: string };
 
@@ -66,9 +67,9 @@ export function NewApiKeyForm({ places }: { places: KeyPlace[] }) {
             <input id="key-expires" name="expiresAt" type="date" className={INPUT_CLASS} aria-describedby="key-expires-hint" />
           </Field>
           <div className="sm:col-span-2">
-            <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+            <SubmitButton pending={pending} className={BUTTON_CLASS}>
               Create key
-            </button>
+            </SubmitButton>
           </div>
         </form>
       )}

@@ -7,6 +7,7 @@ import { BUTTON_CLASS, Field, INPUT_CLASS } from "./field";
 import { type FieldErrors, portalFetch } from "./portal-fetch";
 import { SecretOnce, type ShownSecret } from "./secret-once";
 import { EXPIRY_CHOICES } from "./expiry-choices";
+import { SubmitButton } from "@/components/submit-button";
 
 type Environment = { slug: string; name: string };
 type Team = { id: string; name: string };
@@ -232,9 +233,9 @@ export function NewCredentialForm({
           })}
         </details>
         <div className="sm:col-span-2">
-          <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+          <SubmitButton pending={pending} className={BUTTON_CLASS}>
             Create credential
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {approvalEnvironments.length > 0 ? (

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { DataTable } from "@/components/data-table";
 import { BUTTON_CLASS, Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 type Attempt = { at: string; statusCode: number | null; durationMs: number; error: string | null };
 type Delivery = { id: string; type: string; occurredAt: string; status: string; attempts: Attempt[]; nextAttemptAt: string | null };
@@ -151,9 +152,7 @@ export function WebhookTeam({ team, eventTypes }: { team: Team; eventTypes: Even
               </label>
             ))}
           </fieldset>
-          <button type="submit" className={BUTTON_CLASS}>
-            Add endpoint
-          </button>
+          <SubmitButton className={BUTTON_CLASS}>Add endpoint</SubmitButton>
         </form>
       ) : null}
     </section>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "../settings/field";
 import { portalFetch } from "../settings/portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 type Props = {
   api: string;
@@ -58,9 +59,9 @@ export function SubscribeForm({ api, plan, planName, applications, environments,
           ))}
         </select>
       </Field>
-      <button type="submit" disabled={pending} className={BUTTON_CLASS}>
+      <SubmitButton pending={pending} className={BUTTON_CLASS}>
         Subscribe
-      </button>
+      </SubmitButton>
       <p role="status" className="w-full text-slate-700">
         {message}
       </p>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS } from "../settings/field";
 import { type FieldErrors, portalFetch } from "../settings/portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 export function NewTeamForm() {
   const router = useRouter();
@@ -38,9 +39,9 @@ export function NewTeamForm() {
         <Field id="team-name" label="Name" error={errors.name}>
           <input id="team-name" name="name" maxLength={100} className={INPUT_CLASS} aria-describedby={errors.name ? "team-name-error" : undefined} />
         </Field>
-        <button type="submit" disabled={pending} className={`${BUTTON_CLASS} mt-6`}>
+        <SubmitButton pending={pending} className={`${BUTTON_CLASS} mt-6`}>
           Create team
-        </button>
+        </SubmitButton>
       </form>
     </section>
   );

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "../settings/field";
 import { type FieldErrors, portalFetch } from "../settings/portal-fetch";
+import { SubmitButton } from "@/components/submit-button";
 
 type Role = "owner" | "admin" | "member";
 const ROLES: Role[] = ["owner", "admin", "member"];
@@ -152,9 +153,9 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
               ))}
             </select>
           </Field>
-          <button type="submit" disabled={pending} className={`${SECONDARY_BUTTON_CLASS} mt-6`}>
+          <SubmitButton pending={pending} className={`${SECONDARY_BUTTON_CLASS} mt-6`}>
             Invite
-          </button>
+          </SubmitButton>
         </form>
       ) : null}
       {invitation ? (
