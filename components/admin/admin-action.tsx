@@ -4,12 +4,14 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { SECONDARY_BUTTON_CLASS } from "@/components/settings/field";
 import { portalFetch } from "@/components/settings/portal-fetch";
+import { useHydrated } from "@/components/use-hydrated";
 
 /** One button that posts a fixed body to an admin route, optionally after a confirmation. */
 export function AdminAction({ action, body = {}, label, confirm }: { action: string; body?: unknown; label: string; confirm?: string }) {
   const router = useRouter();
   const [error, setError] = useState("");
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   async function run() {
     if (confirm && !window.confirm(confirm)) return;
@@ -22,7 +24,7 @@ export function AdminAction({ action, body = {}, label, confirm }: { action: str
 
   return (
     <span className="inline-flex flex-col gap-1">
-      <button type="button" disabled={pending} onClick={run} className={SECONDARY_BUTTON_CLASS}>
+      <button type="button" disabled={pending || !hydrated} onClick={run} className={SECONDARY_BUTTON_CLASS}>
         {label}
       </button>
       {error ? (

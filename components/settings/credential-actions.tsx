@@ -6,6 +6,7 @@ import { EXPIRY_CHOICES } from "./expiry-choices";
 import { INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
 import { SecretOnce, type ShownSecret } from "./secret-once";
+import { useHydrated } from "@/components/use-hydrated";
 
 const GRACE_CHOICES = [0, 1, 4, 12, 24];
 
@@ -20,6 +21,7 @@ export function CredentialActions({ clientId, secrets, requiresDpop }: { clientI
   const [graceHours, setGraceHours] = useState("1");
   const [expiresInDays, setExpiresInDays] = useState("0");
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const base = `/api/portal/credentials/${encodeURIComponent(clientId)}`;
 
   async function run(path: string, body: unknown, showsSecret: boolean, method: "POST" | "PUT" = "POST") {
@@ -69,7 +71,7 @@ export function CredentialActions({ clientId, secrets, requiresDpop }: { clientI
                 </div>
                 <button
                   type="button"
-                  disabled={pending}
+                  disabled={pending || !hydrated}
                   onClick={() => run("rotate", { graceHours: Number(graceHours), expiresInDays: Number(expiresInDays) }, true)}
                   className={SECONDARY_BUTTON_CLASS}
                 >
@@ -79,7 +81,7 @@ export function CredentialActions({ clientId, secrets, requiresDpop }: { clientI
             ) : (
               <button
                 type="button"
-                disabled={pending}
+                disabled={pending || !hydrated}
                 onClick={() => run("secret", { expiresInDays: Number(expiresInDays) }, true)}
                 className={SECONDARY_BUTTON_CLASS}
               >
@@ -88,10 +90,15 @@ export function CredentialActions({ clientId, secrets, requiresDpop }: { clientI
             )}
           </>
         )}
-        <button type="button" disabled={pending} onClick={() => run("dpop", { requireDpop: !requiresDpop }, false, "PUT")} className={SECONDARY_BUTTON_CLASS}>
+        <button
+          type="button"
+          disabled={pending || !hydrated}
+          onClick={() => run("dpop", { requireDpop: !requiresDpop }, false, "PUT")}
+          className={SECONDARY_BUTTON_CLASS}
+        >
           {requiresDpop ? "Stop requiring DPoP" : "Require DPoP"}
         </button>
-        <button type="button" disabled={pending} onClick={revoke} className={`${SECONDARY_BUTTON_CLASS} text-red-800`}>
+        <button type="button" disabled={pending || !hydrated} onClick={revoke} className={`${SECONDARY_BUTTON_CLASS} text-red-800`}>
           Revoke
         </button>
       </div>

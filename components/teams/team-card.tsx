@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "../settings/field";
 import { type FieldErrors, portalFetch } from "../settings/portal-fetch";
 import { SubmitButton } from "@/components/submit-button";
+import { useHydrated } from "@/components/use-hydrated";
 
 type Role = "owner" | "admin" | "member";
 const ROLES: Role[] = ["owner", "admin", "member"];
@@ -28,6 +29,7 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [invitation, setInvitation] = useState<Invitation | null>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const base = `/api/portal/teams/${encodeURIComponent(team.id)}`;
   const isOwner = team.role === "owner";
   const canInvite = isOwner && !team.personal;
@@ -92,7 +94,12 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
                     ))}
                   </select>
                   {user.id === userId ? null : (
-                    <button type="button" disabled={pending} onClick={() => void run(member(user.id), "DELETE")} className={SECONDARY_BUTTON_CLASS}>
+                    <button
+                      type="button"
+                      disabled={pending || !hydrated}
+                      onClick={() => void run(member(user.id), "DELETE")}
+                      className={SECONDARY_BUTTON_CLASS}
+                    >
                       Remove {user.email}
                     </button>
                   )}
@@ -116,7 +123,7 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
                 </span>
                 <button
                   type="button"
-                  disabled={pending}
+                  disabled={pending || !hydrated}
                   onClick={() => void run(`${base}/invitations/${encodeURIComponent(pendingInvitation.id)}`, "DELETE")}
                   className={SECONDARY_BUTTON_CLASS}
                 >
@@ -172,13 +179,13 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
         </section>
       ) : null}
       <div className="flex flex-wrap gap-3">
-        <button type="button" disabled={pending} onClick={() => void run(`${base}/leave`, "POST")} className={SECONDARY_BUTTON_CLASS}>
+        <button type="button" disabled={pending || !hydrated} onClick={() => void run(`${base}/leave`, "POST")} className={SECONDARY_BUTTON_CLASS}>
           Leave team
         </button>
         {isOwner ? (
           <button
             type="button"
-            disabled={pending}
+            disabled={pending || !hydrated}
             onClick={() => window.confirm(`Delete the team ${team.name}?`) && void run(base, "DELETE")}
             className={SECONDARY_BUTTON_CLASS}
           >
