@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 // Until React has hydrated a page (here never: JavaScript is off) a client form has no handler.
@@ -10,7 +10,7 @@ test.describe("before the page has hydrated", () => {
   /** The URLs the page requests while `act` runs: none of them may carry what was typed. */
   async function requestedDuring(page: Page, act: () => Promise<void>): Promise<string[]> {
     const urls: string[] = [];
-    const listener = (request: { url(): string }) => urls.push(request.url());
+    const listener = (request: Request) => urls.push(request.url());
     page.on("request", listener);
     await act();
     page.off("request", listener);
