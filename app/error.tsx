@@ -1,6 +1,7 @@
 "use client";
 
 import { Link } from "@/components/link";
+import { ActionButton } from "@/components/action-button";
 
 /** A page that failed to render: the digest ties it to the server's log line, never a stack trace. */
 export default function PortalError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
@@ -19,9 +20,9 @@ export default function PortalError({ error, reset }: { error: Error & { digest?
         .
       </p>
       <div className="flex flex-wrap gap-4 font-medium">
-        <button type="button" onClick={reset} className="rounded bg-accent px-3 py-1.5 text-on-accent hover:bg-accent-hover">
+        <ActionButton onClick={reset} className="rounded bg-accent px-3 py-1.5 text-on-accent hover:bg-accent-hover">
           Try again
-        </button>
+        </ActionButton>
         <Link href="/" className="py-1.5 text-blue-700 underline">
           Home
         </Link>

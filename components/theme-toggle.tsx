@@ -2,6 +2,7 @@
 
 import { type ReactNode, useSyncExternalStore } from "react";
 import { type Theme, themeCookie } from "@/lib/branding/theme";
+import { ActionButton } from "@/components/action-button";
 
 const SYSTEM_DARK = "(prefers-color-scheme: dark)";
 
@@ -38,8 +39,7 @@ export function ThemeToggle({ chosen, children }: { chosen: Theme | undefined; c
     document.cookie = themeCookie(next);
   }
   return (
-    <button
-      type="button"
+    <ActionButton
       onClick={toggle}
       aria-pressed={theme === undefined ? undefined : theme === "dark"}
       aria-label="Dark theme"
@@ -47,6 +47,6 @@ export function ThemeToggle({ chosen, children }: { chosen: Theme | undefined; c
       className="rounded-md border border-slate-300 p-1.5 text-slate-700 hover:bg-slate-100"
     >
       {children}
-    </button>
+    </ActionButton>
   );
 }

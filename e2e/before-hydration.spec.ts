@@ -1,5 +1,5 @@
 import type { Page, Request } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, signedInPage, test } from "./fixtures";
 
 // Until React has hydrated a page (here never: JavaScript is off) a client form has no handler.
 // Submitted natively, it would GET its own URL with every field in the query: a password in
@@ -41,7 +41,30 @@ test.describe("before the page has hydrated", () => {
   });
 });
 
+// A button or picker whose work is in a handler does nothing before then: it stays disabled, so no click is lost.
+test("before the page has hydrated, a signed-in page's action buttons and role picker wait", async ({ browser, baseURL }) => {
+  const page = await signedInPage(browser, baseURL!, "developer", false);
+  try {
+    await page.goto("/settings/teams");
+    const personal = page.getByRole("region", { name: /^Personal team/ });
+    await expect(personal.getByRole("button", { name: "Leave team" })).toBeDisabled();
+    await expect(personal.getByLabel("Role of developer@example.com")).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Dark theme" })).toBeDisabled();
+  } finally {
+    await page.context().close();
+  }
+});
+
 test("once hydrated, the sign-in button is enabled", async ({ page }) => {
   await page.goto("/login");
   await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+});
+
+test("once hydrated, a signed-in page's action buttons and role picker are enabled", async ({ signInAs }) => {
+  const page = await signInAs("developer");
+  await page.goto("/settings/teams");
+  const personal = page.getByRole("region", { name: /^Personal team/ });
+  await expect(personal.getByRole("button", { name: "Leave team" })).toBeEnabled();
+  await expect(personal.getByLabel("Role of developer@example.com")).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Dark theme" })).toBeEnabled();
 });

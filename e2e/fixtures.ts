@@ -9,10 +9,13 @@ export const ACCOUNTS = {
 
 export type Account = { email: string; password: string };
 
-/** Signs a fresh browser context in through next-auth's endpoints, skipping the login form: a seeded account, or one a spec made. */
-export async function signedInPage(browser: Browser, baseURL: string, who: keyof typeof ACCOUNTS | Account): Promise<Page> {
+/**
+ * Signs a fresh browser context in through next-auth's endpoints, skipping the login form: a seeded
+ * account, or one a spec made. Its pages run JavaScript unless `javaScriptEnabled` is false.
+ */
+export async function signedInPage(browser: Browser, baseURL: string, who: keyof typeof ACCOUNTS | Account, javaScriptEnabled = true): Promise<Page> {
   const account = typeof who === "string" ? ACCOUNTS[who] : who;
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, javaScriptEnabled });
   const page = await context.newPage();
   const { csrfToken } = await (await page.request.get("/api/auth/csrf")).json();
   const response = await page.request.post("/api/auth/callback/credentials", {

@@ -4,14 +4,13 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { SECONDARY_BUTTON_CLASS } from "@/components/settings/field";
 import { portalFetch } from "@/components/settings/portal-fetch";
-import { useHydrated } from "@/components/use-hydrated";
+import { ActionButton } from "@/components/action-button";
 
 /** One button that posts a fixed body to an admin route, optionally after a confirmation. */
 export function AdminAction({ action, body = {}, label, confirm }: { action: string; body?: unknown; label: string; confirm?: string }) {
   const router = useRouter();
   const [error, setError] = useState("");
   const [pending, setPending] = useState(false);
-  const hydrated = useHydrated();
 
   async function run() {
     if (confirm && !window.confirm(confirm)) return;
@@ -24,9 +23,9 @@ export function AdminAction({ action, body = {}, label, confirm }: { action: str
 
   return (
     <span className="inline-flex flex-col gap-1">
-      <button type="button" disabled={pending || !hydrated} onClick={run} className={SECONDARY_BUTTON_CLASS}>
+      <ActionButton pending={pending} onClick={run} className={SECONDARY_BUTTON_CLASS}>
         {label}
-      </button>
+      </ActionButton>
       {error ? (
         <span role="alert" className="text-xs text-red-700">
           {error}

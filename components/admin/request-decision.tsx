@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "@/components/settings/field";
 import { portalFetch } from "@/components/settings/portal-fetch";
+import { ActionButton } from "@/components/action-button";
 
 export function RequestDecision({ id }: { id: string }) {
   const router = useRouter();
@@ -24,13 +25,13 @@ export function RequestDecision({ id }: { id: string }) {
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2">
-        <button type="button" disabled={pending} onClick={() => decide("approve")} className={BUTTON_CLASS}>
+        <ActionButton pending={pending} onClick={() => decide("approve")} className={BUTTON_CLASS}>
           Approve
-        </button>
+        </ActionButton>
         {rejecting ? null : (
-          <button type="button" disabled={pending} onClick={() => setRejecting(true)} className={SECONDARY_BUTTON_CLASS}>
+          <ActionButton pending={pending} onClick={() => setRejecting(true)} className={SECONDARY_BUTTON_CLASS}>
             Reject…
-          </button>
+          </ActionButton>
         )}
       </div>
       {rejecting ? (
@@ -46,9 +47,9 @@ export function RequestDecision({ id }: { id: string }) {
               className={INPUT_CLASS}
             />
           </Field>
-          <button type="button" disabled={pending} onClick={() => decide("reject")} className={SECONDARY_BUTTON_CLASS}>
+          <ActionButton pending={pending} onClick={() => decide("reject")} className={SECONDARY_BUTTON_CLASS}>
             Reject request
-          </button>
+          </ActionButton>
         </div>
       ) : null}
       {error.message ? (

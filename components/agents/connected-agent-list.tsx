@@ -5,7 +5,7 @@ import { useState } from "react";
 import { DataTable } from "@/components/data-table";
 import { SECONDARY_BUTTON_CLASS } from "@/components/settings/field";
 import { portalFetch } from "@/components/settings/portal-fetch";
-import { useHydrated } from "@/components/use-hydrated";
+import { ActionButton } from "@/components/action-button";
 
 type Agent = {
   id: string;
@@ -27,7 +27,6 @@ function day(iso: string | null): string {
 export function ConnectedAgentList({ agents }: { agents: Agent[] }) {
   const router = useRouter();
   const [error, setError] = useState("");
-  const hydrated = useHydrated();
 
   async function revoke(agent: Agent) {
     if (!window.confirm(`Revoke "${agent.agentName}"? It stops calling the ${agent.api} at once.`)) return;
@@ -66,15 +65,9 @@ export function ConnectedAgentList({ agents }: { agents: Agent[] }) {
               header: "Actions",
               hideHeader: true,
               cell: (agent) => (
-                <button
-                  type="button"
-                  disabled={!hydrated}
-                  onClick={() => revoke(agent)}
-                  className={SECONDARY_BUTTON_CLASS}
-                  aria-label={`Revoke ${agent.agentName}`}
-                >
+                <ActionButton onClick={() => revoke(agent)} className={SECONDARY_BUTTON_CLASS} aria-label={`Revoke ${agent.agentName}`}>
                   Revoke
-                </button>
+                </ActionButton>
               ),
             },
           ]}

@@ -1,6 +1,7 @@
 "use client";
 
 import { type MouseEvent, useState } from "react";
+import { ActionButton } from "@/components/action-button";
 
 /**
  * Copies the code of the figure it sits in. It reads the text from the page rather than taking it as
@@ -15,13 +16,12 @@ export function CopyButton({ label }: { label: string }) {
     setTimeout(() => setCopied(false), 2_000);
   }
   return (
-    <button
-      type="button"
+    <ActionButton
       onClick={copy}
       aria-label={label}
       className="rounded-md border border-slate-400 bg-white px-2 py-1 text-xs font-medium text-slate-800 hover:bg-slate-100"
     >
       <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
-    </button>
+    </ActionButton>
   );
 }

@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
 import { SubmitButton } from "@/components/submit-button";
+import { ActionButton } from "@/components/action-button";
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "The email or password is not right.",
@@ -66,13 +67,12 @@ export function LoginForm({ returnTo, globalSso, initialError }: { returnTo: str
         </SubmitButton>
       </form>
       {globalSso ? (
-        <button
-          type="button"
+        <ActionButton
           onClick={() => signIn("global-sso", { callbackUrl: returnTo })}
           className="w-full rounded-md border border-slate-400 bg-white px-4 py-2 font-medium hover:bg-slate-100"
         >
           Sign in with Global SSO
-        </button>
+        </ActionButton>
       ) : null}
     </div>
   );

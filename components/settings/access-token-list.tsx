@@ -3,9 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DataTable } from "@/components/data-table";
-import { useHydrated } from "@/components/use-hydrated";
 import { SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
+import { ActionButton } from "@/components/action-button";
 
 type Token = {
   id: string;
@@ -30,7 +30,6 @@ function status(token: Token): string {
 export function AccessTokenList({ tokens }: { tokens: Token[] }) {
   const router = useRouter();
   const [error, setError] = useState("");
-  const hydrated = useHydrated();
 
   async function revoke(token: Token) {
     if (!window.confirm(`Revoke the token "${token.name}"? Scripts that use it stop working at once.`)) return;
@@ -68,15 +67,9 @@ export function AccessTokenList({ tokens }: { tokens: Token[] }) {
               hideHeader: true,
               cell: (token) =>
                 status(token) === "Active" ? (
-                  <button
-                    type="button"
-                    disabled={!hydrated}
-                    onClick={() => revoke(token)}
-                    className={SECONDARY_BUTTON_CLASS}
-                    aria-label={`Revoke ${token.name}`}
-                  >
+                  <ActionButton onClick={() => revoke(token)} className={SECONDARY_BUTTON_CLASS} aria-label={`Revoke ${token.name}`}>
                     Revoke
-                  </button>
+                  </ActionButton>
                 ) : null,
             },
           ]}

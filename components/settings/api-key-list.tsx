@@ -6,7 +6,7 @@ import { DataTable } from "@/components/data-table";
 import { ApiKeyOnce, type ShownApiKey } from "./api-key-once";
 import { SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
-import { useHydrated } from "@/components/use-hydrated";
+import { ActionButton } from "@/components/action-button";
 
 type Key = {
   id: string;
@@ -35,7 +35,6 @@ function day(iso: string | null, none: string): string {
 export function ApiKeyList({ keys }: { keys: Key[] }) {
   const router = useRouter();
   const [error, setError] = useState("");
-  const hydrated = useHydrated();
   const [rolled, setRolled] = useState<ShownApiKey | null>(null);
   const [overlap, setOverlap] = useState("24h");
   const label = (key: Key) => `…${key.hint} (${key.application}, ${key.environment})`;
@@ -102,18 +101,12 @@ export function ApiKeyList({ keys }: { keys: Key[] }) {
                 cell: (key) =>
                   key.state === "active" ? (
                     <div className="flex gap-2">
-                      <button type="button" disabled={!hydrated} onClick={() => roll(key)} className={SECONDARY_BUTTON_CLASS} aria-label={`Roll ${label(key)}`}>
+                      <ActionButton onClick={() => roll(key)} className={SECONDARY_BUTTON_CLASS} aria-label={`Roll ${label(key)}`}>
                         Roll
-                      </button>
-                      <button
-                        type="button"
-                        disabled={!hydrated}
-                        onClick={() => revoke(key)}
-                        className={SECONDARY_BUTTON_CLASS}
-                        aria-label={`Revoke ${label(key)}`}
-                      >
+                      </ActionButton>
+                      <ActionButton onClick={() => revoke(key)} className={SECONDARY_BUTTON_CLASS} aria-label={`Revoke ${label(key)}`}>
                         Revoke
-                      </button>
+                      </ActionButton>
                     </div>
                   ) : null,
               },

@@ -1,6 +1,7 @@
 "use client";
 
 import { SECONDARY_BUTTON_CLASS } from "./field";
+import { ActionButton } from "@/components/action-button";
 
 export type ShownApiKey = { key: string; apiKey: { application: string; environment: string }; previous?: { expiresAt: string | null } };
 
@@ -18,9 +19,9 @@ export function ApiKeyOnce({ shown, onDismiss }: { shown: ShownApiKey; onDismiss
         {shown.key}
       </code>
       {shown.previous?.expiresAt ? <p className="text-sm">The previous key keeps working until {new Date(shown.previous.expiresAt).toUTCString()}.</p> : null}
-      <button type="button" onClick={onDismiss} className={SECONDARY_BUTTON_CLASS}>
+      <ActionButton onClick={onDismiss} className={SECONDARY_BUTTON_CLASS}>
         I have stored it
-      </button>
+      </ActionButton>
     </section>
   );
 }

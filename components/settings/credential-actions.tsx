@@ -6,7 +6,7 @@ import { EXPIRY_CHOICES } from "./expiry-choices";
 import { INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
 import { SecretOnce, type ShownSecret } from "./secret-once";
-import { useHydrated } from "@/components/use-hydrated";
+import { ActionButton } from "@/components/action-button";
 
 const GRACE_CHOICES = [0, 1, 4, 12, 24];
 
@@ -21,7 +21,6 @@ export function CredentialActions({ clientId, secrets, requiresDpop }: { clientI
   const [graceHours, setGraceHours] = useState("1");
   const [expiresInDays, setExpiresInDays] = useState("0");
   const [pending, setPending] = useState(false);
-  const hydrated = useHydrated();
   const base = `/api/portal/credentials/${encodeURIComponent(clientId)}`;
 
   async function run(path: string, body: unknown, showsSecret: boolean, method: "POST" | "PUT" = "POST") {
@@ -69,38 +68,27 @@ export function CredentialActions({ clientId, secrets, requiresDpop }: { clientI
                     ))}
                   </select>
                 </div>
-                <button
-                  type="button"
-                  disabled={pending || !hydrated}
+                <ActionButton
+                  pending={pending}
                   onClick={() => run("rotate", { graceHours: Number(graceHours), expiresInDays: Number(expiresInDays) }, true)}
                   className={SECONDARY_BUTTON_CLASS}
                 >
                   Rotate secret
-                </button>
+                </ActionButton>
               </>
             ) : (
-              <button
-                type="button"
-                disabled={pending || !hydrated}
-                onClick={() => run("secret", { expiresInDays: Number(expiresInDays) }, true)}
-                className={SECONDARY_BUTTON_CLASS}
-              >
+              <ActionButton pending={pending} onClick={() => run("secret", { expiresInDays: Number(expiresInDays) }, true)} className={SECONDARY_BUTTON_CLASS}>
                 Generate secret
-              </button>
+              </ActionButton>
             )}
           </>
         )}
-        <button
-          type="button"
-          disabled={pending || !hydrated}
-          onClick={() => run("dpop", { requireDpop: !requiresDpop }, false, "PUT")}
-          className={SECONDARY_BUTTON_CLASS}
-        >
+        <ActionButton pending={pending} onClick={() => run("dpop", { requireDpop: !requiresDpop }, false, "PUT")} className={SECONDARY_BUTTON_CLASS}>
           {requiresDpop ? "Stop requiring DPoP" : "Require DPoP"}
-        </button>
-        <button type="button" disabled={pending || !hydrated} onClick={revoke} className={`${SECONDARY_BUTTON_CLASS} text-red-800`}>
+        </ActionButton>
+        <ActionButton pending={pending} onClick={revoke} className={`${SECONDARY_BUTTON_CLASS} text-red-800`}>
           Revoke
-        </button>
+        </ActionButton>
       </div>
       {error ? (
         <p role="alert" className="text-sm text-red-700">

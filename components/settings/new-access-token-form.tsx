@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { BUTTON_CLASS, Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
 import { type FieldErrors, portalFetch } from "./portal-fetch";
 import { SubmitButton } from "@/components/submit-button";
+import { ActionButton } from "@/components/action-button";
 
 const LIFETIME_CHOICES = [7, 30, 90, 365];
 
@@ -50,9 +51,9 @@ export function NewAccessTokenForm({ scopes }: { scopes: { scope: string; descri
             {created.token}
           </code>
           <p className="text-sm">Expires {new Date(created.accessToken.expiresAt).toUTCString()}</p>
-          <button type="button" onClick={() => setCreated(null)} className={SECONDARY_BUTTON_CLASS}>
+          <ActionButton onClick={() => setCreated(null)} className={SECONDARY_BUTTON_CLASS}>
             I have stored it
-          </button>
+          </ActionButton>
         </section>
       ) : null}
       <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 sm:items-start">

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { SECONDARY_BUTTON_CLASS } from "./field";
+import { ActionButton } from "@/components/action-button";
 
 export type ShownSecret = { clientId: string; clientSecret: string; expiresAt: string | null; previousSecretValidUntil?: string | null };
 
@@ -44,12 +45,12 @@ export function SecretOnce({ secret, onDismiss }: { secret: ShownSecret; onDismi
         ) : null}
       </dl>
       <div className="flex gap-2">
-        <button type="button" onClick={copy} className={SECONDARY_BUTTON_CLASS}>
+        <ActionButton onClick={copy} className={SECONDARY_BUTTON_CLASS}>
           {copied ? "Copied" : "Copy secret"}
-        </button>
-        <button type="button" onClick={onDismiss} className={SECONDARY_BUTTON_CLASS}>
+        </ActionButton>
+        <ActionButton onClick={onDismiss} className={SECONDARY_BUTTON_CLASS}>
           I have stored it
-        </button>
+        </ActionButton>
       </div>
     </section>
   );

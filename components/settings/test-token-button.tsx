@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { authorizeReference } from "@/components/swagger/authorize-event";
 import { INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
+import { ActionButton } from "@/components/action-button";
 
 type Candidate = { clientId: string; application: string };
 
@@ -50,9 +51,9 @@ export function TestTokenButton({ candidates, autoApply = false }: { candidates:
           ))}
         </select>
       </div>
-      <button type="button" disabled={pending} onClick={applyToken} className={SECONDARY_BUTTON_CLASS}>
+      <ActionButton pending={pending} onClick={applyToken} className={SECONDARY_BUTTON_CLASS}>
         Use a test token
-      </button>
+      </ActionButton>
       {status.text ? (
         <p role={status.ok ? "status" : "alert"} className={`w-full text-sm ${status.ok ? "text-green-800" : "text-red-700"}`}>
           {status.text}

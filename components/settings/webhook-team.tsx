@@ -6,6 +6,7 @@ import { DataTable } from "@/components/data-table";
 import { BUTTON_CLASS, Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "./field";
 import { portalFetch } from "./portal-fetch";
 import { SubmitButton } from "@/components/submit-button";
+import { ActionButton } from "@/components/action-button";
 
 type Attempt = { at: string; statusCode: number | null; durationMs: number; error: string | null };
 type Delivery = { id: string; type: string; occurredAt: string; status: string; attempts: Attempt[]; nextAttemptAt: string | null };
@@ -66,9 +67,9 @@ export function WebhookTeam({ team, eventTypes }: { team: Team; eventTypes: Even
           <code data-testid="webhook-secret" className="block break-all rounded bg-white px-1">
             {secret.secret}
           </code>
-          <button type="button" onClick={() => setSecret(null)} className={SECONDARY_BUTTON_CLASS}>
+          <ActionButton onClick={() => setSecret(null)} className={SECONDARY_BUTTON_CLASS}>
             I have stored it
-          </button>
+          </ActionButton>
         </div>
       ) : null}
       {team.endpoints.length === 0 ? <p className="text-slate-700">No endpoints.</p> : null}
@@ -81,15 +82,15 @@ export function WebhookTeam({ team, eventTypes }: { team: Team; eventTypes: Even
           </p>
           {manages ? (
             <div className="flex flex-wrap gap-2">
-              <button type="button" className={SECONDARY_BUTTON_CLASS} onClick={() => act(`${base(endpoint)}/rotate-secret`, "POST")}>
+              <ActionButton className={SECONDARY_BUTTON_CLASS} onClick={() => act(`${base(endpoint)}/rotate-secret`, "POST")}>
                 Rotate secret
-              </button>
-              <button type="button" className={SECONDARY_BUTTON_CLASS} onClick={() => act(base(endpoint), "PATCH", { enabled: !endpoint.enabled })}>
+              </ActionButton>
+              <ActionButton className={SECONDARY_BUTTON_CLASS} onClick={() => act(base(endpoint), "PATCH", { enabled: !endpoint.enabled })}>
                 {endpoint.enabled ? "Disable" : "Enable"}
-              </button>
-              <button type="button" className={SECONDARY_BUTTON_CLASS} onClick={() => act(base(endpoint), "DELETE")}>
+              </ActionButton>
+              <ActionButton className={SECONDARY_BUTTON_CLASS} onClick={() => act(base(endpoint), "DELETE")}>
                 Delete
-              </button>
+              </ActionButton>
             </div>
           ) : null}
           <DataTable
@@ -120,13 +121,12 @@ export function WebhookTeam({ team, eventTypes }: { team: Team; eventTypes: Even
                     {
                       header: "Replay",
                       cell: (delivery: Delivery) => (
-                        <button
-                          type="button"
+                        <ActionButton
                           className={SECONDARY_BUTTON_CLASS}
                           onClick={() => act(`${base(endpoint)}/deliveries/${encodeURIComponent(delivery.id)}/replay`, "POST")}
                         >
                           Replay
-                        </button>
+                        </ActionButton>
                       ),
                     },
                   ]

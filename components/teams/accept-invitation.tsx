@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { BUTTON_CLASS } from "../settings/field";
 import { portalFetch } from "../settings/portal-fetch";
+import { ActionButton } from "@/components/action-button";
 
 /** Reads the token from the page's own address, so it is not written into the page's HTML a second time. */
 export function AcceptInvitation({ teamName }: { teamName: string }) {
@@ -22,9 +23,9 @@ export function AcceptInvitation({ teamName }: { teamName: string }) {
 
   return (
     <div className="space-y-2">
-      <button type="button" disabled={pending} onClick={() => void accept()} className={BUTTON_CLASS}>
+      <ActionButton pending={pending} onClick={() => void accept()} className={BUTTON_CLASS}>
         Join {teamName}
-      </button>
+      </ActionButton>
       {error ? (
         <p role="alert" className="text-sm text-red-700">
           {error}

@@ -6,6 +6,7 @@ import { Field, INPUT_CLASS, SECONDARY_BUTTON_CLASS } from "../settings/field";
 import { type FieldErrors, portalFetch } from "../settings/portal-fetch";
 import { SubmitButton } from "@/components/submit-button";
 import { useHydrated } from "@/components/use-hydrated";
+import { ActionButton } from "@/components/action-button";
 
 type Role = "owner" | "admin" | "member";
 const ROLES: Role[] = ["owner", "admin", "member"];
@@ -83,7 +84,7 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
                   <select
                     id={`role-${team.id}-${user.id}`}
                     value={role}
-                    disabled={pending}
+                    disabled={pending || !hydrated}
                     onChange={(event) => void run(member(user.id), "PATCH", { role: event.target.value })}
                     className="rounded border border-slate-400 bg-white px-2 py-1"
                   >
@@ -94,14 +95,9 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
                     ))}
                   </select>
                   {user.id === userId ? null : (
-                    <button
-                      type="button"
-                      disabled={pending || !hydrated}
-                      onClick={() => void run(member(user.id), "DELETE")}
-                      className={SECONDARY_BUTTON_CLASS}
-                    >
+                    <ActionButton pending={pending} onClick={() => void run(member(user.id), "DELETE")} className={SECONDARY_BUTTON_CLASS}>
                       Remove {user.email}
-                    </button>
+                    </ActionButton>
                   )}
                 </>
               ) : (
@@ -121,14 +117,13 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
                   {pendingInvitation.email} as {pendingInvitation.role}, until {new Date(pendingInvitation.expiresAt).toUTCString()}
                   {pendingInvitation.invitedBy ? `, sent by ${pendingInvitation.invitedBy}` : ""}
                 </span>
-                <button
-                  type="button"
-                  disabled={pending || !hydrated}
+                <ActionButton
+                  pending={pending}
                   onClick={() => void run(`${base}/invitations/${encodeURIComponent(pendingInvitation.id)}`, "DELETE")}
                   className={SECONDARY_BUTTON_CLASS}
                 >
                   Cancel the invitation of {pendingInvitation.email}
-                </button>
+                </ActionButton>
               </li>
             ))}
           </ul>
@@ -173,24 +168,23 @@ export function TeamCard({ team, userId }: { team: TeamView; userId: string }) {
           <code data-testid="invitation-link" className="block break-all rounded bg-white px-1">
             {invitation.link}
           </code>
-          <button type="button" onClick={() => setInvitation(null)} className={SECONDARY_BUTTON_CLASS}>
+          <ActionButton onClick={() => setInvitation(null)} className={SECONDARY_BUTTON_CLASS}>
             I have sent it
-          </button>
+          </ActionButton>
         </section>
       ) : null}
       <div className="flex flex-wrap gap-3">
-        <button type="button" disabled={pending || !hydrated} onClick={() => void run(`${base}/leave`, "POST")} className={SECONDARY_BUTTON_CLASS}>
+        <ActionButton pending={pending} onClick={() => void run(`${base}/leave`, "POST")} className={SECONDARY_BUTTON_CLASS}>
           Leave team
-        </button>
+        </ActionButton>
         {isOwner ? (
-          <button
-            type="button"
-            disabled={pending || !hydrated}
+          <ActionButton
+            pending={pending}
             onClick={() => window.confirm(`Delete the team ${team.name}?`) && void run(base, "DELETE")}
             className={SECONDARY_BUTTON_CLASS}
           >
             Delete team
-          </button>
+          </ActionButton>
         ) : null}
       </div>
     </section>
