@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { useHydrated } from "./use-hydrated";
+import { ActionButton } from "./action-button";
 
 /**
  * A client form's submit button, disabled while its request is pending and until the page has
@@ -10,10 +10,9 @@ import { useHydrated } from "./use-hydrated";
  * disabled default button also keeps Enter from submitting it (HTML, implicit submission).
  */
 export function SubmitButton({ pending = false, className, children }: { pending?: boolean; className: string; children: ReactNode }) {
-  const hydrated = useHydrated();
   return (
-    <button type="submit" disabled={pending || !hydrated} className={className}>
+    <ActionButton type="submit" pending={pending} className={className}>
       {children}
-    </button>
+    </ActionButton>
   );
 }

@@ -1,20 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
-function tsxFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return tsxFiles(path);
-    return entry.name.endsWith(".tsx") ? [path] : [];
-  });
-}
-
 const sources = ["app", "components"]
-  .flatMap((dir) => tsxFiles(join(ROOT, dir)))
-  .map((file) => ({ file: relative(ROOT, file), source: readFileSync(file, "utf8") }));
+  .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).map((path) => join(dir, path)))
+  .filter((file) => file.endsWith(".tsx"))
+  .map((file) => ({ file, source: readFileSync(join(ROOT, file), "utf8") }));
 
 /** The portal's forms that submit through a handler, by file: DESIGN.md §8 ("Forms that need JavaScript"). */
 const handlerForms = sources.filter(({ source }) => source.includes("onSubmit={"));
