@@ -22,7 +22,8 @@ import { printSeedReport, type SeedReport } from "./prisma/seed-report";
 import { createGatehouseServer, listen, stopOnSignals } from "./server/http-server";
 import { type Portal, startPortal } from "./server/portal";
 import { prepareDatabase } from "./server/prepare-database";
-import { checkRedis, cliPublicUrl, reservePort, startupBanner, startupFailure } from "./server/start-up";
+import { checkRedis } from "./server/check-redis";
+import { cliPublicUrl, reservePort, startupBanner, startupFailure } from "./server/start-up";
 
 function ensureBuild(): void {
   const distDir = process.env.NEXT_DIST_DIR || ".next";

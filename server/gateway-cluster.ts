@@ -8,7 +8,7 @@ import { aggregateWorkerMetrics } from "../lib/metrics/cluster-metrics";
 import { startMetricsListener } from "../lib/metrics/serve";
 import { printSeedReport, type SeedReport } from "../prisma/seed-report";
 import { prepareDatabaseApart } from "./prepare-database-apart";
-import { checkRedis, reservePort, StartupError, startupBanner } from "./start-up";
+import { reservePort, StartupError, startupBanner } from "./start-up";
 
 /** A worker that ran this long before it ended is not part of a crash loop. */
 const STEADY_AFTER_MS = 10_000;
@@ -86,9 +86,8 @@ function superviseWorkers(onStopped: () => void): void {
 
 /** Runs `processes` gateway workers on PORT; resolves once every one listens. */
 export async function runGatewayCluster(processes: number): Promise<void> {
-  const { port, publicUrl, redisUrl } = config();
+  const { port, publicUrl } = config();
   const reserved = await reservePort(port);
-  await checkRedis(redisUrl);
   let seedReport: SeedReport = [];
   try {
     seedReport = await prepareDatabaseApart();

@@ -8,12 +8,11 @@ import { printSeedReport, type SeedReport } from "../prisma/seed-report";
 import { serveGatewayOnlyPaths } from "./gateway-only-paths";
 import { createGatehouseServer, listen, stopOnSignals } from "./http-server";
 import { prepareDatabaseApart } from "./prepare-database-apart";
-import { checkRedis, startupBanner } from "./start-up";
+import { startupBanner } from "./start-up";
 
 /** Prepares the database, serves on PORT, and says so, as the one gateway process. */
 export async function serveAlone(): Promise<void> {
   const { port, publicUrl } = config();
-  await checkRedis(config().redisUrl);
   let seedReport: SeedReport = [];
   try {
     seedReport = await prepareDatabaseApart();

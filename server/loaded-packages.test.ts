@@ -52,5 +52,7 @@ describe("what the gateway's threads load as they start", () => {
     expect(packages).not.toContain("undici");
     expect(packages).not.toContain("ws");
     expect(packages).not.toContain("ajv");
+    // Its start-up process checks Redis (server/prepare-database-process.ts).
+    expect(packages).not.toContain("ioredis");
   });
 });

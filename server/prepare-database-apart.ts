@@ -7,8 +7,8 @@ import { StartupError } from "./start-up";
 type Outcome = { report: SeedReport } | { failure: string };
 
 /**
- * `prepareDatabase` in a process that ends when it is done, keeping what it loads out of
- * this one. It runs with this process's Node options (the better-sqlite3 preload among
+ * The gateway's start-up steps (Redis answers, then `prepareDatabase`) in a process that
+ * ends when it is done, keeping what it loads out of this one. It runs with this process's Node options (the better-sqlite3 preload among
  * them), environment and output, and with Prisma's V8 flags, which the gateway-only
  * process itself runs without.
  */

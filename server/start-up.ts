@@ -1,18 +1,25 @@
 import { createServer } from "node:net";
-import { Redis } from "ioredis";
 import { type Config, ConfigError, parseConfig } from "../lib/config";
 import { databaseLabel } from "../lib/database-label";
 
-/** A start-up step failed for a reason the operator can fix; the message says how, in one line. */
-export class StartupError extends Error {}
+/**
+ * A start-up step failed for a reason the operator can fix; the message says how, in one line.
+ * Known by its name: the gateway-only entry and its serving process are bundled apart, each
+ * with a class of its own (scripts/build-server.mjs).
+ */
+export class StartupError extends Error {
+  override name = "StartupError";
+}
 
-function redisLabel(redisUrl: string): string {
+/** A Redis URL as it may be shown: without its password. */
+export function redisLabel(redisUrl: string): string {
   const url = new URL(redisUrl);
   url.password = "";
   return url.toString();
 }
 
-function reason(error: unknown): string {
+/** An error's first line, for the one line a start-up step fails with. */
+export function reason(error: unknown): string {
   const message = error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code || error.name : String(error);
   return message.split("\n")[0]!.trim();
 }
@@ -25,21 +32,6 @@ export async function withDatabase<T>(databaseUrl: string, step: () => Promise<T
     throw new StartupError(
       `Cannot use the database ${databaseLabel(databaseUrl)} (${reason(error)}). Check that it runs and that DATABASE_URL names it (process environment or .env).`,
     );
-  }
-}
-
-/** With REDIS_URL set, Redis must answer before the server takes requests. */
-export async function checkRedis(redisUrl: string | undefined): Promise<void> {
-  if (!redisUrl) return;
-  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on("error", () => undefined);
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    throw new StartupError(`Cannot reach Redis at ${redisLabel(redisUrl)} (${reason(error)}). Start it, or unset REDIS_URL to keep rate limits per instance.`);
-  } finally {
-    redis.disconnect();
   }
 }
 
@@ -104,6 +96,6 @@ export function startupBanner(settings: Pick<Config, "port" | "publicUrl" | "dat
 
 /** The one line start-up ends with. */
 export function startupFailure(error: unknown): string {
-  if (error instanceof StartupError) return error.message;
+  if (error instanceof Error && error.name === "StartupError") return error.message;
   return `Gatehouse could not start: ${reason(error)}`;
 }

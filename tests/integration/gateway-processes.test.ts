@@ -1,7 +1,7 @@
 // The gateway-only server on several processes (GATEWAY_PROCESSES, node:cluster): calls are
 // spread over the workers and behave as on one process (one rate limit, one WebSocket
 // count, one /metrics), a worker that dies is replaced, a stop lets a call under way finish,
-// and more than one process without Redis is refused at start.
+// and more than one process without Redis, or with a Redis that does not answer, is refused at start.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer, get, type IncomingMessage, type Server } from "node:http";
@@ -12,7 +12,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import type { Db } from "../../lib/db";
 import { GATEWAY_ENV, GATEWAY_NODE_ARGS } from "../../server/server-command";
 import { isolatedRedisPrefix, TEST_REDIS_URL } from "../support/redis";
-import { startServer, type TestServer } from "../support/server";
+import { freePort, startServer, type TestServer } from "../support/server";
 import { accessToken, eventually, newCredential, openDb, registerProxyApi } from "./gateway-support";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -234,26 +234,37 @@ describe("the gateway-only server on two processes", () => {
   });
 });
 
+/** `npm run start:gateway` with `env`, which must fail at start: its exit code and what it printed on stderr. */
+async function failedGatewayStart(env: Record<string, string>): Promise<{ code: unknown; lines: string[] }> {
+  const child = spawn(process.execPath, GATEWAY_NODE_ARGS, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", APP_ENV: "test", DATABASE_URL: "file:./data/never-opened.db", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise((resolve) => child.once("exit", resolve));
+  return { code, lines: stderr.trim().split("\n") };
+}
+
 describe("more than one gateway process without Redis", () => {
   it("is refused at start with one line that says why and how to fix it", async () => {
-    const child = spawn(process.execPath, GATEWAY_NODE_ARGS, {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: "production",
-        APP_ENV: "test",
-        GATEWAY_PROCESSES: "2",
-        DATABASE_URL: "file:./data/never-opened.db",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise((resolve) => child.once("exit", resolve));
+    const { code, lines } = await failedGatewayStart({ GATEWAY_PROCESSES: "2" });
     expect(code).toBe(1);
-    expect(stderr.trim().split("\n")).toEqual([
+    expect(lines).toEqual([
       "GATEWAY_PROCESSES=2 needs REDIS_URL: without Redis each process would keep its own rate limits, used token ids, response cache and WebSocket counts. Set REDIS_URL, or set GATEWAY_PROCESSES=1.",
     ]);
+  });
+});
+
+// The primary loads no Redis client: its start-up process checks Redis, before the database is opened.
+describe("gateway processes with a Redis that does not answer", () => {
+  it.each(["1", "2"])("GATEWAY_PROCESSES=%s is refused at start with one line naming Redis, before any worker starts", async (processes) => {
+    const port = await freePort();
+    const { code, lines } = await failedGatewayStart({ GATEWAY_PROCESSES: processes, REDIS_URL: `redis://:secret-password@127.0.0.1:${port}` });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^Cannot reach Redis at redis://127\\.0\\.0\\.1:${port} \\(.+\\)\\. Start it, or unset REDIS_URL`));
+    expect(lines[0]).not.toContain("secret-password");
   });
 });
