@@ -37,7 +37,19 @@ export type GatewayApi = {
   configuration: string;
 };
 
+/** The lookups of one snapshot of the directory, answered at once. */
+export type DirectoryView = {
+  environment(slug: string): GatewayEnvironment | undefined;
+  /** every environment, for the messages that list them */
+  environments(): GatewayEnvironment[];
+  api(environmentId: string, apiSlug: string): GatewayApi | undefined;
+  /** every API available in the environment */
+  apis(environmentId: string): GatewayApi[];
+};
+
 export type GatewayDirectory = {
+  /** The lookups of the snapshot that answers: at once while it is fresh, as most calls find it, else once it is read. */
+  view(): DirectoryView | Promise<DirectoryView>;
   environment(slug: string): Promise<GatewayEnvironment | undefined>;
   environmentById(id: string): Promise<GatewayEnvironment | undefined>;
   /** every environment, for the messages that list them */
@@ -103,11 +115,9 @@ function configurationDigest(row: AvailabilityRow, versions: readonly VersionRow
 }
 
 type Snapshot = {
-  environments: Map<string, GatewayEnvironment>;
   environmentsById: Map<string, GatewayEnvironment>;
-  apis: Map<string, GatewayApi>;
-  apisByEnvironment: Map<string, GatewayApi[]>;
   upstreams: UpstreamEntry[];
+  view: DirectoryView;
 };
 
 /**
@@ -172,13 +182,14 @@ export function createGatewayDirectory(
       apis.set(`${row.environmentId}/${api.slug}`, api);
       apisByEnvironment.set(row.environmentId, [...(apisByEnvironment.get(row.environmentId) ?? []), api]);
     }
-    return {
-      environments: new Map(environments.map((env) => [env.slug, env])),
-      environmentsById: new Map(environments.map((env) => [env.id, env])),
-      apis,
-      apisByEnvironment,
-      upstreams,
+    const bySlug = new Map(environments.map((env) => [env.slug, env]));
+    const view: DirectoryView = {
+      environment: (slug) => bySlug.get(slug),
+      environments: () => [...bySlug.values()],
+      api: (environmentId, apiSlug) => apis.get(`${environmentId}/${apiSlug}`),
+      apis: (environmentId) => apisByEnvironment.get(environmentId) ?? [],
     };
+    return { environmentsById: new Map(environments.map((env) => [env.id, env])), upstreams, view };
   }
 
   const snapshot = createRefreshedCopy(load, { maxAgeMs, refreshAfterMs: options.refreshAfterMs ?? maxAgeMs / 2 });
@@ -188,8 +199,12 @@ export function createGatewayDirectory(
   let configured: Snapshot | undefined;
 
   /** The snapshot that answers, whose upstreams are the ones configured; a fresh one without waiting on the reads' bookkeeping, as most calls find it. */
-  async function current(): Promise<Snapshot> {
-    const found = snapshot.fresh() ?? (await answered(snapshot.get()));
+  function current(): Snapshot | Promise<Snapshot> {
+    const found = snapshot.fresh();
+    return found ? configure(found) : answered(snapshot.get()).then(configure);
+  }
+
+  function configure(found: Snapshot): Snapshot {
     if (found !== configured) {
       configured = found;
       onUpstreams?.(found.upstreams);
@@ -198,20 +213,24 @@ export function createGatewayDirectory(
   }
 
   return {
+    view() {
+      const found = current();
+      return found instanceof Promise ? found.then((ready) => ready.view) : found.view;
+    },
     async environment(slug) {
-      return (await current()).environments.get(slug);
+      return (await current()).view.environment(slug);
     },
     async environmentById(id) {
       return (await current()).environmentsById.get(id);
     },
     async environments() {
-      return [...(await current()).environments.values()];
+      return (await current()).view.environments();
     },
     async api(environmentId, apiSlug) {
-      return (await current()).apis.get(`${environmentId}/${apiSlug}`);
+      return (await current()).view.api(environmentId, apiSlug);
     },
     async apis(environmentId) {
-      return (await current()).apisByEnvironment.get(environmentId) ?? [];
+      return (await current()).view.apis(environmentId);
     },
   };
 }

@@ -12,7 +12,7 @@ import type { GatewayTracer } from "../tracing/tracer";
 import { addDecidedFields, refusalAnswer } from "./answer";
 import type { Cors } from "./cors";
 import type { GatewayDirectory } from "./directory";
-import { createLocator, type Locator } from "./locate";
+import { createLocator, type Location, type Locator } from "./locate";
 import { collect, type Decided, type GatewayCall, type Located, runStages, type Stage, unanswered } from "./pipeline";
 import { type Authenticator, createAuthenticationStage } from "./policies/authentication/stage";
 import { authorizationStage } from "./policies/authorization/stage";
@@ -100,8 +100,12 @@ function createPipelines(deps: GatewayDeps) {
 }
 
 /** Locates a request, collecting what that decided into `decided`; throws the refusal of a path that leads nowhere. */
-async function located(locate: Locator, asked: Asked, decided: Decided): Promise<GatewayCall> {
-  const { at, ...location } = await locate(asked.request, asked.path);
+function located(locate: Locator, asked: Asked, decided: Decided): GatewayCall | Promise<GatewayCall> {
+  const location = locate(asked.request, asked.path);
+  return location instanceof Promise ? location.then((found) => locatedCall(found, asked, decided)) : locatedCall(location, asked, decided);
+}
+
+function locatedCall({ at, ...location }: Location, asked: Asked, decided: Decided): GatewayCall {
   collect(decided, location);
   return Object.assign({}, asked, { at: at! });
 }
@@ -126,7 +130,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const records = createCallRecords(deps);
 
   async function serve(asked: Asked, decided: Decided): Promise<PlainResponse> {
-    return (await runStages(stages, await located(locate, asked, decided), decided)) ?? unanswered(asked);
+    const found = located(locate, asked, decided);
+    return (await runStages(stages, found instanceof Promise ? await found : found, decided)) ?? unanswered(asked);
   }
 
   return async function handleGatewayRequest(request) {

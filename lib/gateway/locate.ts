@@ -4,19 +4,19 @@ import type { IncomingRequest } from "../http/message";
 import { problem, ProblemError } from "../http/problem";
 import { methodNotServed } from "../http/served-methods";
 import { isTokenServicePath } from "../oauth/token-service";
-import type { GatewayApi, GatewayDirectory, GatewayEnvironment } from "./directory";
+import type { DirectoryView, GatewayApi, GatewayDirectory, GatewayEnvironment } from "./directory";
 import { UNDECLARED_ROUTE } from "./document-routes";
 import { apiList, environmentList } from "./not-found-hints";
 import type { BuiltInOperation, Decision, Located } from "./pipeline";
 import type { RouteTable } from "./route-match";
-import { parseTarget } from "./target";
+import { parseTarget, type Target } from "./target";
 import { type GatewayVersion, selectVersion } from "./versions";
 
 /** Where a call's path leads, with what the record keeps of it (environment, API, route); or the refusal of a path that leads nowhere. */
 export type Location = Decision & { at?: Located };
 
-/** Finds where a request's canonical path leads, before any policy runs. */
-export type Locator = (request: IncomingRequest, path: string) => Promise<Location>;
+/** Finds where a request's canonical path leads, before any policy runs: at once while the directory's snapshot is fresh. */
+export type Locator = (request: IncomingRequest, path: string) => Location | Promise<Location>;
 
 function notFound(detail: string): ProblemError {
   return problem("not-found", { detail });
@@ -68,25 +68,35 @@ export function createLocator(deps: { directory: GatewayDirectory; routeTables: 
     return { env, api: api.slug, at: { kind: "built-in", env, api, version, remainder, operation } };
   }
 
-  return async function locate(request, path) {
-    const notServed = methodNotServed(request.method);
-    if (notServed) return { refusal: notServed };
-    const target = parseTarget(path);
-    if (!target) return { refusal: notFound(`Gateway URLs look like /gw/{environment}/{api}/... ${await environmentList(directory)}`) };
-    const env = await directory.environment(target.envSlug);
-    if (!env) return { refusal: notFound(`There is no environment "${target.envSlug}". ${await environmentList(directory)}`) };
+  function locateIn(view: DirectoryView, request: IncomingRequest, target: Target): Location {
+    const env = view.environment(target.envSlug);
+    if (!env) return { refusal: notFound(`There is no environment "${target.envSlug}". ${environmentList(view)}`) };
     const servicePath = `${target.apiSlug}${target.remainder}`;
     if (target.apiSlug === "oauth2" || target.apiSlug === ".well-known") {
       // Usage is charted per catalog API, and the token endpoints are the environment's token API.
-      const api = (await directory.apis(env.id)).find((each) => each.kind === "TOKEN")?.slug ?? "token-service";
+      const api = view.apis(env.id).find((each) => each.kind === "TOKEN")?.slug ?? "token-service";
       if (!isTokenServicePath(servicePath)) return { env, api, refusal: notFound(`The token service of "${env.slug}" has no endpoint /${servicePath}.`) };
       return { env, api, tokenService: true, route: `/${servicePath}`, at: { kind: "token-service", env, servicePath } };
     }
-    const api = target.apiSlug ? await directory.api(env.id, target.apiSlug) : undefined;
+    const api = target.apiSlug ? view.api(env.id, target.apiSlug) : undefined;
     if (!api) {
       const missing = target.apiSlug ? `There is no API "${target.apiSlug}" in environment "${env.slug}".` : `Name an API: /gw/${env.slug}/{api}/...`;
-      return { env, refusal: notFound(`${missing} ${apiList(env, await directory.apis(env.id))}`) };
+      return { env, refusal: notFound(`${missing} ${apiList(env, view.apis(env.id))}`) };
     }
     return locateInApi(request, env, api, target.remainder);
+  }
+
+  return function locate(request, path) {
+    const notServed = methodNotServed(request.method);
+    if (notServed) return { refusal: notServed };
+    const target = parseTarget(path);
+    const view = directory.view();
+    if (view instanceof Promise) return view.then((ready) => (target ? locateIn(ready, request, target) : unlocated(ready)));
+    return target ? locateIn(view, request, target) : unlocated(view);
   };
+}
+
+/** The refusal of a path outside `/gw/{environment}/{api}/...`, which lists where a caller can go instead. */
+function unlocated(view: DirectoryView): Location {
+  return { refusal: notFound(`Gateway URLs look like /gw/{environment}/{api}/... ${environmentList(view)}`) };
 }

@@ -1,8 +1,8 @@
-import type { GatewayDirectory, GatewayApi, GatewayEnvironment } from "./directory";
+import type { DirectoryView, GatewayApi, GatewayEnvironment } from "./directory";
 
 /** The sentence a 404 for an unknown environment ends with: where a caller can go instead. */
-export async function environmentList(directory: Pick<GatewayDirectory, "environments">): Promise<string> {
-  const slugs = (await directory.environments()).map((env) => env.slug);
+export function environmentList(directory: Pick<DirectoryView, "environments">): string {
+  const slugs = directory.environments().map((env) => env.slug);
   return slugs.length === 0 ? "There are no environments yet." : `Environments: ${slugs.join(", ")}.`;
 }
 

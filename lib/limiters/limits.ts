@@ -41,7 +41,8 @@ export function createLimits(input: { redisUrl: string | undefined; keyPrefix: s
   const failureCounters = new Map<string, FailureCounter>();
 
   return {
-    rateLimiter: () => (rateLimiter ??= sharedOr(createMemoryRateLimiter(), (redis, memory) => sharedRateLimiter(redis, keyPrefix, memory, input.log))),
+    rateLimiter: () =>
+      (rateLimiter ??= sharedOr<RateLimiter>(createMemoryRateLimiter(), (redis, memory) => sharedRateLimiter(redis, keyPrefix, memory, input.log))),
     failureCounter(windowSeconds, scope = "") {
       let counter = failureCounters.get(scope);
       if (!counter) {

@@ -16,6 +16,8 @@ describe("memory token bucket", () => {
     const refused = await limiter.take("a", policy);
     expect(refused).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 1, resetSeconds: 1 });
     expect(rateLimitHeaders(refused, policy)).toEqual({ "ratelimit-policy": '"client";q=2;w=1', ratelimit: '"client";r=0;t=1' });
+    // This process's own buckets decide at once, so the gateway's rate-limit stage waits on no promise for them.
+    expect(limiter.take("c", policy)).toEqual({ allowed: true, remaining: 1, retryAfterSeconds: 0, resetSeconds: 1 });
     expect((await limiter.take("b", policy)).allowed).toBe(true);
     vi.advanceTimersByTime(250);
     expect((await limiter.take("a", policy)).allowed).toBe(true);

@@ -1,10 +1,14 @@
-import type { FailureCounter, RateLimiter } from "./rate-limit";
+import type { FailureCounter, RateLimitDecision } from "./rate-limit";
 import { decide } from "./rate-limit";
+import type { RateLimitPolicy } from "./rate-limit-policy";
 
 const MAX_KEYS = 100_000;
 
-/** One process's buckets; when the map grows too large, buckets that have refilled are dropped. */
-export function createMemoryRateLimiter(): RateLimiter {
+/**
+ * One process's buckets, a `RateLimiter` that decides at once; when the map grows too large,
+ * buckets that have refilled are dropped.
+ */
+export function createMemoryRateLimiter(): { take(key: string, policy: RateLimitPolicy): RateLimitDecision } {
   const buckets = new Map<string, { tokens: number; updatedAt: number; burst: number }>();
 
   function sweep(now: number, perSecond: number): void {
@@ -14,7 +18,7 @@ export function createMemoryRateLimiter(): RateLimiter {
   }
 
   return {
-    async take(key, policy) {
+    take(key, policy) {
       const now = Date.now();
       let bucket = buckets.get(key);
       if (!bucket) {

@@ -11,7 +11,8 @@ export type RateLimitDecision = {
 };
 
 export type RateLimiter = {
-  take(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision>;
+  /** Takes one request from the key's bucket: at once where the bucket is this process's own. */
+  take(key: string, policy: RateLimitPolicy): RateLimitDecision | Promise<RateLimitDecision>;
 };
 
 /** Counts events per key in a fixed window (failed client authentications and sign-ins, Contact Us messages). */

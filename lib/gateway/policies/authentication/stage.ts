@@ -138,16 +138,20 @@ function withChallenges(
  * of its environment; the token service's endpoints authenticate their clients themselves.
  */
 export function createAuthenticationStage(authenticate: Authenticator): Stage {
-  return async ({ request, trace, at }) => {
+  return ({ request, trace, at }) => {
     if (at.kind === "token-service" || (at.kind === "proxied" && at.api.isPublic)) return PASS;
     const span = trace.span?.stage("authenticate");
-    try {
-      const verdict = await authenticate(request, at.env, at.api.authentication, request.mcpResource);
-      span?.end("refusal" in verdict ? verdict.refusal.code : undefined);
-      return verdict;
-    } catch (error) {
-      span?.end(toProblem(error).code);
-      throw error;
-    }
+    const verdict = authenticate(request, at.env, at.api.authentication, request.mcpResource);
+    if (!span) return verdict;
+    return verdict.then(
+      (decided) => {
+        span.end("refusal" in decided ? decided.refusal.code : undefined);
+        return decided;
+      },
+      (error: unknown) => {
+        span.end(toProblem(error).code);
+        throw error;
+      },
+    );
   };
 }

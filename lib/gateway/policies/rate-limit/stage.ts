@@ -20,35 +20,37 @@ export type RateLimitedCall = {
 /** The RateLimit headers every answer to the call carries, and the 429 when its budget is spent. */
 export type RateLimitVerdict = { headers: Record<string, string>; refusal: ProblemError | undefined };
 
-export type RateLimitCheck = (call: RateLimitedCall) => Promise<RateLimitVerdict>;
+/** At once where the limiter's bucket is this process's own. */
+export type RateLimitCheck = (call: RateLimitedCall) => RateLimitVerdict | Promise<RateLimitVerdict>;
 
 /**
  * Takes one request from the client's bucket in the environment, under the credential's
  * policy or else the environment's.
  */
 export function createRateLimitCheck(deps: { limiter: RateLimiter; metrics: RateLimitMetrics }): RateLimitCheck {
-  return async ({ env, api, clientId, credentialPolicy, subscription, span }) => {
+  return ({ env, api, clientId, credentialPolicy, subscription, span }) => {
     const policy = subscription?.policy ?? credentialPolicy ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
     const bucket = subscription ? `${env.id}:subscription:${subscription.id}` : `${env.id}:${clientId}`;
     const stage = span?.stage("rate limit");
-    let decision: RateLimitDecision;
-    try {
-      decision = await deps.limiter.take(bucket, policy);
-    } catch (error) {
+    const verdict = (decision: RateLimitDecision): RateLimitVerdict => {
+      stage?.end(decision.allowed ? undefined : "rate-limited");
+      const headers = rateLimitHeaders(decision, policy);
+      if (decision.allowed) return { headers, refusal: undefined };
+      deps.metrics.refused(env.slug, api);
+      const refusal = problem("rate-limited", {
+        detail: subscription
+          ? `The plan "${subscription.plan}" of the subscription ${subscription.id} allows ${policy.perSecond} requests per second (bursts of ${policy.burst}) to "${api}" in "${env.slug}".`
+          : `The client ${clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
+        headers: Object.assign({}, headers, { "retry-after": String(decision.retryAfterSeconds) }),
+      });
+      return { headers, refusal };
+    };
+    const failed = (error: unknown): never => {
       stage?.end(toProblem(error).code);
       throw error;
-    }
-    stage?.end(decision.allowed ? undefined : "rate-limited");
-    const headers = rateLimitHeaders(decision, policy);
-    if (decision.allowed) return { headers, refusal: undefined };
-    deps.metrics.refused(env.slug, api);
-    const refusal = problem("rate-limited", {
-      detail: subscription
-        ? `The plan "${subscription.plan}" of the subscription ${subscription.id} allows ${policy.perSecond} requests per second (bursts of ${policy.burst}) to "${api}" in "${env.slug}".`
-        : `The client ${clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
-      headers: Object.assign({}, headers, { "retry-after": String(decision.retryAfterSeconds) }),
-    });
-    return { headers, refusal };
+    };
+    const taken = deps.limiter.take(bucket, policy);
+    return taken instanceof Promise ? taken.then(verdict, failed) : verdict(taken);
   };
 }
 

@@ -97,7 +97,8 @@ export function createRequestValidationStage(deps: {
   maxBodyBytes: (env: string, api: string) => number | undefined;
 }): Stage {
   return ({ request, url, at }) => {
-    if (at.kind !== "proxied") return PASS;
+    // A version's validators are compiled only once a policy of its API validates requests.
+    if (at.kind !== "proxied" || !at.version?.validators) return PASS;
     const { env, api, version, remainder, route } = at;
     return validateRequest({ request, url, api, version, remainder, route, maxBodyBytes: deps.maxBodyBytes(env.slug, api.slug), metrics: deps.metrics });
   };

@@ -1,4 +1,4 @@
-import { entrySize, type ResponseCacheStore, type StoreKey, type Stored } from "./store";
+import { entrySize, type ResponseCacheStore, type StoreKey, type StoreRead, type Stored } from "./store";
 
 /** Bytes of path keys whose generation this process remembers; past it they are forgotten together (see `floor`). */
 const MAX_GENERATION_KEY_BYTES = 8 * 1024 * 1024;
@@ -12,7 +12,10 @@ type Slot = { scope: string; names: Map<string, Slot>; name: string; stored: Sto
  * stored again, so a hit only marks its entry. An entry larger than the whole bound is not kept.
  * Entries are found by their key's scope, then its name (`StoreKey`).
  */
-export function createMemoryResponseCacheStore(maxBytes: number, now: () => number = Date.now): ResponseCacheStore & { readonly bytes: number } {
+export function createMemoryResponseCacheStore(
+  maxBytes: number,
+  now: () => number = Date.now,
+): Omit<ResponseCacheStore, "read"> & { read(path: StoreKey, key: StoreKey): StoreRead; readonly bytes: number } {
   const scopes = new Map<string, Map<string, Slot>>();
   /** entries in the order they were stored or last given a second chance */
   const recency = new Set<Slot>();
@@ -45,7 +48,7 @@ export function createMemoryResponseCacheStore(maxBytes: number, now: () => numb
     get bytes() {
       return bytes;
     },
-    async read(path, key) {
+    read(path, key) {
       return { generation: generations.get(path.scope)?.get(path.name) ?? floor, stored: take(key) };
     },
     async variant(key) {

@@ -186,7 +186,8 @@ export function createResponseCache(deps: { store: ResponseCacheStore; metrics: 
     const asked = cacheControl(request.headers.get("cache-control"));
     const bypass = asked.has("no-cache") || asked.has("no-store") || CONDITIONAL.some((name) => request.headers.get(name) !== null);
 
-    const { generation, stored } = await store.read({ scope: scopes.path, name: call.remainder }, key);
+    const read = store.read({ scope: scopes.path, name: call.remainder }, key);
+    const { generation, stored } = read instanceof Promise ? await read : read;
     let found: Stored | undefined = stored?.generation === generation ? stored : undefined;
     let variantKey = key;
     const markerNames = found?.kind === "vary" ? found.names : undefined;

@@ -31,10 +31,13 @@ export type Stored = CachedAnswer | VaryMarker;
  */
 export type StoreKey = { scope: string; name: string };
 
+/** A path's current generation and what a key holds, read together. */
+export type StoreRead = { generation: number; stored: Stored | undefined };
+
 /** Where entries live: Redis, shared by every instance, or this process's memory. */
 export type ResponseCacheStore = {
-  /** the path's current generation and what the key holds, read together */
-  read(path: StoreKey, key: StoreKey): Promise<{ generation: number; stored: Stored | undefined }>;
+  /** the path's current generation and what the key holds, read together: at once from this process's memory */
+  read(path: StoreKey, key: StoreKey): StoreRead | Promise<StoreRead>;
   /** a variant's answer, after `read` found a Vary marker */
   variant(key: StoreKey): Promise<Stored | undefined>;
   /** keeps an entry for `keepMs` */
