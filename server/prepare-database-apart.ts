@@ -8,9 +8,9 @@ type Outcome = { report: SeedReport } | { failure: string };
 
 /**
  * The gateway's start-up steps (Redis answers, then `prepareDatabase`) in a process that
- * ends when it is done, keeping what it loads out of this one. It runs with this process's Node options (the better-sqlite3 preload among
- * them), environment and output, and with Prisma's V8 flags, which the gateway-only
- * process itself runs without.
+ * ends when it is done, keeping what it loads out of this one. It runs with this process's
+ * Node options (the better-sqlite3 preload among them), environment and output, and with
+ * Prisma's V8 flags, which the gateway-only process itself runs without.
  */
 export async function prepareDatabaseApart(): Promise<SeedReport> {
   const child = fork(compiledModule("server/prepare-database-process.ts"), [], { serialization: "advanced", execArgv: withPrismaV8Args(process.execArgv) });
