@@ -1,7 +1,7 @@
 import { problem, type ProblemError, toProblem } from "../../../http/problem";
 import { type RateLimitDecision, type RateLimiter, rateLimitHeaders } from "../../../limiters/rate-limit";
 import type { RateLimitPolicy } from "../../../limiters/rate-limit-policy";
-import type { RequestSpan } from "../../../tracing/tracer";
+import type { RequestSpan, StageSpan } from "../../../tracing/tracer";
 import { PASS, type Stage } from "../../pipeline";
 import type { RateLimitMetrics } from "./metrics";
 
@@ -23,34 +23,47 @@ export type RateLimitVerdict = { headers: Record<string, string>; refusal: Probl
 /** At once where the limiter's bucket is this process's own. */
 export type RateLimitCheck = (call: RateLimitedCall) => RateLimitVerdict | Promise<RateLimitVerdict>;
 
+/** The headers and, when the bucket was empty, the 429 of one call's decision, which ends its span. */
+function verdictOf(
+  call: RateLimitedCall,
+  policy: RateLimitPolicy,
+  decision: RateLimitDecision,
+  stage: StageSpan | undefined,
+  metrics: RateLimitMetrics,
+): RateLimitVerdict {
+  const { env, api, clientId, subscription } = call;
+  stage?.end(decision.allowed ? undefined : "rate-limited");
+  const headers = rateLimitHeaders(decision, policy);
+  if (decision.allowed) return { headers, refusal: undefined };
+  metrics.refused(env.slug, api);
+  const refusal = problem("rate-limited", {
+    detail: subscription
+      ? `The plan "${subscription.plan}" of the subscription ${subscription.id} allows ${policy.perSecond} requests per second (bursts of ${policy.burst}) to "${api}" in "${env.slug}".`
+      : `The client ${clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
+    headers: Object.assign({}, headers, { "retry-after": String(decision.retryAfterSeconds) }),
+  });
+  return { headers, refusal };
+}
+
 /**
  * Takes one request from the client's bucket in the environment, under the credential's
  * policy or else the environment's.
  */
 export function createRateLimitCheck(deps: { limiter: RateLimiter; metrics: RateLimitMetrics }): RateLimitCheck {
-  return ({ env, api, clientId, credentialPolicy, subscription, span }) => {
+  return (call) => {
+    const { env, clientId, credentialPolicy, subscription, span } = call;
     const policy = subscription?.policy ?? credentialPolicy ?? { burst: env.rateLimitBurst, perSecond: env.rateLimitPerSecond };
     const bucket = subscription ? `${env.id}:subscription:${subscription.id}` : `${env.id}:${clientId}`;
     const stage = span?.stage("rate limit");
-    const verdict = (decision: RateLimitDecision): RateLimitVerdict => {
-      stage?.end(decision.allowed ? undefined : "rate-limited");
-      const headers = rateLimitHeaders(decision, policy);
-      if (decision.allowed) return { headers, refusal: undefined };
-      deps.metrics.refused(env.slug, api);
-      const refusal = problem("rate-limited", {
-        detail: subscription
-          ? `The plan "${subscription.plan}" of the subscription ${subscription.id} allows ${policy.perSecond} requests per second (bursts of ${policy.burst}) to "${api}" in "${env.slug}".`
-          : `The client ${clientId} may send ${policy.perSecond} requests per second (bursts of ${policy.burst}) in "${env.slug}".`,
-        headers: Object.assign({}, headers, { "retry-after": String(decision.retryAfterSeconds) }),
-      });
-      return { headers, refusal };
-    };
-    const failed = (error: unknown): never => {
-      stage?.end(toProblem(error).code);
-      throw error;
-    };
     const taken = deps.limiter.take(bucket, policy);
-    return taken instanceof Promise ? taken.then(verdict, failed) : verdict(taken);
+    if (!(taken instanceof Promise)) return verdictOf(call, policy, taken, stage, deps.metrics);
+    return taken.then(
+      (decision) => verdictOf(call, policy, decision, stage, deps.metrics),
+      (error: unknown) => {
+        stage?.end(toProblem(error).code);
+        throw error;
+      },
+    );
   };
 }
 
