@@ -24,5 +24,12 @@ export type RequestLogEntry = {
   bytesOut?: number | null;
 };
 
+/**
+ * The rows the gateway hands its writer at once (`lib/gateway/request-log.ts`), and the most
+ * SQLite commits together (`request-log-sqlite.ts`), so that a batch is one commit unless a
+ * writer waits for the lock.
+ */
+export const REQUEST_LOG_BATCH_ROWS = 250;
+
 /** Writes a batch's usage rows; resolves once they are committed. */
 export type RequestLogInsert = (batch: readonly RequestLogEntry[]) => Promise<void>;

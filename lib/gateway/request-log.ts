@@ -1,7 +1,7 @@
 import "server-only";
 import type { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import type { RequestLogEntry, RequestLogInsert } from "../data-plane/request-log-entry";
+import { REQUEST_LOG_BATCH_ROWS, type RequestLogEntry, type RequestLogInsert } from "../data-plane/request-log-entry";
 import { createRequestLogInsert } from "../data-plane/request-log-insert";
 import { writeTurns } from "../data-plane/write-turns";
 import { inServerBuild } from "../runtime/server-build";
@@ -85,9 +85,9 @@ export function createRequestRecorder(input: {
   const { log } = input;
   // Handing the worker 2,000 rows at once held this thread for 1.2-1.4 ms per message, 250 for
   // 0.13-0.15 ms; with 250 the full server held 15-20 MB less under the mix and served as many
-  // requests (decision 007, "The request log"). SQLite commits a batch in slices
-  // (`lib/data-plane/request-log-sqlite.ts`), PostgreSQL in one statement of one array per column.
-  const batchSize = input.batchSize ?? 250;
+  // requests (decision 007, "The request log"). SQLite commits a batch at once unless a writer
+  // waits (`lib/data-plane/request-log-sqlite.ts`), PostgreSQL in one statement of one array per column.
+  const batchSize = input.batchSize ?? REQUEST_LOG_BATCH_ROWS;
   const write = createWriter(log, input.accessLog, input.databaseUrl);
   let buffer: RequestLogEntry[] = [];
   let timer: NodeJS.Timeout | undefined;
