@@ -10,7 +10,7 @@ import { giveWayToWaitingWriters, writersAreWaiting } from "./write-turns";
  * milliseconds rather than the ten 2,000 rows take. A commit costs little in WAL mode, which
  * syncs at checkpoints only, but each writes every page it changed, and the index on
  * (clientId, at) changes a page per client: a batch of 250 cut in two commits, 200 rows and
- * 50, took about a fifth more CPU per row than one commit of 250 (decision 082).
+ * 50, took about a quarter more CPU per row than one commit of 250 (decision 082).
  */
 const ROWS_PER_COMMIT = REQUEST_LOG_BATCH_ROWS;
 
