@@ -12,6 +12,7 @@ import { config } from "./lib/config";
 import { compiledModule } from "./lib/runtime/threads";
 import { runGatewayCluster } from "./server/gateway-cluster";
 import { gatewayProcessCount } from "./server/gateway-processes";
+import { prepareDatabaseApart } from "./server/prepare-database-apart";
 import { startupFailure } from "./server/start-up";
 
 type GatewayProcess = typeof import("./server/gateway-process");
@@ -21,7 +22,12 @@ const gatewayProcess = () => import(compiledModule("server/gateway-process.ts"))
 async function main(): Promise<void> {
   if (cluster.isWorker) return (await gatewayProcess()).serveAsWorker();
   const processes = gatewayProcessCount(config(), availableParallelism());
-  if (processes === 1) return (await gatewayProcess()).serveAlone();
+  if (processes === 1) {
+    // The serving code loads while the start-up process prepares the database.
+    const prepared = prepareDatabaseApart();
+    prepared.catch(() => undefined);
+    return (await gatewayProcess()).serveAlone(prepared);
+  }
   return runGatewayCluster(processes);
 }
 

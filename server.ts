@@ -1,6 +1,6 @@
-// Production entry (`npm start`): applies migrations, seeds an empty database,
-// builds Next if there is no build, then serves the gateway in this thread and
-// forwards everything else to Next, which runs in a worker thread.
+// Production entry (`npm start`): builds Next if there is no build, starts Next in a
+// worker thread while it applies migrations and seeds an empty database, then serves
+// the gateway in this thread and forwards everything else to Next.
 import "./server/check-config";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -60,9 +60,14 @@ async function main(): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   const reserved = await reservePort(port);
   await checkRedis(config().redisUrl);
-  seedReport = await prepareDatabase();
   ensureBuild();
-  const portal = await startPortal({ dir: projectRoot(), publicPort: port, log });
+  // Next loads its pages in its thread while this one prepares the database, so a start waits
+  // for the longer of the two. A portal that fails to start is reported once the migrations are
+  // done, rather than ending the process in the middle of one; until then its failure is held.
+  const portalStarting = startPortal({ dir: projectRoot(), publicPort: port, log });
+  portalStarting.catch(() => undefined);
+  seedReport = await prepareDatabase();
+  const portal = await portalStarting;
   const server = createGatehouseServer({ publicUrl, other: servePortal(portal) });
   await reserved.release();
   await listen(server, port);

@@ -7,15 +7,14 @@ import { startMetricsListener } from "../lib/metrics/serve";
 import { printSeedReport, type SeedReport } from "../prisma/seed-report";
 import { serveGatewayOnlyPaths } from "./gateway-only-paths";
 import { createGatehouseServer, listen, stopOnSignals } from "./http-server";
-import { prepareDatabaseApart } from "./prepare-database-apart";
 import { startupBanner } from "./start-up";
 
-/** Prepares the database, serves on PORT, and says so, as the one gateway process. */
-export async function serveAlone(): Promise<void> {
+/** Serves on PORT once the database is `prepared` (`prepareDatabaseApart`), and says so, as the one gateway process. */
+export async function serveAlone(prepared: Promise<SeedReport>): Promise<void> {
   const { port, publicUrl } = config();
   let seedReport: SeedReport = [];
   try {
-    seedReport = await prepareDatabaseApart();
+    seedReport = await prepared;
     const server = createGatehouseServer({ publicUrl, other: serveGatewayOnlyPaths(new URL(publicUrl).origin) });
     await listen(server, port);
     console.log(startupBanner(config(), "gateway only"));
