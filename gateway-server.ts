@@ -23,10 +23,12 @@ async function main(): Promise<void> {
   if (cluster.isWorker) return (await gatewayProcess()).serveAsWorker();
   const processes = gatewayProcessCount(config(), availableParallelism());
   if (processes === 1) {
-    // The serving code loads while the start-up process prepares the database.
-    const prepared = prepareDatabaseApart();
-    prepared.catch(() => undefined);
-    return (await gatewayProcess()).serveAlone(prepared);
+    // The serving code loads while the start-up process prepares the database; a database that
+    // cannot be prepared is reported first, as it is the likelier failure.
+    const loading = gatewayProcess();
+    loading.catch(() => undefined);
+    const seedReport = await prepareDatabaseApart();
+    return (await loading).serveAlone(seedReport);
   }
   return runGatewayCluster(processes);
 }

@@ -9,12 +9,10 @@ import { serveGatewayOnlyPaths } from "./gateway-only-paths";
 import { createGatehouseServer, listen, stopOnSignals } from "./http-server";
 import { startupBanner } from "./start-up";
 
-/** Serves on PORT once the database is `prepared` (`prepareDatabaseApart`), and says so, as the one gateway process. */
-export async function serveAlone(prepared: Promise<SeedReport>): Promise<void> {
+/** Serves on PORT, on a database `prepareDatabaseApart` has prepared, and says so, as the one gateway process. */
+export async function serveAlone(seedReport: SeedReport): Promise<void> {
   const { port, publicUrl } = config();
-  let seedReport: SeedReport = [];
   try {
-    seedReport = await prepared;
     const server = createGatehouseServer({ publicUrl, other: serveGatewayOnlyPaths(new URL(publicUrl).origin) });
     await listen(server, port);
     console.log(startupBanner(config(), "gateway only"));
