@@ -19,6 +19,7 @@ export function loadEnvFile(path = ".env"): void {
 /** The variables `.env` in the working directory sets, without adding them to `process.env`. */
 export function readEnvFile(path = ".env"): Record<string, string> {
   try {
+    // A path known only at run time: without the marker, Next's build traces the whole repository into every route.
     return parseEnv(readFileSync(/* turbopackIgnore: true */ path, "utf8")) as Record<string, string>;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
