@@ -32,6 +32,8 @@ test("a developer looks up their own failed request by the requestId of its prob
   await expect(found).toContainText("sso-qa");
   await expect(found.getByRole("link", { name: "validation-failed" })).toHaveAttribute("href", "/problems/validation-failed");
 
+  // The page reads its charts and the lookup side by side, so the row can be committed between the two reads; now that it is found, the charts hold it too.
+  await developer.reload();
   const byProblem = developer.getByRole("table", { name: "Error rate by problem type" });
   const failures = byProblem.getByRole("row").filter({ has: developer.getByRole("link", { name: "validation-failed" }) });
   await expect(failures).toContainText("400");
