@@ -8,6 +8,7 @@ import { nodeHeaders, nodeRequest, writePlainResponse } from "../lib/http/node-m
 import { problemPlainResponse, toProblem } from "../lib/http/problem";
 import { checkedTarget, PARSER_HEADER_LIMIT } from "../lib/http/request-head";
 import { requestIdFrom } from "../lib/http/request-id";
+import { attachUnservedRequestHandlers } from "../lib/http/unserved-requests";
 import { log } from "../lib/log";
 import { serveMetrics } from "../lib/metrics/serve";
 import { isWebsocketUpgrade, serveAsPlainRequest } from "./plain-upgrade";
@@ -76,6 +77,7 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   attachClientErrorHandler(server);
+  attachUnservedRequestHandlers(server);
   return server;
 }
 

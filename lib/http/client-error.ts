@@ -36,8 +36,8 @@ export function parserProblem(error: ParserError): ProblemError {
   }
 }
 
-/** The problem as raw HTTP/1.1 bytes: Node's parser gave up, so no ServerResponse exists to write it. */
-function rawProblemResponse(problem: ProblemError, requestId: string): string {
+/** The problem as raw HTTP/1.1 bytes, for a connection no ServerResponse owns (Node's parser gave up, or a CONNECT). */
+export function rawProblemResponse(problem: ProblemError, requestId: string): string {
   const response = problemPlainResponse(problem, { requestId });
   return rawResponse({ ...response, body: String(response.body) });
 }

@@ -446,6 +446,12 @@ export const PROBLEMS = {
     explanation: "The request line, with its path and query string, is longer than the server reads.",
     advice: "Keep query strings short; send large inputs in a request body where the operation accepts one.",
   },
+  "expectation-failed": {
+    title: "Expectation not met",
+    status: 417,
+    explanation: "The request's `Expect` header asked for something other than `100-continue`, the one expectation HTTP defines and the server meets.",
+    advice: "Send the request without the `Expect` header, or with `Expect: 100-continue` only.",
+  },
   "headers-too-large": {
     title: "Request headers too large",
     status: 431,

@@ -1,7 +1,7 @@
 // How the server reads a request before it routes it (docs/decisions/043), on both
 // processes: one canonical path, the version matched on it, and the same path forwarded;
-// what cannot be made canonical, refused; header names with `_` dropped; TRACE refused
-// everywhere; the size limits; a connection closed after an early 413.
+// what cannot be made canonical, refused; header names with `_` dropped; TRACE and CONNECT
+// refused everywhere, and an unmet Expect; the size limits; a connection closed after an early 413.
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -244,6 +244,49 @@ describe.each(processes)("on %s, what the server reads before it routes", (_name
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(received.toLowerCase()).toContain("connection: close");
     socket.destroy();
+  });
+});
+
+describe.each(processes)("on %s, requests Node would answer bare", (_name, serverOf) => {
+  it.each(["example.com:443", "127.0.0.1:22"])("refuses CONNECT %s with a 405 problem and Allow, never a tunnel", async (authority) => {
+    const answer = await raw(serverOf().port, `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nX-Request-Id: req_${"c".repeat(32)}\r\n`);
+    expectProblem(answer, 405, "method-not-allowed");
+    expect(answer.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    expect(answer.headers["x-request-id"]).toBe(`req_${"c".repeat(32)}`);
+    expect(answer.headers.connection).toBe("close");
+  });
+
+  it.each(["/gw/sso-qa/ordersf/v2/orders", "/apis"])("refuses an Expect other than 100-continue on %s with a 417 problem that names it", async (path) => {
+    seen = [];
+    const answer = await get(serverOf(), path, ["Expect: 200-ok"]);
+    expectProblem(answer, 417, "expectation-failed");
+    expect(answer.headers.connection).toBe("close");
+    expect((JSON.parse(answer.body) as { detail: string }).detail).toContain('"200-ok"');
+    expect(seen).toEqual([]);
+  });
+
+  it("still answers Expect: 100-continue with 100 Continue, and the call once its body is sent", async () => {
+    seen = [];
+    const body = JSON.stringify({ item: 1 });
+    const fields = ["Host: localhost", "Expect: 100-continue", "Content-Type: application/json", `Content-Length: ${body.length}`];
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(serverOf().port, "127.0.0.1");
+      let text = "";
+      socket.on("data", (data: Buffer) => {
+        const first = text === "";
+        text += data.toString("latin1");
+        if (first) socket.write(body);
+        // The 100, then the call's answer, whose JSON body may come in chunks.
+        if (/\r\n\r\nHTTP\/1\.1 [\s\S]*\r\n\r\n[\s\S]*\}/.test(text)) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on("error", reject);
+      socket.write(["POST /gw/sso-qa/ordersf/v2/orders HTTP/1.1", ...fields, "", ""].join("\r\n"));
+    });
+    expect(received).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+    expect(seen.map(({ url }) => url)).toEqual(["/app/v2/orders"]);
   });
 });
 
