@@ -143,7 +143,13 @@ export async function readConfigFile(path: string, options: { root?: string } = 
     const offset = offsetOf(document, at);
     return { path: formatPath(at), line: offset === undefined ? null : lines.linePos(offset).line, message };
   };
-  const raw = document.toJS() ?? {};
+  let raw: unknown;
+  try {
+    raw = document.toJS() ?? {};
+  } catch (error) {
+    // `yaml` refuses aliases that expand past its bound (a billion laughs) only as it builds the values.
+    return { ok: false, errors: [{ path: "", line: null, message: `cannot be read: ${(error as Error).message}` }] };
+  }
   const parsed = configFileSchema.safeParse(raw);
   const salvaged = parsed.success ? undefined : salvage(raw);
   const file = parsed.success ? parsed.data : salvaged!.file;

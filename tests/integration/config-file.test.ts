@@ -214,6 +214,18 @@ apis:
     });
   });
 
+  it("refuses a YAML file whose aliases expand without bound (a billion laughs), changing nothing", async () => {
+    const levels = Array.from({ length: 8 }, (_, level) => `l${level + 1}: &l${level + 1} [${Array(9).fill(`*l${level}`).join(", ")}]`);
+    const path = file("laughs.yaml", ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]", ...levels, "environments: *l8", ""].join("\n"));
+    const before = { apis: await db.api.count(), audits: await configAudits() };
+    const run = await config("apply", "-f", path);
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: `${path} has 1 error(s); nothing was changed:\n${path}: cannot be read: Excessive alias count indicates a resource exhaustion attack\n`,
+    });
+    expect({ apis: await db.api.count(), audits: await configAudits() }).toEqual(before);
+  });
+
   it("reads the OpenAPI document from a path beside the file, creates environments, and proxies through them", async () => {
     file("catalog.yaml", DOCUMENT);
     const path = file(
