@@ -18,7 +18,8 @@ const EXPECT_SHOWN = 100;
  */
 export function attachUnservedRequestHandlers(server: Server): void {
   server.on("connect", (req, socket) => {
-    const refusal = methodNotServed(req.method ?? "CONNECT") ?? problem("method-not-allowed");
+    // Node emits `connect` for CONNECT only, a method SERVED_METHODS never holds.
+    const refusal = methodNotServed("CONNECT")!;
     lingeringClose(socket, rawProblemResponse(refusal, requestIdFrom(nodeHeaders(req))));
   });
   server.on("checkExpectation", (req, res) => {
