@@ -286,7 +286,34 @@ describe("the MCP server of the built-in Notifications API, on both processes", 
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(2 * 1024 * 1024) } }),
     });
-    expect(huge.status).toBeGreaterThanOrEqual(400);
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get("content-type")).toBe("application/problem+json");
+    expect(await huge.json()).toMatchObject({ type: expect.stringContaining("payload-too-large"), requestId: expect.any(String) });
+  });
+
+  it("answers malformed params with JSON-RPC's -32602 Invalid params, naming the field, on both processes", async () => {
+    const rpc = async (server: TestServer, method: string, params: unknown) => {
+      const response = await fetch(`${server.url}/mcp/${ENV}/notifications`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
+      });
+      return { status: response.status, body: (await response.json()) as { id: number; error?: { code: number; message: string } } };
+    };
+    for (const server of [full, gatewayOnly]) {
+      for (const [method, params, field] of [
+        ["tools/call", { arguments: {} }, "name"],
+        ["tools/call", { name: "getNotification", arguments: "id=1" }, "arguments"],
+        ["tools/list", { cursor: 100 }, "cursor"],
+        ["initialize", { capabilities: {} }, "protocolVersion"],
+      ] as const) {
+        const answer = await rpc(server, method, params);
+        expect(answer.status, `${method} ${field}`).toBe(200);
+        expect(answer.body.id).toBe(7);
+        expect(answer.body.error?.code, `${method} ${field}: ${answer.body.error?.message}`).toBe(-32602);
+        expect(answer.body.error?.message).toContain(field);
+      }
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import type { DataPlaneStore } from "../../data-plane/store";
 import { canonicalPath } from "../../http/canonical-path";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../../http/message";
 import { problem, problemPlainResponse, type ProblemError, toProblem } from "../../http/problem";
+import { readBody } from "../../http/read-body";
 import { requestIdFrom } from "../../http/request-id";
 import { notificationsDocument } from "../../notifications/openapi";
 import { issuerFor } from "../../oauth/issuer";
@@ -13,6 +14,7 @@ import type { Gateway } from "../handler";
 import type { Authenticator } from "../policies/authentication/stage";
 import type { GatewayVersion } from "../versions";
 import { callTool, toolRequest } from "./call-tool";
+import { invalidParamsError } from "./invalid-params";
 import type { McpSessions } from "./sessions";
 import { deriveTools, type McpTool } from "./tools";
 
@@ -214,17 +216,18 @@ export function createMcpService(deps: McpServiceDeps): McpService {
       // The transport's answer to a session it does not know: the client initializes again.
       throw problem("not-found", { detail: "This MCP session is unknown or has ended: send initialize again, without Mcp-Session-Id." });
     }
+    const body = await readMcpBody(request);
     const loaded = await mcpSdk();
+    const invalid = invalidParamsError(loaded.types, parsedJson(body));
+    if (invalid) return jsonPlainResponse(200, invalid);
     const server = mcpServer(loaded, at, request);
-    const transport = new loaded.Transport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: MAX_MCP_BODY_BYTES,
-    });
+    const transport = new loaded.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
       const token = request.headers.get("authorization")?.replace(/^Bearer +/i, "") ?? "";
-      const response = await plainResponse(await transport.handleRequest(fetchRequest(request), { authInfo: { token, clientId: clientId ?? "", scopes: [] } }));
+      const response = await plainResponse(
+        await transport.handleRequest(fetchRequest(request, body), { authInfo: { token, clientId: clientId ?? "", scopes: [] } }),
+      );
       if (sessionId === null && initialized(response)) response.headers["mcp-session-id"] = deps.sessions.issue(at.resource, clientId ?? "");
       return response;
     } finally {
@@ -264,12 +267,29 @@ function initialized(response: PlainResponse): boolean {
   }
 }
 
-/** The Fetch request the SDK's transport reads. */
-function fetchRequest(request: IncomingRequest): Request {
+/** A JSON-RPC body, read whole: 413 past its bound, 400 when it did not arrive whole. */
+async function readMcpBody(request: IncomingRequest): Promise<Buffer> {
+  const read = await readBody(request, MAX_MCP_BODY_BYTES);
+  if (read.ok) return read.bytes;
+  throw read.reason === "too-large"
+    ? problem("payload-too-large", { detail: `An MCP request's body is at most ${MAX_MCP_BODY_BYTES} bytes.` })
+    : problem("malformed-request", { detail: "The request body did not arrive whole." });
+}
+
+/** The body as JSON, or undefined when it is not: the transport answers that with JSON-RPC's parse error. */
+function parsedJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Fetch request the SDK's transport reads, with the body already read. */
+function fetchRequest(request: IncomingRequest, body: Buffer): Request {
   const headers = new Headers();
   request.headers.forEach((value, name) => headers.append(name, value));
-  const body = request.method === "GET" || request.method === "HEAD" ? null : request.body;
-  return new Request(request.url, { method: request.method, headers, body, duplex: "half" } as RequestInit);
+  return new Request(request.url, { method: request.method, headers, body: new Uint8Array(body) });
 }
 
 /** The transport's answer (JSON, as the transport is told to answer) as a plain response. */
