@@ -53,6 +53,11 @@ describe("the canonical form of a request's path", () => {
     ["an escape without hexadecimal digits", "/settings/%zz"],
     ["a lone percent sign", "/settings/%"],
     ["an escape that is not UTF-8", "/problems/%C3%28"],
+    ["an encoded NUL", "/gw/sso-qa/orders/v1/files/secret.txt%00.png"],
+    ["an encoded line break", "/gw/sso-qa/orders/v1/x%0d%0aSet-Cookie:a=b"],
+    ["an encoded tab", "/gw/sso-qa/orders/v1/%09"],
+    ["an encoded DEL", "/gw/sso-qa/orders/v1/%7f"],
+    ["a double-encoded NUL", "/gw/sso-qa/orders/v1/secret%2500"],
   ])("refuses %s with 400 malformed-path", (_what, path) => {
     expect(refusal(path)).toBe("malformed-path");
   });
@@ -60,5 +65,6 @@ describe("the canonical form of a request's path", () => {
   it("keeps escapes that decode twice to an ordinary character", () => {
     expect(canonicalPath("/files/report%252epdf")).toBe("/files/report%252epdf");
     expect(canonicalPath("/files/100%25")).toBe("/files/100%25");
+    expect(canonicalPath("/files/%2520and%20%C2%A0")).toBe("/files/%2520and%20%C2%A0");
   });
 });

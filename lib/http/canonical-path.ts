@@ -9,6 +9,12 @@ const PCHAR = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]$/;
 /** What a browser escapes in a path (the WHATWG URL path set, with `|`, `^`, `[` and `]`, which RFC 3986 does not allow either). */
 const ESCAPED_AS_SENT = /^["<>`{}|^[\]]$/;
 const ENCODED_SEPARATOR = /%(?:2F|5C)/i;
+/**
+ * An escaped control character (%00 to %1F, %7F): no resource's name holds one, and upstreams
+ * read it apart, where a C string ends at %00 (nginx and Apache refuse it) and %0D%0A splits a
+ * header built from the path.
+ */
+const ENCODED_CONTROL = /%(?:[01][0-9A-F]|7F)/i;
 
 function malformed(detail: string): ProblemError {
   return problem("malformed-path", { detail });
@@ -31,9 +37,10 @@ function normalizeEscapes(segment: string, onInvalid: () => void): string {
   });
 }
 
-/** Why a segment, escapes normalized, names something other than one segment: a separator inside it, or a dot segment. */
+/** Why a segment, escapes normalized, cannot be read one way only: a separator or a control character inside it, or a dot segment. */
 function ambiguity(segment: string): string | undefined {
   if (ENCODED_SEPARATOR.test(segment)) return "A path segment holds an encoded / or \\ (%2F, %5C).";
+  if (ENCODED_CONTROL.test(segment)) return "A path segment holds an encoded control character (%00 to %1F, or %7F).";
   if (isDotSegment(segment)) return "The path has a dot segment (., .., written or percent-encoded, also with ;parameters).";
   return undefined;
 }
@@ -59,7 +66,7 @@ function canonicalSegment(segment: string): string {
   // An upstream that decodes once more (a proxy, then its framework) must still see this one segment.
   const decodedOnce = result.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   if (ambiguity(normalizeEscapes(decodedOnce, () => undefined))) {
-    throw malformed("A path segment decodes, percent-decoded twice, to a separator or a dot segment (double encoding such as %252e).");
+    throw malformed("A path segment decodes, percent-decoded twice, to a separator, a control character or a dot segment (double encoding such as %252e).");
   }
   return result;
 }
@@ -69,8 +76,8 @@ function canonicalSegment(segment: string): string {
  * (docs/decisions/043): escapes of unreserved characters decoded and the others
  * upper-cased, characters a path may not hold escaped as a browser does. A path
  * that cannot be read one way only is refused with 400 `malformed-path`: no `/` at
- * the start, an empty segment (`//`), a dot segment, an encoded separator, an
- * escape that is not one or does not spell UTF-8, a segment that decodes twice to
+ * the start, an empty segment (`//`), a dot segment, an encoded separator or control
+ * character, an escape that is not one or does not spell UTF-8, a segment that decodes twice to
  * any of these, a `\` or `#`. A trailing `/` stays.
  */
 export function canonicalPath(path: string): string {

@@ -159,6 +159,18 @@ describe.each(processes)("on %s, the version and route are matched on one canoni
     expect(seen).toEqual([]);
   });
 
+  it.each([
+    ["%00, where a C string ends", "/gw/sso-qa/ordersf/v2/secret.txt%00.png"],
+    ["%0D%0A, which splits a header an upstream builds from the path", "/gw/sso-qa/ordersf/v2/x%0D%0ASet-Cookie:%20a=b"],
+    ["%2500, a NUL once decoded again", "/gw/sso-qa/ordersf/v2/secret.txt%2500.png"],
+  ])("refuses %s before it reaches the upstream, and names the control character", async (_what, target) => {
+    seen = [];
+    const answer = await get(serverOf(), target);
+    expectProblem(answer, 400, "malformed-path");
+    expect(answer.body).toContain("control character");
+    expect(seen).toEqual([]);
+  });
+
   it("forwards exactly the canonical path it matched, with the deprecation of the version it names", async () => {
     seen = [];
     const answer = await get(serverOf(), "/gw/sso-qa/ordersf/%76%31/%6Frders/%c3%a9?q=%2e%2e");
