@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOpenApiDocument } from "./openapi-check";
+import { checkOpenApiDocument, checkOpenApiValue, MAX_DOCUMENT_DEPTH } from "./openapi-check";
 
 const HEAD = "info: {title: T, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n";
 
@@ -46,5 +46,27 @@ describe("checkOpenApiDocument", () => {
     ["just-a-file-name.yaml", [{ pointer: "", message: "must be an object" }]],
   ])("refuses %j with a pointer to each error", async (text, errors) => {
     expect(await checkOpenApiDocument(text)).toEqual({ ok: false, errors });
+  });
+
+  it("refuses a document nested deeper than any API's, naming where, before a check walks it off the stack", async () => {
+    const nested = (depth: number): unknown => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+    const documentWith = (example: unknown) => ({
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      paths: { "/x": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { example } } } } } } } },
+    });
+    const example = "/paths/~1x/get/responses/200/content/application~1json/schema/example";
+    // The example is nine levels below the document's root; 30,000 levels nest past the stack of every check.
+    for (const depth of [MAX_DOCUMENT_DEPTH - 7, 30_000]) {
+      const checked = await checkOpenApiValue(documentWith(nested(depth)));
+      expect(checked).toEqual({
+        ok: false,
+        errors: [{ pointer: `${example}${"/0".repeat(MAX_DOCUMENT_DEPTH - 8)}`, message: "nests objects and arrays more than 256 levels deep" }],
+      });
+    }
+    expect(await checkOpenApiValue(documentWith(nested(MAX_DOCUMENT_DEPTH - 8)))).toMatchObject({ ok: true });
+    // As text, the YAML parser meets the depth first.
+    const text = JSON.stringify(documentWith(null)).replace("null", `${"[".repeat(30_000)}${"]".repeat(30_000)}`);
+    expect(await checkOpenApiDocument(text)).toEqual({ ok: false, errors: [{ pointer: "", message: "nests objects and arrays more than 256 levels deep" }] });
   });
 });

@@ -10,6 +10,13 @@ export type OpenApiCheck = { ok: true; json: string; version: string } | { ok: f
 /** Enough to act on; a broken document can fail the same rule hundreds of times. */
 const MAX_ERRORS = 20;
 
+/**
+ * Deeper than any API's document nests, and well inside the stack that the checks below walk a
+ * document on (its copy, the schema validator, JSON text): past it, a document is refused
+ * by name rather than failing them.
+ */
+export const MAX_DOCUMENT_DEPTH = 256;
+
 const validator = new Validator({ allErrors: true });
 
 function escapePointer(segment: string): string {
@@ -64,6 +71,22 @@ function brokenRefs(document: unknown): OpenApiError[] {
   return errors;
 }
 
+/** The pointer of an object or array nested deeper than `MAX_DOCUMENT_DEPTH`, if one is, found without recursion. */
+function tooDeep(document: object): string | undefined {
+  type Node = { value: unknown; depth: number; key?: string; parent?: Node };
+  const pending: Node[] = [{ value: document, depth: 0 }];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node.value === null || typeof node.value !== "object") continue;
+    if (node.depth > MAX_DOCUMENT_DEPTH) {
+      const keys: string[] = [];
+      for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) keys.unshift(escapePointer(at.key));
+      return keys.map((key) => `/${key}`).join("");
+    }
+    for (const [key, value] of Object.entries(node.value)) pending.push({ value, depth: node.depth + 1, key, parent: node });
+  }
+  return undefined;
+}
+
 /**
  * Parses a document (JSON or YAML) and validates it against the JSON Schema of
  * its own OpenAPI version, 3.0 or 3.1, then checks that every `$ref` resolves
@@ -74,6 +97,8 @@ export async function checkOpenApiDocument(text: string): Promise<OpenApiCheck> 
   try {
     document = parse(text);
   } catch (error) {
+    // The YAML parser descends one call per level: a document nested thousands of levels deep exhausts the stack.
+    if (error instanceof RangeError || (error as { code?: unknown }).code === "RESOURCE_EXHAUSTION") return { ok: false, errors: [nestedTooDeep("")] };
     return { ok: false, errors: [{ pointer: "", message: `is neither JSON nor YAML: ${(error as Error).message.split("\n")[0]}` }] };
   }
   return checkOpenApiValue(document);
@@ -87,6 +112,8 @@ export async function checkOpenApiValue(document: unknown): Promise<OpenApiCheck
   if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) {
     return { ok: false, errors: [{ pointer: "/openapi", message: "must be an OpenAPI version 3.0.x or 3.1.x" }] };
   }
+  const deep = tooDeep(document);
+  if (deep !== undefined) return { ok: false, errors: [nestedTooDeep(deep)] };
   // An object, never a string: the validator reads a one-line string as a file name.
   const result = await validator.validate(structuredClone(document) as Record<string, unknown>);
   if (!result.valid) {
@@ -97,6 +124,10 @@ export async function checkOpenApiValue(document: unknown): Promise<OpenApiCheck
     return { ok: false, errors: unique.slice(0, MAX_ERRORS) };
   }
   return { ok: true, json: JSON.stringify(document), version };
+}
+
+function nestedTooDeep(pointer: string): OpenApiError {
+  return { pointer, message: `nests objects and arrays more than ${MAX_DOCUMENT_DEPTH} levels deep` };
 }
 
 /** The errors as lines a person reads: `pointer: message`, the whole document as "(document)". */

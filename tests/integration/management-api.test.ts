@@ -129,6 +129,18 @@ describe("administration through the management API", () => {
     const invalid = await (await api(token, "/admin/openapi-validation", { method: "POST", body: { openapi: "3.1.0", info: {} } })).json();
     expect(invalid.valid).toBe(false);
     expect(invalid.errors.length).toBeGreaterThan(0);
+    // Nested past the stack the checks walk it on, within the 64 KiB a body may hold: named, never a 500.
+    const deep = JSON.stringify({ ...ORDERS_DOCUMENT, "x-deep": "here" }).replace('"here"', `${"[".repeat(30_000)}${"]".repeat(30_000)}`);
+    const nested = await fetch(`${server.url}/api/v1/admin/openapi-validation`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: deep,
+    });
+    expect(nested.status).toBe(200);
+    expect(await nested.json()).toEqual({
+      valid: false,
+      errors: [{ pointer: `/x-deep${"/0".repeat(256)}`, message: "nests objects and arrays more than 256 levels deep" }],
+    });
 
     const entry = {
       name: "CI Orders",
