@@ -292,13 +292,13 @@ describe("the MCP server of the built-in Notifications API, on both processes", 
   });
 
   it("answers malformed params with JSON-RPC's -32602 Invalid params, naming the field, on both processes", async () => {
-    const rpc = async (server: TestServer, method: string, params: unknown) => {
+    const rpc = async (server: TestServer, method: string, params: unknown, paramsText = JSON.stringify(params)) => {
       const response = await fetch(`${server.url}/mcp/${ENV}/notifications`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
+        body: `{"jsonrpc":"2.0","id":7,"method":${JSON.stringify(method)},"params":${paramsText}}`,
       });
-      return { status: response.status, body: (await response.json()) as { id: number; error?: { code: number; message: string } } };
+      return { status: response.status, body: (await response.json()) as { id: number; error?: { code: number; message: string }; result?: unknown } };
     };
     for (const server of [full, gatewayOnly]) {
       for (const [method, params, field] of [
@@ -313,6 +313,14 @@ describe("the MCP server of the built-in Notifications API, on both processes", 
         expect(answer.body.error?.code, `${method} ${field}: ${answer.body.error?.message}`).toBe(-32602);
         expect(answer.body.error?.message).toContain(field);
       }
+      // Arguments nested past the stack that writes them out as JSON again: the tool's error names the argument.
+      const deep = `${"[".repeat(50_000)}${"]".repeat(50_000)}`;
+      const nested = await rpc(server, "tools/call", undefined, `{"name":"updateNotification","arguments":{"id":"${notificationId}","body":${deep}}}`);
+      expect(nested.status).toBe(200);
+      expect(nested.body).toMatchObject({
+        id: 7,
+        result: { isError: true, content: [{ type: "text", text: 'The argument "body" is nested too deeply to send as JSON.' }] },
+      });
     }
   });
 });

@@ -13,10 +13,22 @@ const CARRIED = ["authorization", "dpop", "x-forwarded-for", "x-forwarded-proto"
 
 const TEXT = /^(text\/|application\/([\w.+-]+\+)?(json|xml)\b|application\/x-www-form-urlencoded)/i;
 
-/** An argument's value as the text of a path segment, query or header value: objects as JSON. */
-function asText(value: unknown): string {
-  return typeof value === "string" ? value : typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+/** A value as JSON text, or undefined when it nests deeper than JSON.stringify's stack reaches: an agent's arguments are read without recursion, so they may. */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
+
+/** An argument's value as the text of a path segment, query or header value: objects as JSON. */
+function asText(value: unknown): string | undefined {
+  return typeof value === "string" ? value : typeof value === "object" && value !== null ? jsonText(value) : String(value);
+}
+
+const nestedTooDeep = (property: string) => `The argument "${property}" is nested too deeply to send as JSON.`;
 
 /** The gateway request a tool call stands for, or the sentence saying which argument it lacks. */
 export function toolRequest(input: {
@@ -39,15 +51,19 @@ export function toolRequest(input: {
       if (argument.in === "path") return `The argument "${argument.property}" is required.`;
       continue;
     }
-    if (argument.in === "path") path = path.replaceAll(`{${argument.name}}`, encodeURIComponent(asText(value)));
-    else if (argument.in === "query") for (const each of Array.isArray(value) ? value : [value]) query.append(argument.name, asText(each));
-    else headers.set(argument.name, asText(value));
+    const texts = (argument.in === "query" && Array.isArray(value) ? value : [value]).map(asText);
+    if (texts.some((text) => text === undefined)) return nestedTooDeep(argument.property);
+    const [text = ""] = texts as string[];
+    if (argument.in === "path") path = path.replaceAll(`{${argument.name}}`, encodeURIComponent(text));
+    else if (argument.in === "query") for (const each of texts as string[]) query.append(argument.name, each);
+    else headers.set(argument.name, text);
   }
   for (const name of CARRIED) {
     const value = mcpRequest.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  const body = tool.body === undefined || args[tool.body] === undefined ? null : JSON.stringify(args[tool.body]);
+  const body = tool.body === undefined || args[tool.body] === undefined ? null : jsonText(args[tool.body]);
+  if (body === undefined) return nestedTooDeep(tool.body!);
   headers.set("accept", "application/json, application/problem+json;q=0.9, */*;q=0.5");
   if (body !== null) headers.set("content-type", "application/json");
   const search = query.size > 0 ? `?${query}` : "";
