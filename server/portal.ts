@@ -43,11 +43,47 @@ function requestHeaders(req: IncomingMessage, requestId: string): string[] {
   return headers;
 }
 
+const pathOf = (req: IncomingMessage) => (req.url ?? "/").split("?")[0]!;
+
+/**
+ * Next answers a method that a route handler does not export with a bare 405 (no body and,
+ * but for a static route, no `Allow`, which RFC 9110 §15.5.6 requires); its automatic OPTIONS
+ * answer lists the methods the handler exports.
+ */
+function isBareMethodRefusal(answer: IncomingMessage): boolean {
+  return answer.statusCode === 405 && !String(answer.headers["content-type"] ?? "").startsWith("application/problem+json");
+}
+
+/** The methods Next serves at the request's path: the refusal's own `Allow`, else its OPTIONS answer's. */
+function allowedMethods(answer: IncomingMessage, req: IncomingMessage, address: AddressInfo, agent: Agent): Promise<string | undefined> {
+  if (answer.headers.allow) return Promise.resolve(answer.headers.allow);
+  return new Promise((resolve) => {
+    const headers = { host: req.headers.host ?? `${address.address}:${address.port}` };
+    const options = request({ host: address.address, port: address.port, method: "OPTIONS", path: req.url, headers, agent }, (answered) => {
+      answered.resume();
+      resolve(answered.headers.allow);
+    });
+    options.once("error", () => resolve(undefined));
+    options.end();
+  });
+}
+
 function forwarder(address: AddressInfo, log: Logger) {
   const agent = new Agent({ keepAlive: true });
   return (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
     const toNext = request({ host: address.address, port: address.port, method: req.method, path: req.url, headers: requestHeaders(req, requestId), agent });
     toNext.once("response", (answer) => {
+      if (isBareMethodRefusal(answer)) {
+        answer.resume();
+        void allowedMethods(answer, req, address, agent).then((allow) => {
+          const refusal = problem("method-not-allowed", {
+            detail: `This path does not accept ${req.method}${allow ? `; it accepts ${allow}` : ""}.`,
+            ...(allow ? { headers: { allow } } : {}),
+          });
+          writePlainResponse(problemPlainResponse(refusal, { instance: pathOf(req), requestId }), res);
+        });
+        return;
+      }
       const headers = endToEnd(answer.rawHeaders, answer.headers.connection, NOT_FORWARDED);
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, [...headers, "x-request-id", requestId]);
       // A broken answer is cut off for the client too, so it cannot pass for a whole one.
@@ -59,7 +95,7 @@ function forwarder(address: AddressInfo, log: Logger) {
       if (res.headersSent) return void res.destroy();
       log.error({ err: error, requestId }, "the portal thread did not answer");
       const refusal = problem("portal-unavailable", { detail: "The portal did not answer." });
-      void writePlainResponse(problemPlainResponse(refusal, { instance: (req.url ?? "/").split("?")[0]!, requestId }), res);
+      void writePlainResponse(problemPlainResponse(refusal, { instance: pathOf(req), requestId }), res);
     });
     res.once("close", () => {
       if (!res.writableFinished) toNext.destroy();

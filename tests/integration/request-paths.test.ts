@@ -309,3 +309,18 @@ describe("TRACE on the full server's portal paths", () => {
     expect(answer.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
   });
 });
+
+describe("a method a portal route does not serve, on the full server", () => {
+  it.each([
+    ["PUT", "/api/portal/credentials", "GET, HEAD, OPTIONS, POST"],
+    ["GET", "/api/portal/contact", "OPTIONS, POST"],
+    ["DELETE", "/api/health", "GET, HEAD, OPTIONS"],
+    ["POST", "/llms.txt", "GET, HEAD, OPTIONS"],
+    ["PUT", "/schemas/gatehouse-config.json", "GET, HEAD"],
+  ])("answers %s %s with 405 method-not-allowed and the methods it serves in Allow", async (method, path, allow) => {
+    const answer = await raw(full.port, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}`);
+    expectProblem(answer, 405, "method-not-allowed");
+    expect(answer.headers.allow).toBe(allow);
+    expect(JSON.parse(answer.body)).toMatchObject({ detail: `This path does not accept ${method}; it accepts ${allow}.`, instance: path });
+  });
+});
