@@ -35,7 +35,8 @@ export function createGatehouseServer(input: { publicUrl: string; other: (req: I
   const serveMcp = gatewayMcp();
   // Requests are addressed at the public origin; a path in PUBLIC_URL is not part of it.
   const publicOrigin = new URL(input.publicUrl).origin;
-  const server = createServer({ maxHeaderSize: PARSER_HEADER_LIMIT }, (req, res) => {
+  // Node's own refusal of a request without Host is a bare 400; checkedTarget answers it as a problem.
+  const server = createServer({ maxHeaderSize: PARSER_HEADER_LIMIT, requireHostHeader: false }, (req, res) => {
     try {
       req.url = checkedTarget(req);
     } catch (error) {

@@ -30,14 +30,39 @@ function limitExceeded(req: IncomingMessage, target: string): ProblemError | und
   return undefined;
 }
 
+/** A Host field's value: a host name, IPv4 address or bracketed IP literal, with an optional port (RFC 9110 §7.2). */
+const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=%]+|\[[0-9A-Fa-f:.]+\])(?::\d*)?$/;
+
+/**
+ * RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without a Host field, and to any
+ * request with more than one or with an invalid one. Two hosts are two readings of one
+ * request, which a proxy and its upstream may each take differently.
+ */
+function hostRefusal(req: IncomingMessage): ProblemError | undefined {
+  // From the raw fields, as sent: Node keeps the first of two Host fields, and `headersDistinct` would copy every field on each request.
+  const hosts: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === "host") hosts.push(req.rawHeaders[i + 1]!);
+  }
+  if (hosts.length > 1) return problem("malformed-request", { detail: `The request has ${hosts.length} Host fields; send one.` });
+  const [host] = hosts;
+  if (host === undefined) {
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 0) return undefined;
+    return problem("malformed-request", { detail: "The request has no Host field; an HTTP/1.1 request names its host in one." });
+  }
+  if (!HOST.test(host)) return problem("malformed-request", { detail: "The request's Host field is not a host name or address with an optional port." });
+  return undefined;
+}
+
 /**
  * What the server checks of a request before it routes it: a method served somewhere, the
- * size limits, and a path it can make canonical. Returns the request target with its path
+ * size limits, one valid Host field, and a path it can make canonical. Returns the request target with its path
  * canonical, which is what routing and every later reader see; throws the refusal.
  */
 export function checkedTarget(req: IncomingMessage): string {
   const target = req.url ?? "/";
-  const refusal = methodNotServed(req.method ?? "") ?? limitExceeded(req, target);
+  const refusal = methodNotServed(req.method ?? "") ?? limitExceeded(req, target) ?? hostRefusal(req);
   if (refusal) throw refusal;
   const query = target.indexOf("?");
   const path = query === -1 ? target : target.slice(0, query);

@@ -88,6 +88,9 @@ describe("requests Node's HTTP parser refuses", () => {
     ["a malformed request line", "NOT HTTP AT ALL\r\n\r\n"],
     ["a header without a colon", "GET / HTTP/1.1\r\nHost: localhost\r\nno-colon-here\r\n\r\n"],
     ["an unknown HTTP version", "GET / HTTP/7.3\r\nHost: localhost\r\n\r\n"],
+    ["an HTTP/1.1 request without Host", "GET /api/health HTTP/1.1\r\n\r\n"],
+    ["two Host fields", "GET /api/health HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n"],
+    ["a Host field that names no host", "GET /api/health HTTP/1.1\r\nHost: evil.example/x y\r\n\r\n"],
     [
       "both Content-Length and chunked framing",
       "POST /gw/sso-qa/oauth2/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",

@@ -211,6 +211,19 @@ describe.each(processes)("on %s, what the server reads before it routes", (_name
     expect(seen).toEqual([]);
   });
 
+  it("refuses a request without exactly one valid Host field before any route sees it; HTTP/1.0 may leave Host out", async () => {
+    seen = [];
+    for (const fields of ["", "Host: localhost\r\nHost: evil.example\r\n", "Host: evil.example/x\r\n"]) {
+      const answer = await raw(serverOf().port, `GET /gw/sso-qa/ordersf/v2/orders HTTP/1.1\r\n${fields}`);
+      expectProblem(answer, 400, "malformed-request");
+      expect(answer.headers.connection).toBe("close");
+    }
+    expect(seen).toEqual([]);
+    const old = await raw(serverOf().port, "GET /gw/sso-qa/ordersf/v2/orders HTTP/1.0\r\n");
+    expect(old.status).toBe(200);
+    expect(seen.map(({ url }) => url)).toEqual(["/app/v2/orders"]);
+  });
+
   it("refuses an absolute-form target instead of redirecting to its host", async () => {
     for (const target of ["http://evil.example/apis", "http://evil.example/gw/sso-qa/ordersf/v2/orders", "*"]) {
       const answer = await get(serverOf(), target);
