@@ -30,8 +30,8 @@ function limitExceeded(req: IncomingMessage, target: string): ProblemError | und
   return undefined;
 }
 
-/** A Host field's value: a host name, IPv4 address or bracketed IP literal, with an optional port (RFC 9110 §7.2). */
-const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=%]+|\[[0-9A-Fa-f:.]+\])(?::\d*)?$/;
+/** A Host field's value: a host name (empty for a target without one), IPv4 address or bracketed IP literal, with an optional port (RFC 9110 §7.2). */
+const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=%]*|\[[0-9A-Fa-f:.]+\])(?::\d*)?$/;
 
 /**
  * RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without a Host field, and to any
