@@ -230,11 +230,13 @@ describe("GET /v1/notifications/{id}", () => {
     expect(body).toMatchObject({ title: "Not found", instance: "/gw/sso-qa/notifications/v1/notifications/ntf_doesnotexist" });
   });
 
-  it("answers 404, not 500, for ids that cannot exist (NUL, which PostgreSQL refuses)", async () => {
-    for (const id of ["%00", "ntf_%00", "not-an-id"]) {
-      await problem(await call(alice, `/${id}`), 404);
-      await problem(await put(alice, id, { status: "read" }), 404);
+  it("refuses a NUL in an id before routing (decision 084), and answers 404, not 500, for ids that cannot exist", async () => {
+    for (const id of ["%00", "ntf_%00"]) {
+      expect((await problem(await call(alice, `/${id}`), 400)).type).toMatch(/\/problems\/malformed-path$/);
+      expect((await problem(await put(alice, id, { status: "read" }), 400)).type).toMatch(/\/problems\/malformed-path$/);
     }
+    await problem(await call(alice, "/not-an-id"), 404);
+    await problem(await put(alice, "not-an-id", { status: "read" }), 404);
   });
 });
 
