@@ -14,17 +14,22 @@ function isJsonMediaType(contentType: string | null): boolean {
   return mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
+/** The whole request body: 413 past `maxBytes`, 400 when it did not arrive whole. */
+export async function readWholeBody(request: IncomingRequest, maxBytes: number): Promise<Buffer> {
+  const read = await readBody(request, maxBytes);
+  if (read.ok) return read.bytes;
+  throw read.reason === "too-large" ? payloadTooLarge(maxBytes) : problem("malformed-request", { detail: "The request body did not arrive whole." });
+}
+
 /**
  * The request body parsed as JSON, or undefined when there is none: 413 past `maxBytes`,
  * 400 when it did not arrive whole or is not JSON (UTF-8).
  */
 export async function readJson(request: IncomingRequest, maxBytes: number): Promise<unknown> {
-  const read = await readBody(request, maxBytes);
-  if (!read.ok)
-    throw read.reason === "too-large" ? payloadTooLarge(maxBytes) : problem("malformed-request", { detail: "The request body did not arrive whole." });
-  if (read.bytes.length === 0) return undefined;
+  const bytes = await readWholeBody(request, maxBytes);
+  if (bytes.length === 0) return undefined;
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(read.bytes));
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
     throw validationProblem([{ in: "body", field: "", message: "is not valid JSON" }]);
   }

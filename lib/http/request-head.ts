@@ -12,19 +12,29 @@ const MAX_HEADER_FIELDS = 16 * 1024;
  */
 export const PARSER_HEADER_LIMIT = MAX_REQUEST_LINE + MAX_HEADER_FIELDS;
 
-/** `name: value` and its line end for each field, as the client sent them. */
-function headerFieldBytes(rawHeaders: readonly string[]): number {
+/**
+ * What the checks read of the raw fields, in one pass: `name: value` and its line end for each
+ * field, as the client sent them, and the value of each Host field (Node keeps only the first
+ * of two, and `headersDistinct` would copy every field on each request).
+ */
+function rawFields(rawHeaders: readonly string[]): { bytes: number; hosts: string[] } {
   let bytes = 0;
-  for (const field of rawHeaders) bytes += field.length + 2;
-  return bytes;
+  const hosts: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    const value = rawHeaders[i + 1]!;
+    bytes += name.length + value.length + 4;
+    if (name.length === 4 && name.toLowerCase() === "host") hosts.push(value);
+  }
+  return { bytes, hosts };
 }
 
-function limitExceeded(req: IncomingMessage, target: string): ProblemError | undefined {
+function limitExceeded(req: IncomingMessage, target: string, headerBytes: number): ProblemError | undefined {
   // Method, target and version: `GET /x HTTP/1.1`, as the request line sent them.
   if ((req.method ?? "").length + target.length + 10 > MAX_REQUEST_LINE) {
     return problem("uri-too-long", { detail: "The request line is longer than the server reads (8 KiB)." });
   }
-  if (headerFieldBytes(req.rawHeaders) > MAX_HEADER_FIELDS) {
+  if (headerBytes > MAX_HEADER_FIELDS) {
     return problem("headers-too-large", { detail: "The request's header fields are larger than the server reads (16 KiB in all)." });
   }
   return undefined;
@@ -38,13 +48,7 @@ const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=%]*|\[[0-9A-Fa-f:.]+\])(?::\d*)?$/;
  * request with more than one or with an invalid one. Two hosts are two readings of one
  * request, which a proxy and its upstream may each take differently.
  */
-function hostRefusal(req: IncomingMessage): ProblemError | undefined {
-  // From the raw fields, as sent: Node keeps the first of two Host fields, and `headersDistinct` would copy every field on each request.
-  const hosts: string[] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    if (name.length === 4 && name.toLowerCase() === "host") hosts.push(req.rawHeaders[i + 1]!);
-  }
+function hostRefusal(req: IncomingMessage, hosts: readonly string[]): ProblemError | undefined {
   if (hosts.length > 1) return problem("malformed-request", { detail: `The request has ${hosts.length} Host fields; send one.` });
   const [host] = hosts;
   if (host === undefined) {
@@ -62,7 +66,8 @@ function hostRefusal(req: IncomingMessage): ProblemError | undefined {
  */
 export function checkedTarget(req: IncomingMessage): string {
   const target = req.url ?? "/";
-  const refusal = methodNotServed(req.method ?? "") ?? limitExceeded(req, target) ?? hostRefusal(req);
+  const fields = rawFields(req.rawHeaders);
+  const refusal = methodNotServed(req.method ?? "") ?? limitExceeded(req, target, fields.bytes) ?? hostRefusal(req, fields.hosts);
   if (refusal) throw refusal;
   const query = target.indexOf("?");
   const path = query === -1 ? target : target.slice(0, query);

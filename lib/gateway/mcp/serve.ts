@@ -3,9 +3,9 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Logger } from "pino";
 import type { DataPlaneStore } from "../../data-plane/store";
 import { canonicalPath } from "../../http/canonical-path";
+import { readWholeBody } from "../../http/json-body";
 import { type IncomingRequest, jsonPlainResponse, type PlainResponse } from "../../http/message";
 import { problem, problemPlainResponse, type ProblemError, toProblem } from "../../http/problem";
-import { readBody } from "../../http/read-body";
 import { requestIdFrom } from "../../http/request-id";
 import { notificationsDocument } from "../../notifications/openapi";
 import { issuerFor } from "../../oauth/issuer";
@@ -216,7 +216,7 @@ export function createMcpService(deps: McpServiceDeps): McpService {
       // The transport's answer to a session it does not know: the client initializes again.
       throw problem("not-found", { detail: "This MCP session is unknown or has ended: send initialize again, without Mcp-Session-Id." });
     }
-    const body = await readMcpBody(request);
+    const body = await readWholeBody(request, MAX_MCP_BODY_BYTES);
     const loaded = await mcpSdk();
     const invalid = invalidParamsError(loaded.types, parsedJson(body));
     if (invalid) return jsonPlainResponse(200, invalid);
@@ -265,15 +265,6 @@ function initialized(response: PlainResponse): boolean {
   } catch {
     return false;
   }
-}
-
-/** A JSON-RPC body, read whole: 413 past its bound, 400 when it did not arrive whole. */
-async function readMcpBody(request: IncomingRequest): Promise<Buffer> {
-  const read = await readBody(request, MAX_MCP_BODY_BYTES);
-  if (read.ok) return read.bytes;
-  throw read.reason === "too-large"
-    ? problem("payload-too-large", { detail: `An MCP request's body is at most ${MAX_MCP_BODY_BYTES} bytes.` })
-    : problem("malformed-request", { detail: "The request body did not arrive whole." });
 }
 
 /** The body as JSON, or undefined when it is not: the transport answers that with JSON-RPC's parse error. */
