@@ -1,3 +1,4 @@
+import type { IncomingRequest } from "../http/message";
 import { problem, type ProblemError } from "../http/problem";
 
 export type RequestBody = {
@@ -11,8 +12,13 @@ export type RequestBody = {
   waitingForClient(): boolean;
 };
 
-function tooLarge(maxBytes: number): ProblemError {
+export function bodyTooLarge(maxBytes: number): ProblemError {
   return problem("payload-too-large", { detail: `This API accepts request bodies of at most ${maxBytes} bytes.` });
+}
+
+/** The refusal for a body the client did not send whole: what the HTTP parser answered, else 499. */
+export function bodyNotWhole(request: IncomingRequest): ProblemError {
+  return request.bodyRefusal?.() ?? problem("client-closed-request", { detail: "The client closed the connection before its request body arrived whole." });
 }
 
 /**
@@ -26,7 +32,7 @@ export function requestBody(
   options: { declaredLength: string | null; maxBytes: number | undefined },
 ): RequestBody & { source: AsyncIterable<Uint8Array> } {
   const { maxBytes } = options;
-  if (maxBytes !== undefined && options.declaredLength !== null && Number(options.declaredLength) > maxBytes) throw tooLarge(maxBytes);
+  if (maxBytes !== undefined && options.declaredLength !== null && Number(options.declaredLength) > maxBytes) throw bodyTooLarge(maxBytes);
   let started = false;
   let clientFailed = false;
   let waiting = false;
@@ -54,7 +60,7 @@ export function requestBody(
               return;
             }
             bytes += next.value.byteLength;
-            if (maxBytes !== undefined && bytes > maxBytes) throw tooLarge(maxBytes);
+            if (maxBytes !== undefined && bytes > maxBytes) throw bodyTooLarge(maxBytes);
             yield next.value;
           }
         } finally {

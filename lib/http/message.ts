@@ -7,6 +7,9 @@ export type HeaderReader = {
   forEach(callback: (value: string, name: string) => void): void;
 };
 
+/** A request body read whole, or why it was not: past the reader's limit, or ended early by the client or the HTTP parser. */
+export type BodyRead = { ok: true; bytes: Buffer } | { ok: false; reason: "too-large" | "incomplete" };
+
 /**
  * What the gateway reads of a request. A Fetch `Request` is one, so the Next
  * route passes its own; `server.ts` passes a view of the Node request that
@@ -21,6 +24,8 @@ export type IncomingRequest = {
   readonly body: ReadableStream<Uint8Array> | null;
   /** the body as Node delivers it, for a reader that wants all of it without the cost of a web stream; a Fetch `Request` has none */
   bodyChunks?(): AsyncIterable<Uint8Array> | null;
+  /** the whole body in one read, cheaper than iterating `bodyChunks`; `readBody` (read-body.ts) uses it where it is there */
+  wholeBody?(maxBytes: number): Promise<BodyRead>;
   /** the socket's peer; absent behind Next, which reports it in X-Forwarded-For */
   readonly remoteAddress?: string;
   /** the MCP server whose tool call this request is, set in process only (lib/gateway/mcp): where an agent's token for that server is accepted */

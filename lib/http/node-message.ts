@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { parserRefusal } from "./client-error";
 import { lingeringClose } from "./lingering-close";
-import type { HeaderReader, IncomingRequest, PlainResponse } from "./message";
+import type { BodyRead, HeaderReader, IncomingRequest, PlainResponse } from "./message";
+import { readNodeBody } from "./node-body";
 import type { ProblemError } from "./problem";
 
 function joined(values: readonly string[]): string {
@@ -63,6 +64,10 @@ class NodeRequest implements IncomingRequest {
 
   bodyChunks(): AsyncIterable<Uint8Array> | null {
     return carriesBody(this.req) ? this.req : null;
+  }
+
+  wholeBody(maxBytes: number): Promise<BodyRead> {
+    return carriesBody(this.req) ? readNodeBody(this.req, maxBytes) : Promise.resolve({ ok: true, bytes: Buffer.alloc(0) });
   }
 
   bodyRefusal(): ProblemError | undefined {

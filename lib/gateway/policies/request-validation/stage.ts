@@ -1,7 +1,8 @@
 import type { IncomingRequest } from "../../../http/message";
 import { problem, ProblemError } from "../../../http/problem";
+import { readBody } from "../../../http/read-body";
 import { PASS, type Stage } from "../../pipeline";
-import { requestBody } from "../../request-body";
+import { bodyNotWhole, bodyTooLarge } from "../../request-body";
 import type { GatewayVersion } from "../../versions";
 import { type ApiPolicies, policiesFor } from "../policy-set";
 import type { RequestValidationError } from "./compile";
@@ -38,22 +39,12 @@ export type RequestValidationInput = {
   metrics: RequestValidationMetrics;
 };
 
-async function readBody(request: IncomingRequest, maxBytes: number): Promise<Uint8Array | undefined> {
-  const chunks = request.bodyChunks?.() ?? (request.body as AsyncIterable<Uint8Array> | null);
-  if (!chunks) return undefined;
-  const body = requestBody(chunks, { declaredLength: request.headers.get("content-length"), maxBytes });
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for await (const chunk of body.source) {
-      parts.push(chunk);
-      length += chunk.byteLength;
-    }
-  } catch (error) {
-    if (error instanceof ProblemError || !body.clientFailed()) throw error;
-    throw request.bodyRefusal?.() ?? problem("client-closed-request", { detail: "The client closed the connection before its request body arrived whole." });
-  }
-  return parts.length === 1 ? parts[0] : Buffer.concat(parts, length);
+/** The body to check, read whole: undefined when the request carries none. */
+async function readValidatedBody(request: IncomingRequest, maxBytes: number): Promise<Uint8Array | undefined> {
+  if (!(request.bodyChunks?.() ?? request.body)) return undefined;
+  const read = await readBody(request, maxBytes);
+  if (!read.ok) throw read.reason === "too-large" ? bodyTooLarge(maxBytes) : bodyNotWhole(request);
+  return read.bytes;
 }
 
 function refusal(errors: readonly RequestValidationError[], operation: string): ProblemError {
@@ -78,7 +69,7 @@ export async function validateRequest(input: RequestValidationInput): Promise<Re
   let body: Uint8Array | undefined;
   if (operation.readsBody && request.method !== "GET" && request.method !== "HEAD") {
     try {
-      body = await readBody(request, input.maxBodyBytes ?? VALIDATED_BODY_MAX_BYTES);
+      body = await readValidatedBody(request, input.maxBodyBytes ?? VALIDATED_BODY_MAX_BYTES);
     } catch (error) {
       if (error instanceof ProblemError) return { refusal: error };
       throw error;

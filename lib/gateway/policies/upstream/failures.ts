@@ -3,7 +3,7 @@ import type { IncomingRequest } from "../../../http/message";
 import { problem, ProblemError } from "../../../http/problem";
 import type { UpstreamFailure } from "../../../metrics/gateway-metrics";
 import type { Upstream, UpstreamLimits } from "../../../upstreams/upstream";
-import type { RequestBody } from "../../request-body";
+import { bodyNotWhole, type RequestBody } from "../../request-body";
 import { InvalidStatus } from "./exchange";
 
 /** The refusals that count as upstream failures in the metrics, by the kind they count as. */
@@ -54,7 +54,7 @@ export function upstreamFailure(error: unknown, limits: UpstreamLimits): Problem
 export function clientFault(request: IncomingRequest, body: RequestBody | null, error: unknown, limits: UpstreamLimits): ProblemError | null {
   if (!body) return null;
   if (body.clientFailed()) {
-    return request.bodyRefusal?.() ?? problem("client-closed-request", { detail: "The client closed the connection before its request body arrived whole." });
+    return bodyNotWhole(request);
   }
   if (body.waitingForClient() && error instanceof errors.UndiciError && error.code === "UND_ERR_HEADERS_TIMEOUT") {
     return (
